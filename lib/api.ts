@@ -1,0 +1,88 @@
+/**
+ * The public request/response values of the core. The host turns HTTP into an
+ * `EndpointRequest` (or a raw `ExplorerRequest`) and writes the `ExplorerResponse` back.
+ */
+import type { JsonValue } from './json.ts';
+import type { DataSource } from './ports.ts';
+
+/** Raw query as a web framework gives it: repeated keys arrive as arrays. */
+export type RawQuery = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+export interface ExplorerResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** bigints are exact JSON numbers: serialise with `toJson` from lib */
+  readonly body: JsonValue;
+}
+
+/** A request by path: `/api/v2/...` (default chain) or `/{chain_id}/api/v2/...`. */
+export interface ExplorerRequest {
+  readonly path: string;
+  readonly query?: RawQuery;
+  /** overrides the chain implied by the path */
+  readonly chainId?: string;
+  /** default GET; anything but GET/HEAD is answered 405 */
+  readonly method?: string;
+}
+
+/**
+ * Which API dialect answers: the per-instance form (`/api/v2`, Blockscout 11.2.7) or the
+ * multichain form (`/{chain_id}/api/v2`, Pro API 0.5.0). A few bodies differ between them.
+ */
+export type ApiForm = 'instance' | 'multichain';
+
+/** A request already routed: the host's router matched `endpoint` and extracted `params`. */
+export interface EndpointRequest {
+  readonly endpoint: EndpointName;
+  readonly chainId: string;
+  /** default 'instance' */
+  readonly form?: ApiForm;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: RawQuery;
+}
+
+export const ENDPOINT_NAMES = [
+  'addressTokens',
+  'addressTokenBalances',
+  'addressInternalTransactions',
+  'addressNftCollections',
+  'addressBlocksValidated',
+  'transactions',
+  'transaction',
+  'transactionStateChanges',
+  'transactionLogs',
+  'internalTransactions',
+  'tokenTransfers',
+  'tokenInstances',
+  'tokenInstanceTransfers',
+  'tokenTransfersOfToken',
+  'blocks',
+  'block',
+] as const;
+export type EndpointName = (typeof ENDPOINT_NAMES)[number];
+
+/** One row of the route table: a path template under `/api/v2` in @koa/router syntax. */
+export interface Route {
+  readonly endpoint: EndpointName;
+  /** e.g. `/addresses/:address_hash_param/tokens` */
+  readonly template: string;
+}
+
+export interface ExplorerOptions {
+  /** one DataSource per chain id (strings, as in `/{chain_id}/api/v2`) */
+  readonly chains: Readonly<Record<string, DataSource>>;
+  /** the chain served by the per-instance form `/api/v2/...`; defaults to the first chain */
+  readonly defaultChain?: string;
+}
+
+/** What `createExplorer` returns. */
+export interface Explorer {
+  /** configured chain ids */
+  readonly chainIds: readonly string[];
+  /** the chain of the per-instance form */
+  readonly defaultChain: string;
+  /** answer a request by path (both forms); never throws */
+  handle(request: ExplorerRequest): Promise<ExplorerResponse>;
+  /** answer a routed request; unknown chain → 404; never throws */
+  dispatch(request: EndpointRequest): Promise<ExplorerResponse>;
+}

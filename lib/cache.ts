@@ -1,0 +1,51 @@
+/**
+ * Rendered answers cached per request and data version (see DataSource.getDataVersion): a
+ * hit is valid only while the source reports the version it was rendered at. Least recently
+ * used entries go first once `maxEntries` is reached.
+ */
+import type { EndpointRequest, ExplorerResponse } from './api.ts';
+import { singleValues } from './params/decode.ts';
+
+export interface ResponseCacheOptions {
+  /** answers kept (default 500); 0 disables the cache */
+  readonly maxEntries?: number;
+}
+
+export interface ResponseCache {
+  get(key: string, version: string): ExplorerResponse | undefined;
+  set(key: string, version: string, response: ExplorerResponse): void;
+}
+
+export function requestKey(request: EndpointRequest): string {
+  const query = singleValues(request.query);
+  const sorted = (o: Readonly<Record<string, string>>) =>
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]);
+  return JSON.stringify([request.chainId, request.form ?? 'instance', request.endpoint, sorted(request.params), sorted(query)]);
+}
+
+export function createResponseCache(options: ResponseCacheOptions = {}): ResponseCache {
+  const max = options.maxEntries ?? 500;
+  const entries = new Map<string, { readonly version: string; readonly response: ExplorerResponse }>();
+  return {
+    get(key, version) {
+      const hit = entries.get(key);
+      if (hit === undefined) return undefined;
+      if (hit.version !== version) {
+        entries.delete(key);
+        return undefined;
+      }
+      // refresh its place: most recently used last
+      entries.delete(key);
+      entries.set(key, hit);
+      return hit.response;
+    },
+    set(key, version, response) {
+      if (max <= 0) return;
+      entries.delete(key);
+      if (entries.size >= max) entries.delete(entries.keys().next().value as string);
+      entries.set(key, { version, response });
+    },
+  };
+}

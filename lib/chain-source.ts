@@ -1,0 +1,157 @@
+/**
+ * The ChainSource port: what the indexer asks of an EVM node. Results are raw-ish and typed
+ * (lower-case hex strings, bigint for unbounded integers, number for heights and positions);
+ * turning them into records is lib/ingest's pure work. adapters/rpc implements it over JSON-RPC.
+ */
+import type { Address, BlockRecord, Hash, Hex } from './domain/records.ts';
+
+export interface SourceTransaction {
+  readonly hash: Hash;
+  readonly blockNumber: number;
+  readonly blockHash: Hash;
+  readonly index: number;
+  readonly from: Address;
+  /** null for contract creation */
+  readonly to: Address | null;
+  readonly value: bigint;
+  readonly gas: bigint;
+  /** as the node reports it (legacy price, or the effective price some nodes put here) */
+  readonly gasPrice: bigint | null;
+  readonly maxFeePerGas: bigint | null;
+  readonly maxPriorityFeePerGas: bigint | null;
+  readonly nonce: number;
+  /** EIP-2718 type; null when the node does not say */
+  readonly type: number | null;
+  readonly input: Hex;
+}
+
+/** A block as the node gives it: the header fields of BlockRecord, its uncles and transactions. */
+export interface SourceBlock
+  extends Pick<
+    BlockRecord,
+    | 'number'
+    | 'hash'
+    | 'parentHash'
+    | 'timestamp'
+    | 'miner'
+    | 'size'
+    | 'gasLimit'
+    | 'gasUsed'
+    | 'baseFeePerGas'
+    | 'difficulty'
+    | 'totalDifficulty'
+    | 'nonce'
+    | 'extraData'
+    | 'stateRoot'
+  > {
+  readonly uncles: readonly Hash[];
+  readonly transactions: readonly SourceTransaction[];
+}
+
+export interface SourceLog {
+  readonly address: Address;
+  readonly topics: readonly Hex[];
+  readonly data: Hex;
+  /** index within the block */
+  readonly logIndex: number;
+  readonly transactionHash: Hash;
+  readonly transactionIndex: number;
+}
+
+export interface SourceReceipt {
+  readonly transactionHash: Hash;
+  readonly transactionIndex: number;
+  /** null on pre-Byzantium receipts (state root instead of status) */
+  readonly status: 'success' | 'reverted' | null;
+  readonly gasUsed: bigint;
+  readonly effectiveGasPrice: bigint | null;
+  readonly contractAddress: Address | null;
+  readonly logs: readonly SourceLog[];
+}
+
+/** One frame of a callTracer tree. */
+export interface CallFrame {
+  /** upper-case as the tracer reports it: CALL, STATICCALL, DELEGATECALL, CALLCODE, CREATE, CREATE2, SELFDESTRUCT */
+  readonly type: string;
+  readonly from: Address;
+  /** the callee, or the created contract for CREATE/CREATE2 */
+  readonly to: Address | null;
+  readonly value: bigint | null;
+  readonly gas: bigint | null;
+  readonly gasUsed: bigint | null;
+  readonly input: Hex;
+  readonly output: Hex | null;
+  readonly error: string | null;
+  /** decoded revert reason when the tracer gives one */
+  readonly revertReason: string | null;
+  readonly calls: readonly CallFrame[];
+}
+
+export interface TransactionTrace {
+  readonly transactionHash: Hash;
+  readonly frame: CallFrame;
+}
+
+/** An account's fields as prestateTracer reports them; absent fields are absent. */
+export interface AccountState {
+  readonly balance?: bigint;
+  readonly nonce?: number;
+  readonly code?: Hex;
+}
+
+/** prestateTracer diffMode for one transaction: touched accounts before, changed fields after. */
+export interface PrestateDiff {
+  readonly transactionHash: Hash;
+  readonly pre: ReadonlyMap<Address, AccountState>;
+  readonly post: ReadonlyMap<Address, AccountState>;
+}
+
+export interface ChainCapabilities {
+  /** debug_traceBlockByNumber with callTracer */
+  readonly traces: boolean;
+  /** debug_traceBlockByNumber with prestateTracer diffMode */
+  readonly prestate: boolean;
+  /** eth_getBlockReceipts (else one eth_getTransactionReceipt per transaction) */
+  readonly blockReceipts: boolean;
+}
+
+/** eth_call reads of token contracts. Each result is null when the call reverts or decodes to nothing. */
+export type TokenRead =
+  | { readonly kind: 'supportsInterface'; readonly token: Address; readonly interfaceId: Hex }
+  | { readonly kind: 'name' | 'symbol'; readonly token: Address }
+  | { readonly kind: 'decimals' | 'totalSupply'; readonly token: Address }
+  | { readonly kind: 'balanceOf'; readonly token: Address; readonly holder: Address }
+  | { readonly kind: 'balanceOf1155'; readonly token: Address; readonly holder: Address; readonly id: bigint }
+  | { readonly kind: 'ownerOf'; readonly token: Address; readonly id: bigint }
+  | { readonly kind: 'tokenURI' | 'uri'; readonly token: Address; readonly id: bigint };
+
+export type TokenReadResult = bigint | string | boolean | null;
+
+export interface ChainSource {
+  chainId(): Promise<number>;
+  /** hash of the block at a height, null when the node has no block there */
+  blockHash(number: number): Promise<Hash | null>;
+  headNumber(): Promise<number>;
+  capabilities(): Promise<ChainCapabilities>;
+  /** the block with full transactions, null when the node has none at that height */
+  getBlock(number: number): Promise<SourceBlock | null>;
+  /** the receipts of a block's transactions, in transaction order */
+  getReceipts(block: SourceBlock): Promise<readonly SourceReceipt[]>;
+  /** callTracer traces of every transaction of the block */
+  traceCalls(block: SourceBlock): Promise<readonly TransactionTrace[]>;
+  /** prestateTracer diffMode of every transaction of the block */
+  tracePrestate(block: SourceBlock): Promise<readonly PrestateDiff[]>;
+  /** token reads at a block (as of the end of that block); results parallel to reads */
+  readTokens(reads: readonly TokenRead[], blockNumber: number): Promise<readonly TokenReadResult[]>;
+  getCode(address: Address, blockNumber: number): Promise<Hex>;
+  getBalance(address: Address, blockNumber: number): Promise<bigint>;
+  /** NFT metadata at a tokenURI/uri; null on any failure (never throws) */
+  fetchMetadata(uri: string): Promise<Record<string, unknown> | null>;
+}
+
+/** The well-known ERC-165 interface ids. */
+export const INTERFACE_IDS = {
+  erc165: '0x01ffc9a7',
+  erc721: '0x80ac58cd',
+  erc1155: '0xd9b67a26',
+} as const satisfies Record<string, Hex>;

@@ -1,0 +1,263 @@
+/**
+ * Domain records: what storage holds and what the DataSource returns.
+ *
+ * Conventions (every adapter follows them):
+ * - hashes and addresses are lower-case `0x` hex (`Address`, `Hash`, `Hex`);
+ * - unbounded integers (wei, gas, token ids, balances, supply) are `bigint`;
+ * - block numbers, positions and log indexes are plain `number` (they stay below 2^53);
+ * - timestamps are unix seconds (`number`); `insertedAt` is unix milliseconds.
+ * Rendering (decimal strings, checksums, ISO dates) belongs to lib/render, never here.
+ */
+
+export type Hex = `0x${string}`;
+/** 20-byte address, lower-case. */
+export type Address = Hex;
+/** 32-byte hash, lower-case. */
+export type Hash = Hex;
+
+export const TOKEN_TYPES = ['ERC-20', 'ERC-721', 'ERC-1155', 'ERC-404', 'ERC-7984'] as const;
+export type TokenType = (typeof TOKEN_TYPES)[number];
+
+export const NFT_TOKEN_TYPES = ['ERC-721', 'ERC-1155', 'ERC-404'] as const;
+export type NftTokenType = (typeof NFT_TOKEN_TYPES)[number];
+
+export const TRANSACTION_KINDS = [
+  'coin_transfer',
+  'contract_call',
+  'contract_creation',
+  'token_creation',
+  'token_transfer',
+  'blob_transaction',
+  'set_code_transaction',
+] as const;
+/** The `transaction_types` values, in the order Blockscout emits them. */
+export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
+
+export interface BlockRecord {
+  readonly number: number;
+  readonly hash: Hash;
+  readonly parentHash: Hash;
+  readonly timestamp: number;
+  readonly miner: Address;
+  readonly size: number | null;
+  readonly gasLimit: bigint;
+  readonly gasUsed: bigint;
+  readonly baseFeePerGas: bigint | null;
+  readonly difficulty: bigint | null;
+  readonly totalDifficulty: bigint | null;
+  /** 8-byte hex nonce, e.g. 0x0000000000000000 */
+  readonly nonce: Hex;
+  readonly extraData: Hex;
+  readonly stateRoot: Hash | null;
+  /** false for blocks that lost consensus (kept for /blocks?type=reorg) */
+  readonly consensus: boolean;
+  readonly unclesHashes: readonly Hash[];
+  /** Derived at write time from the block's transactions (see lib/ingest). */
+  readonly transactionsCount: number;
+  readonly internalTransactionsCount: number;
+  /** Σ gasUsed × effective gas price */
+  readonly transactionFees: bigint;
+  /** Σ gasUsed × baseFee (0 without base fee) */
+  readonly burntFees: bigint;
+  /** Σ min(maxPriority, maxFee − baseFee) × gasUsed (legacy: gasPrice − baseFee) */
+  readonly priorityFee: bigint;
+}
+
+export interface TransactionRecord {
+  readonly hash: Hash;
+  /** null while pending */
+  readonly blockNumber: number | null;
+  readonly blockHash: Hash | null;
+  /** position in block; null while pending */
+  readonly index: number | null;
+  /** block timestamp (copied from the block at write time); null while pending */
+  readonly timestamp: number | null;
+  /** block base fee (copied from the block at write time); null while pending */
+  readonly baseFeePerGas: bigint | null;
+  readonly from: Address;
+  /** null for contract creation */
+  readonly to: Address | null;
+  readonly createdContract: Address | null;
+  readonly value: bigint;
+  /** gas limit */
+  readonly gas: bigint;
+  /** legacy gas price, or the effective gas price from the receipt; null when unknown */
+  readonly gasPrice: bigint | null;
+  readonly maxFeePerGas: bigint | null;
+  readonly maxPriorityFeePerGas: bigint | null;
+  readonly gasUsed: bigint | null;
+  readonly status: 'ok' | 'error' | null;
+  /** error text for failed transactions: 'Reverted', 'execution reverted', 'out of gas', ... */
+  readonly error: string | null;
+  /** raw revert data (ABI-encoded Error(string)/Panic(uint256) or custom), when known */
+  readonly revertReason: Hex | null;
+  readonly nonce: number;
+  /** EIP-2718 type */
+  readonly type: number | null;
+  readonly input: Hex;
+  /** first 4 bytes of input (`0x` + 8 hex) or null when input is shorter */
+  readonly methodId: Hex | null;
+  /** when the indexer first saw it (unix ms); orders pending transactions */
+  readonly insertedAt: number;
+  /** derived at write time (lib/ingest): transaction_types of the spec, in order */
+  readonly kinds: readonly TransactionKind[];
+  /** true when any internal transaction of this tx failed; null when traces are unknown */
+  readonly hasErrorInInternalTransactions: boolean | null;
+}
+
+export interface InternalTransactionRecord {
+  readonly transactionHash: Hash;
+  readonly blockNumber: number;
+  readonly blockHash: Hash;
+  readonly transactionIndex: number;
+  /** trace index within the transaction; 0 is the top-level call */
+  readonly index: number;
+  readonly timestamp: number;
+  /** call type for calls (call, delegatecall, staticcall, callcode), else create, create2, selfdestruct */
+  readonly type: string;
+  readonly from: Address;
+  readonly to: Address | null;
+  readonly createdContract: Address | null;
+  readonly value: bigint;
+  readonly gas: bigint | null;
+  readonly gasUsed: bigint | null;
+  readonly error: string | null;
+}
+
+export interface LogRecord {
+  readonly transactionHash: Hash;
+  readonly blockHash: Hash;
+  readonly blockNumber: number;
+  readonly transactionIndex: number;
+  /** log index within the block */
+  readonly index: number;
+  readonly timestamp: number;
+  readonly address: Address;
+  /** 0 to 4 topics */
+  readonly topics: readonly Hex[];
+  readonly data: Hex;
+}
+
+export interface TokenRecord {
+  readonly address: Address;
+  readonly type: TokenType;
+  readonly name: string | null;
+  readonly symbol: string | null;
+  readonly decimals: bigint | null;
+  readonly totalSupply: bigint | null;
+  /** maintained by the sink: holders with a positive current balance, zero address excluded */
+  readonly holdersCount: bigint;
+  readonly iconUrl: string | null;
+  /** fiat price as a decimal string; null without a price feed */
+  readonly exchangeRate: string | null;
+}
+
+export interface TokenTransferRecord {
+  readonly transactionHash: Hash;
+  readonly blockHash: Hash;
+  readonly blockNumber: number;
+  readonly transactionIndex: number;
+  readonly logIndex: number;
+  readonly timestamp: number;
+  readonly from: Address;
+  readonly to: Address;
+  readonly tokenAddress: Address;
+  readonly tokenType: TokenType;
+  /** fungible amount (ERC-20, ERC-404 fungible leg), or the ERC-1155 single amount */
+  readonly amount: bigint | null;
+  /** token ids: one for ERC-721 / ERC-1155 single, several for an ERC-1155 batch; empty for ERC-20 */
+  readonly tokenIds: readonly bigint[];
+  /** ERC-1155 batch amounts, parallel to tokenIds; empty otherwise */
+  readonly amounts: readonly bigint[];
+  /** method id of the transaction input (copied at write time) */
+  readonly methodId: Hex | null;
+}
+
+/** A token balance of a holder as of a block (history; the current balance is the latest). */
+export interface TokenBalanceRecord {
+  readonly holder: Address;
+  readonly tokenAddress: Address;
+  readonly tokenType: TokenType;
+  /** null for fungible balances and for ERC-721 (a per-contract count), set for ERC-1155 / ERC-404 ids */
+  readonly tokenId: bigint | null;
+  readonly blockNumber: number;
+  readonly value: bigint;
+}
+
+/** The native coin balance of an address as of a block (history). */
+export interface CoinBalanceRecord {
+  readonly address: Address;
+  readonly blockNumber: number;
+  readonly value: bigint;
+}
+
+export interface TokenInstanceRecord {
+  readonly tokenAddress: Address;
+  readonly tokenId: bigint;
+  readonly tokenType: TokenType;
+  /** parsed metadata JSON, or null */
+  readonly metadata: Record<string, unknown> | null;
+  /**
+   * Current owner: for ERC-721 the holder of the id; for ERC-1155/404 the single holder when
+   * exactly one address holds exactly 1 of the id; otherwise null. Adapters derive it on read.
+   */
+  readonly owner: Address | null;
+  /** true for ERC-721; ERC-1155/404: exactly one holder holding exactly 1 */
+  readonly isUnique: boolean;
+}
+
+/** What the sink stores for an instance (the owner is derived from transfers and balances). */
+export interface TokenInstanceWrite {
+  readonly tokenAddress: Address;
+  readonly tokenId: bigint;
+  readonly tokenType: TokenType;
+  readonly metadata: Record<string, unknown> | null;
+  /** block at which this metadata was written (for rollback) */
+  readonly blockNumber: number;
+}
+
+export interface AddressRecord {
+  readonly hash: Address;
+  /** true when the address has contract code */
+  readonly isContract: boolean;
+  readonly name: string | null;
+  /** transaction that created the contract, if known */
+  readonly creationTransactionHash: Hash | null;
+  readonly creatorAddress: Address | null;
+}
+
+export interface AddressWrite extends AddressRecord {
+  /** block at which this record became true (for rollback) */
+  readonly blockNumber: number;
+}
+
+/** One balance change of a transaction (coin or token), as computed by the indexer. */
+export interface StateChangeRecord {
+  readonly transactionHash: Hash;
+  readonly address: Address;
+  readonly type: 'coin' | 'token';
+  readonly tokenAddress: Address | null;
+  /** set for ERC-1155 / ERC-404 entries (one per id) */
+  readonly tokenId: bigint | null;
+  readonly balanceBefore: bigint;
+  readonly balanceAfter: bigint;
+  readonly isMiner: boolean;
+  /** output order within the transaction */
+  readonly ordinal: number;
+}
+
+/** Everything one block brings; the unit the DataSink writes. */
+export interface BlockBundle {
+  readonly block: BlockRecord;
+  readonly transactions: readonly TransactionRecord[];
+  readonly internalTransactions: readonly InternalTransactionRecord[];
+  readonly logs: readonly LogRecord[];
+  readonly tokenTransfers: readonly TokenTransferRecord[];
+  /** tokens first seen or updated in this block (upsert by address; holdersCount ignored, the sink keeps it) */
+  readonly tokens: readonly TokenRecord[];
+  readonly tokenBalances: readonly TokenBalanceRecord[];
+  readonly coinBalances: readonly CoinBalanceRecord[];
+  readonly tokenInstances: readonly TokenInstanceWrite[];
+  readonly addresses: readonly AddressWrite[];
+  readonly stateChanges: readonly StateChangeRecord[];
+}

@@ -1,0 +1,32 @@
+/** GET /addresses/{address_hash_param}/token-balances — every current balance, a bare array. */
+import * as E from 'fp-ts/lib/Either.js';
+import { addressHash } from '../params/codecs.ts';
+import type { CurrentTokenBalance } from '../ports.ts';
+import { defineEndpoint } from './endpoint.ts';
+import { balanceContext, renderBalance } from './tokenBalances.ts';
+
+const CHUNK = 1000;
+
+export const addressTokenBalances = defineEndpoint({
+  name: 'addressTokenBalances',
+  path: { address_hash_param: addressHash },
+  query: {},
+  handler:
+    ({ ds, render }) =>
+    ({ path }) =>
+    async () => {
+      const rows: CurrentTokenBalance[] = [];
+      for (;;) {
+        const last = rows[rows.length - 1];
+        const batch = await ds.listTokenBalances(
+          { holder: path.address_hash_param },
+          { after: last === undefined ? null : { value: last.value, tokenAddress: last.tokenAddress, tokenId: last.tokenId }, limit: CHUNK },
+        );
+        rows.push(...batch);
+        if (batch.length < CHUNK) break;
+      }
+      const ctx = await balanceContext(ds, rows, render, false);
+      // Blockscout renders token_instance as null on this endpoint
+      return E.right(rows.map((b) => renderBalance(b, ctx, false)));
+    },
+});

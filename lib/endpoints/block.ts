@@ -1,0 +1,24 @@
+/** GET /blocks/{block_hash_or_number_param} */
+import * as E from 'fp-ts/lib/Either.js';
+import { notFound } from '../errors.ts';
+import { blockHashOrNumber } from '../params/codecs.ts';
+import { renderBlock } from '../render/block.ts';
+import { loadContext } from '../render/context.ts';
+import { defineEndpoint } from './endpoint.ts';
+
+export const block = defineEndpoint({
+  name: 'block',
+  path: { block_hash_or_number_param: blockHashOrNumber },
+  query: {},
+  handler:
+    ({ ds, render }) =>
+    ({ path }) =>
+    async () => {
+      const ref = path.block_hash_or_number_param;
+      const found = await ds.getBlock(ref);
+      if (found === null) return E.left(notFound);
+      if ('number' in ref && !found.consensus) return E.left({ kind: 'BlockLostConsensus', hash: found.hash });
+      const ctx = await loadContext(ds, { addresses: [found.miner] }, render);
+      return E.right(renderBlock(found, ctx, true));
+    },
+});

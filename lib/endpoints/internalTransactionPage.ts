@@ -1,0 +1,70 @@
+/** Paging shared by /internal-transactions and /addresses/{h}/internal-transactions. */
+import type { InternalTransactionRecord } from '../domain/records.ts';
+import type { ApiForm } from '../api.ts';
+import type { JsonObject } from '../json.ts';
+import { boolean, integer } from '../params/codecs.ts';
+import { collect, echo, itemsCount, listBody, pageSize, splitPage } from '../paging/page.ts';
+import type { DataSource, InternalTransactionCursor, InternalTransactionFilter } from '../ports.ts';
+import type { RenderOptions } from '../render/context.ts';
+import { loadContext } from '../render/context.ts';
+import { internalRefs, renderInternalTransaction } from '../render/internal.ts';
+
+export const INTERNAL_PAGING_QUERY = {
+  block_number: integer({ min: 0 }),
+  index: integer(),
+  transaction_index: integer(),
+  items_count: itemsCount,
+  include_zero_value: boolean,
+} as const;
+
+export interface InternalPagingQuery {
+  readonly block_number?: number;
+  readonly index?: number;
+  readonly transaction_index?: number;
+  readonly items_count?: number;
+  readonly limit?: number;
+  readonly include_zero_value?: boolean;
+}
+
+const MAX = Number.MAX_SAFE_INTEGER;
+
+export async function internalTransactionPage(
+  ds: DataSource,
+  filter: InternalTransactionFilter,
+  q: InternalPagingQuery,
+  rawQuery: Readonly<Record<string, string>>,
+  echoed: readonly string[],
+  render: RenderOptions,
+  form: ApiForm,
+): Promise<JsonObject> {
+  const size = pageSize(q);
+  const byTransaction = filter.transactionHash !== undefined;
+  let first: InternalTransactionCursor | null = null;
+  if (byTransaction ? q.index !== undefined : q.block_number !== undefined) {
+    first = { blockNumber: q.block_number ?? MAX, transactionIndex: q.transaction_index ?? MAX, index: q.index ?? MAX };
+  }
+  const keepZero = q.include_zero_value ?? true;
+  const probe = await collect<InternalTransactionRecord, InternalTransactionCursor>(
+    (after, limit) => ds.listInternalTransactions(filter, { after, limit }),
+    (r) => ({ blockNumber: r.blockNumber, transactionIndex: r.transactionIndex, index: r.index }),
+    first,
+    size + 1,
+    (r) => keepZero || r.value !== 0n,
+  );
+  const { rows, last } = splitPage(probe, size);
+  const ctx = await loadContext(ds, internalRefs(rows), render);
+  const body = listBody(
+    rows.map((r) => renderInternalTransaction(r, ctx)),
+    last === null
+      ? null
+      : {
+          ...echo(rawQuery, echoed),
+          block_number: last.blockNumber,
+          index: last.index,
+          items_count: size,
+          transaction_index: last.transactionIndex,
+        },
+  );
+  // the Pro API adds a fetch-status object to internal-transaction lists (1: complete)
+  return form === 'multichain' ? { ...body, meta: { message: null, status: 1 } } : body;
+}

@@ -1,0 +1,26 @@
+/** GET /internal-transactions — all traces (newest first), or one transaction's (index ASC). */
+import * as E from 'fp-ts/lib/Either.js';
+import { fullHash, integer } from '../params/codecs.ts';
+import { defineEndpoint } from './endpoint.ts';
+import { INTERNAL_PAGING_QUERY, internalTransactionPage } from './internalTransactionPage.ts';
+
+export const internalTransactions = defineEndpoint({
+  name: 'internalTransactions',
+  path: {},
+  query: { ...INTERNAL_PAGING_QUERY, transaction_hash: fullHash, limit: integer() },
+  handler:
+    ({ ds, render, form }) =>
+    ({ query, rawQuery }) =>
+    async () =>
+      E.right(
+        await internalTransactionPage(
+          ds,
+          query.transaction_hash === undefined ? {} : { transactionHash: query.transaction_hash },
+          query,
+          rawQuery,
+          ['transaction_hash'],
+          render,
+          form,
+        ),
+      ),
+});

@@ -1,0 +1,72 @@
+/**
+ * The closed union of API errors and the one table that maps them to a status and a body.
+ */
+
+export interface ParamError {
+  /** parameter name, e.g. `address_hash_param`, `type` */
+  readonly name: string;
+  readonly detail: string;
+}
+
+export type ApiError =
+  | { readonly kind: 'InvalidParams'; readonly errors: readonly ParamError[] }
+  | { readonly kind: 'NotFound'; readonly message?: string }
+  | { readonly kind: 'BlockLostConsensus'; readonly hash: string }
+  | { readonly kind: 'RouteNotFound' }
+  | { readonly kind: 'MethodNotAllowed' }
+  | { readonly kind: 'Unauthorized'; readonly message: string }
+  | { readonly kind: 'Forbidden' }
+  | { readonly kind: 'PaymentRequired' }
+  | { readonly kind: 'RateLimited' }
+  | { readonly kind: 'Unavailable'; readonly message: string }
+  /** an unexpected failure (a bug or a broken dependency); the cause is logged, never sent */
+  | { readonly kind: 'Internal' };
+
+export type ApiErrorKind = ApiError['kind'];
+
+export interface ErrorResponse {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+}
+
+export const RATE_LIMITED_MESSAGE = 'Too many requests. Increase limits now at https://dev.blockscout.com';
+
+/** The only place where errors become HTTP. */
+export function errorResponse(error: ApiError): ErrorResponse {
+  switch (error.kind) {
+    case 'InvalidParams':
+      return {
+        status: 422,
+        body: {
+          errors: error.errors.map((e) => ({
+            title: 'Invalid value',
+            source: { pointer: `/${e.name}` },
+            detail: e.detail,
+          })),
+        },
+      };
+    case 'NotFound':
+      return { status: 404, body: { message: error.message ?? 'Not found' } };
+    case 'BlockLostConsensus':
+      return { status: 404, body: { message: 'Block lost consensus', hash: error.hash } };
+    case 'RouteNotFound':
+      return { status: 404, body: { message: 'Page not found' } };
+    case 'MethodNotAllowed':
+      return { status: 405, body: { message: 'Method not allowed' } };
+    case 'Unauthorized':
+      return { status: 401, body: { message: error.message } };
+    case 'Forbidden':
+      return { status: 403, body: { message: 'Restricted access' } };
+    case 'PaymentRequired':
+      return { status: 402, body: { message: 'Out of credits' } };
+    case 'RateLimited':
+      return { status: 429, body: { message: RATE_LIMITED_MESSAGE } };
+    case 'Unavailable':
+      return { status: 503, body: { message: error.message } };
+    case 'Internal':
+      return { status: 500, body: { message: 'Internal server error' } };
+  }
+}
+
+export const invalidParams = (errors: readonly ParamError[]): ApiError => ({ kind: 'InvalidParams', errors });
+export const notFound: ApiError = { kind: 'NotFound' };

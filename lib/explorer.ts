@@ -1,0 +1,125 @@
+/**
+ * createExplorer: the core's public entry. `handle` answers a request by path (both forms),
+ * `dispatch` a request the host already routed. Neither throws: every failure is a response.
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import type {
+  EndpointName,
+  EndpointRequest,
+  Explorer,
+  ExplorerOptions,
+  ExplorerRequest,
+  ExplorerResponse,
+  RawQuery,
+} from './api.ts';
+import type { ResponseCacheOptions } from './cache.ts';
+import { createResponseCache, requestKey } from './cache.ts';
+import { endpointByName } from './endpoints/index.ts';
+import type { ApiError } from './errors.ts';
+import { errorResponse } from './errors.ts';
+import type { JsonValue } from './json.ts';
+import { decodeRequest } from './params/decode.ts';
+import type { DataSource } from './ports.ts';
+import type { RenderOptions } from './render/context.ts';
+import { matchRoute, parsePath } from './routes.ts';
+
+export const DEFAULT_IPFS_GATEWAY = 'https://ipfs.io/ipfs/';
+
+export interface CreateExplorerOptions extends ExplorerOptions {
+  /** gateway for ipfs:// metadata URLs (default https://ipfs.io/ipfs/) */
+  readonly ipfsGateway?: string;
+  /** called with unexpected exceptions (the response is then a 503); default: none */
+  readonly onError?: (error: unknown, request: EndpointRequest) => void;
+  /**
+   * Cache rendered answers of sources that report a data version (memory and SQL stores do):
+   * default 500 answers; `{ maxEntries: 0 }` turns it off.
+   */
+  readonly cache?: ResponseCacheOptions;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+
+const fromError = (error: ApiError): ExplorerResponse => {
+  const { status, body } = errorResponse(error);
+  return { status, headers: JSON_HEADERS, body: body as JsonValue };
+};
+
+export function createExplorer(options: CreateExplorerOptions): Explorer {
+  const chainIds = Object.keys(options.chains);
+  const defaultChain = options.defaultChain ?? chainIds[0];
+  if (defaultChain === undefined || options.chains[defaultChain] === undefined) {
+    throw new Error('createExplorer: configure at least one chain, and a defaultChain among them');
+  }
+  const render: RenderOptions = { ipfsGateway: options.ipfsGateway ?? DEFAULT_IPFS_GATEWAY };
+  const sourceOf = (chainId: string): DataSource | undefined =>
+    Object.prototype.hasOwnProperty.call(options.chains, chainId) ? options.chains[chainId] : undefined;
+
+  const cache = createResponseCache(options.cache);
+
+  async function dispatch(request: EndpointRequest): Promise<ExplorerResponse> {
+    const ds = sourceOf(request.chainId);
+    if (ds === undefined) return fromError({ kind: 'NotFound', message: `Unknown chain: ${request.chainId}` });
+    const version = await dataVersion(ds);
+    if (version === undefined) return answer(ds, request);
+    const key = requestKey(request);
+    const hit = cache.get(key, version);
+    if (hit !== undefined) return hit;
+    const response = await answer(ds, request);
+    // failures of the source (5xx) are not kept; everything else is a function of the data
+    if (response.status < 500) cache.set(key, version, response);
+    return response;
+  }
+
+  async function dataVersion(ds: DataSource): Promise<string | undefined> {
+    try {
+      return await ds.getDataVersion?.();
+    } catch {
+      return undefined; // answer uncached
+    }
+  }
+
+  async function answer(ds: DataSource, request: EndpointRequest): Promise<ExplorerResponse> {
+    const endpoint = endpointByName(request.endpoint);
+    const decoded = decodeRequest(endpoint, request.params, request.query);
+    if (E.isLeft(decoded)) return fromError(decoded.left);
+    try {
+      const result = await endpoint.handler({ ds, chainId: request.chainId, form: request.form ?? 'instance', render })(decoded.right)();
+      return E.isLeft(result) ? fromError(result.left) : { status: 200, headers: JSON_HEADERS, body: result.right };
+    } catch (error) {
+      options.onError?.(error, request);
+      return fromError({ kind: 'Unavailable', message: 'The data source failed to answer' });
+    }
+  }
+
+  async function handle(request: ExplorerRequest): Promise<ExplorerResponse> {
+    const method = (request.method ?? 'GET').toUpperCase();
+    const parsed = parsePath(request.path);
+    const match = parsed === null ? null : matchRoute(parsed.subPath);
+    if (parsed === null || match === null) return fromError({ kind: 'RouteNotFound' });
+    if (method !== 'GET' && method !== 'HEAD') return fromError({ kind: 'MethodNotAllowed' });
+    const chainId = request.chainId ?? parsed.chainId ?? defaultChain;
+    return dispatch({
+      endpoint: match.endpoint,
+      chainId,
+      form: parsed.chainId === undefined ? 'instance' : 'multichain',
+      params: match.params,
+      query: request.query ?? {},
+    });
+  }
+
+  return { chainIds, defaultChain, handle, dispatch };
+}
+
+/** Typed library calls: `call(explorer, 'blocks', { query: { type: 'block' } })`. */
+export function call(
+  explorer: Explorer,
+  endpoint: EndpointName,
+  request: { readonly params?: Readonly<Record<string, string>>; readonly query?: RawQuery; readonly chainId?: string } = {},
+): Promise<ExplorerResponse> {
+  return explorer.dispatch({
+    endpoint,
+    chainId: request.chainId ?? explorer.defaultChain,
+    params: request.params ?? {},
+    query: request.query ?? {},
+  });
+}

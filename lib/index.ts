@@ -1,0 +1,28 @@
+/** scoutkit core — the public entry of lib/. */
+export type {
+  ApiForm,
+  EndpointName,
+  EndpointRequest,
+  Explorer,
+  ExplorerOptions,
+  ExplorerRequest,
+  ExplorerResponse,
+  RawQuery,
+  Route,
+} from './api.ts';
+export { ENDPOINT_NAMES } from './api.ts';
+export { createExplorer, call, DEFAULT_IPFS_GATEWAY } from './explorer.ts';
+export { explorerClient } from './client.ts';
+export type { ExplorerClient } from './client.ts';
+export type { CreateExplorerOptions } from './explorer.ts';
+export { ROUTES, API_PREFIX, matchRoute, parsePath } from './routes.ts';
+export type { ApiError, ParamError } from './errors.ts';
+export { errorResponse, RATE_LIMITED_MESSAGE } from './errors.ts';
+export { toJson } from './json.ts';
+export type { JsonValue, JsonObject } from './json.ts';
+export type * from './ports.ts';
+export type * from './domain/records.ts';
+export { TOKEN_TYPES, NFT_TOKEN_TYPES, TRANSACTION_KINDS } from './domain/records.ts';
+export * as ingest from './ingest/derive.ts';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging/page.ts';
+export { ENDPOINTS } from './endpoints/index.ts';

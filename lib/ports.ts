@@ -1,0 +1,270 @@
+/**
+ * The ports lib defines and adapters implement.
+ *
+ * DataSource: the read side, one per chain. A handful of general record queries that the
+ * endpoints compose, each with a filter, an optional keyset cursor (`after`) and a `limit`.
+ * Every list query returns at most `limit` records, strictly after the cursor in the stated
+ * order. Orders are total (ties are broken by the listed columns), so a walk of pages by the
+ * cursor of the last record sees every record exactly once.
+ *
+ * DataSink: the write side, used by the indexer and the fixture builder.
+ */
+import type {
+  Address,
+  AddressRecord,
+  BlockBundle,
+  BlockRecord,
+  Hash,
+  Hex,
+  InternalTransactionRecord,
+  LogRecord,
+  NftTokenType,
+  StateChangeRecord,
+  TokenInstanceRecord,
+  TokenRecord,
+  TokenTransferRecord,
+  TokenType,
+  TransactionKind,
+  TransactionRecord,
+} from './domain/records.ts';
+
+export interface Page<C> {
+  readonly after: C | null;
+  readonly limit: number;
+}
+
+// ---- blocks ---------------------------------------------------------------------------------
+
+export interface BlockFilter {
+  /** 'block' = consensus blocks; 'reorg' = non-consensus blocks; 'uncle' = uncles (none stored) */
+  readonly kind: 'block' | 'uncle' | 'reorg';
+  /** only blocks mined by this address (combined with kind) */
+  readonly miner?: Address;
+}
+/** Order: number DESC. Cursor: strictly below `number`. */
+export interface BlockCursor {
+  readonly number: number;
+}
+
+// ---- transactions ---------------------------------------------------------------------------
+
+export interface TransactionFilter {
+  /** validated: in a consensus block; pending: no block yet */
+  readonly status: 'validated' | 'pending';
+  /** OR-combined: a transaction matches when its `kinds` contain any of these */
+  readonly kinds?: readonly TransactionKind[];
+  /** OR-combined `0x` + 8 hex method ids, matched against `methodId` */
+  readonly methodIds?: readonly Hex[];
+}
+/**
+ * validated order: (blockNumber DESC, index DESC); cursor `{blockNumber, index}`.
+ * pending order: (insertedAt DESC, hash ASC); cursor `{insertedAt, hash}`.
+ */
+export type TransactionCursor =
+  | { readonly blockNumber: number; readonly index: number }
+  | { readonly insertedAt: number; readonly hash: Hash };
+
+// ---- internal transactions -------------------------------------------------------------------
+
+/** The top-level call (type call, index 0) is never listed; index-0 creates are. */
+export type InternalTransactionFilter =
+  | {
+      /** traces touching the address: from, or to, or created contract */
+      readonly address?: Address;
+      /** with address: 'from' = from the address; 'to' = to it or creating it */
+      readonly direction?: 'from' | 'to';
+      readonly transactionHash?: undefined;
+    }
+  | { readonly transactionHash: Hash; readonly address?: undefined; readonly direction?: undefined };
+/**
+ * Without transactionHash: (blockNumber DESC, transactionIndex DESC, index DESC).
+ * With transactionHash: index ASC (the cursor's blockNumber/transactionIndex are ignored).
+ */
+export interface InternalTransactionCursor {
+  readonly blockNumber: number;
+  readonly transactionIndex: number;
+  readonly index: number;
+}
+
+// ---- token transfers -------------------------------------------------------------------------
+
+export interface TokenTransferFilter {
+  readonly tokenAddress?: Address;
+  /** transfers whose tokenIds contain this id (needs tokenAddress) */
+  readonly tokenId?: bigint;
+  readonly transactionHash?: Hash;
+  /** token_type IN types */
+  readonly types?: readonly TokenType[];
+}
+/**
+ * Without transactionHash: (blockNumber DESC, logIndex DESC). With transactionHash: logIndex ASC.
+ * `inclusive` also returns the record exactly at the cursor (used to re-read an ERC-1155 batch
+ * that a page split).
+ */
+export interface TokenTransferCursor {
+  readonly blockNumber: number;
+  readonly logIndex: number;
+  readonly inclusive?: boolean;
+}
+
+// ---- logs -----------------------------------------------------------------------------------
+
+export interface LogFilter {
+  readonly transactionHash: Hash;
+}
+/** Order: index ASC. */
+export interface LogCursor {
+  readonly index: number;
+}
+
+// ---- token balances --------------------------------------------------------------------------
+
+export interface TokenBalanceFilter {
+  readonly holder: Address;
+  readonly types?: readonly TokenType[];
+}
+/** A current balance (latest per holder/token/id) with value > 0 (ERC-7984: any value). */
+export interface CurrentTokenBalance {
+  readonly holder: Address;
+  readonly tokenAddress: Address;
+  readonly tokenType: TokenType;
+  readonly tokenId: bigint | null;
+  readonly value: bigint;
+}
+/**
+ * Order: (value DESC, tokenAddress DESC, tokenId DESC with null lowest).
+ * Cursor holds the last row's values; tokenId null compares below every id.
+ */
+export interface TokenBalanceCursor {
+  readonly value: bigint;
+  readonly tokenAddress: Address;
+  readonly tokenId: bigint | null;
+}
+
+// ---- NFT collections -------------------------------------------------------------------------
+
+export interface NftCollectionFilter {
+  readonly holder: Address;
+  /** effective NFT types, in any order; the result follows NFT_TOKEN_TYPES order */
+  readonly types: readonly NftTokenType[];
+}
+export interface NftCollectionRecord {
+  readonly tokenAddress: Address;
+  readonly tokenType: NftTokenType;
+  /** ERC-721: NFTs held; ERC-1155/404: distinct ids held */
+  readonly amount: bigint;
+  /** up to 9 held ids with their balances, tokenId DESC (ERC-721 value is 1) */
+  readonly holdings: readonly { readonly tokenId: bigint; readonly value: bigint }[];
+}
+/** Order: (type rank in NFT_TOKEN_TYPES ASC, tokenAddress ASC). */
+export interface NftCollectionCursor {
+  readonly tokenType: NftTokenType;
+  readonly tokenAddress: Address;
+}
+
+// ---- token instances -------------------------------------------------------------------------
+
+export interface TokenInstanceFilter {
+  readonly tokenAddress: Address;
+  /** ERC-721: instances owned by holder; others: ids the holder has a positive balance of */
+  readonly holder?: Address;
+}
+/** Order: tokenId DESC. */
+export interface TokenInstanceCursor {
+  readonly tokenId: bigint;
+}
+export interface TokenInstanceKey {
+  readonly tokenAddress: Address;
+  readonly tokenId: bigint;
+}
+export interface HeldTokenInstance {
+  readonly instance: TokenInstanceRecord;
+  /** the holder's balance of this id (1 for ERC-721); null without a holder filter */
+  readonly value: bigint | null;
+}
+
+// ---- the ports -------------------------------------------------------------------------------
+
+export type BlockRef = { readonly number: number } | { readonly hash: Hash };
+
+export interface DataSource {
+  /** By number: the consensus block at that height, else a non-consensus one, else null. */
+  getBlock(ref: BlockRef): Promise<BlockRecord | null>;
+  getTransaction(hash: Hash): Promise<TransactionRecord | null>;
+  getToken(address: Address): Promise<TokenRecord | null>;
+  getTokenInstance(key: TokenInstanceKey): Promise<TokenInstanceRecord | null>;
+  /** highest consensus block number, null when empty */
+  getHighestBlockNumber(): Promise<number | null>;
+
+  /** Batch lookups: one call per page, any order, missing keys simply absent. */
+  getAddresses(hashes: readonly Address[]): Promise<readonly AddressRecord[]>;
+  getTokens(addresses: readonly Address[]): Promise<readonly TokenRecord[]>;
+  getTokenInstances(keys: readonly TokenInstanceKey[]): Promise<readonly TokenInstanceRecord[]>;
+
+  listBlocks(filter: BlockFilter, page: Page<BlockCursor>): Promise<readonly BlockRecord[]>;
+  listTransactions(
+    filter: TransactionFilter,
+    page: Page<TransactionCursor>,
+  ): Promise<readonly TransactionRecord[]>;
+  listInternalTransactions(
+    filter: InternalTransactionFilter,
+    page: Page<InternalTransactionCursor>,
+  ): Promise<readonly InternalTransactionRecord[]>;
+  listTokenTransfers(
+    filter: TokenTransferFilter,
+    page: Page<TokenTransferCursor>,
+  ): Promise<readonly TokenTransferRecord[]>;
+  listLogs(filter: LogFilter, page: Page<LogCursor>): Promise<readonly LogRecord[]>;
+  listTokenBalances(
+    filter: TokenBalanceFilter,
+    page: Page<TokenBalanceCursor>,
+  ): Promise<readonly CurrentTokenBalance[]>;
+  listNftCollections(
+    filter: NftCollectionFilter,
+    page: Page<NftCollectionCursor>,
+  ): Promise<readonly NftCollectionRecord[]>;
+  listTokenInstances(
+    filter: TokenInstanceFilter,
+    page: Page<TokenInstanceCursor>,
+  ): Promise<readonly HeldTokenInstance[]>;
+  /** All state changes of a transaction, ordered by ordinal (a bounded, per-transaction list). */
+  listStateChanges(transactionHash: Hash): Promise<readonly StateChangeRecord[]>;
+
+  /**
+   * Optional: a token that changes whenever anything this source answers may have changed (a
+   * block written or rolled back, new pending transactions) — also when another process
+   * wrote. Explorers cache rendered answers per version; a source without it is not cached.
+   */
+  getDataVersion?(): Promise<string>;
+}
+
+/** Which chain a store holds; the indexer refuses to mix chains (dev chains restart often). */
+export interface ChainIdentity {
+  readonly chainId: number;
+  /** hash of block 0 */
+  readonly genesisHash: Hash;
+}
+
+/** The block-writing half of a DataSink (adapters compose it with their identity storage). */
+export type BlockSink = Omit<DataSink, 'getChainIdentity' | 'setChainIdentity'>;
+
+/** A DataSource that reports a data version (both built-in stores do). */
+export type VersionedDataSource = DataSource & { getDataVersion(): Promise<string> };
+
+export interface DataSink {
+  /**
+   * Write blocks with everything in them, atomically. Writing a block that is already stored
+   * (same number and hash) changes nothing. Pending transactions with the same hash are replaced.
+   */
+  writeBlocks(bundles: readonly BlockBundle[]): Promise<void>;
+  /** Store transactions seen in the mempool (blockNumber null). Idempotent by hash. */
+  writePendingTransactions(transactions: readonly TransactionRecord[]): Promise<void>;
+  /** Delete every block with number > height and everything derived from them. */
+  rollbackAbove(height: number): Promise<void>;
+  /** Highest stored block (number and hash), null when empty. */
+  getIndexedHead(): Promise<{ readonly number: number; readonly hash: Hash } | null>;
+  /** The chain this store holds, null before the first indexer run. */
+  getChainIdentity(): Promise<ChainIdentity | null>;
+  /** Remember the chain (replaces any previous identity). */
+  setChainIdentity(identity: ChainIdentity): Promise<void>;
+}

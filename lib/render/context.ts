@@ -1,0 +1,48 @@
+/**
+ * Everything a page's renderers look up by key, loaded with one batch query per kind.
+ */
+import type { Address, AddressRecord, TokenInstanceRecord, TokenRecord } from '../domain/records.ts';
+import type { DataSource, TokenInstanceKey } from '../ports.ts';
+
+export interface RenderOptions {
+  /** gateway prefix for ipfs:// URLs, e.g. https://ipfs.io/ipfs/ */
+  readonly ipfsGateway: string;
+}
+
+export interface RenderContext extends RenderOptions {
+  readonly addresses: ReadonlyMap<Address, AddressRecord>;
+  readonly tokens: ReadonlyMap<Address, TokenRecord>;
+  readonly instances: ReadonlyMap<string, TokenInstanceRecord>;
+  /** highest consensus block, for confirmations */
+  readonly highestBlock: number | null;
+}
+
+export const instanceKey = (k: TokenInstanceKey): string => `${k.tokenAddress}:${k.tokenId}`;
+
+export interface References {
+  readonly addresses?: Iterable<Address | null>;
+  readonly tokens?: Iterable<Address>;
+  readonly instances?: Iterable<TokenInstanceKey>;
+  readonly highestBlock?: boolean;
+}
+
+export async function loadContext(ds: DataSource, refs: References, options: RenderOptions): Promise<RenderContext> {
+  const addressSet = new Set<Address>();
+  for (const a of refs.addresses ?? []) if (a !== null) addressSet.add(a);
+  const tokenSet = new Set(refs.tokens ?? []);
+  const instanceKeys = new Map<string, TokenInstanceKey>();
+  for (const k of refs.instances ?? []) instanceKeys.set(instanceKey(k), k);
+  const [addresses, tokens, instances, highestBlock] = await Promise.all([
+    addressSet.size > 0 ? ds.getAddresses([...addressSet]) : Promise.resolve([]),
+    tokenSet.size > 0 ? ds.getTokens([...tokenSet]) : Promise.resolve([]),
+    instanceKeys.size > 0 ? ds.getTokenInstances([...instanceKeys.values()]) : Promise.resolve([]),
+    refs.highestBlock ? ds.getHighestBlockNumber() : Promise.resolve(null),
+  ]);
+  return {
+    ...options,
+    addresses: new Map(addresses.map((a) => [a.hash, a])),
+    tokens: new Map(tokens.map((t) => [t.address, t])),
+    instances: new Map(instances.map((i) => [instanceKey(i), i])),
+    highestBlock,
+  };
+}

@@ -1,0 +1,23 @@
+/** The Log object: four topics (null-padded), decoded standard events. */
+import type { LogRecord } from '../domain/records.ts';
+import type { JsonObject } from '../json.ts';
+import { renderAddress } from './address.ts';
+import type { RenderContext } from './context.ts';
+import { decodeLog } from './decode.ts';
+import { iso } from './format.ts';
+
+export function renderLog(log: LogRecord, ctx: RenderContext): JsonObject {
+  const topics = [0, 1, 2, 3].map((i) => log.topics[i] ?? null);
+  return {
+    address: renderAddress(log.address, ctx),
+    block_hash: log.blockHash,
+    block_number: log.blockNumber,
+    block_timestamp: iso(log.timestamp),
+    data: log.data,
+    decoded: decodeLog(log.topics, log.data),
+    index: log.index,
+    smart_contract: null,
+    topics,
+    transaction_hash: log.transactionHash,
+  };
+}
