@@ -1,0 +1,60 @@
+/**
+ * The DataSink over State: atomic, idempotent block writes, rollback, pending transactions.
+ *
+ * Every write runs in two phases: prepare (check and copy everything; may throw) and apply
+ * (plain Map updates that cannot throw). A failed call therefore changes nothing.
+ */
+import type { BlockBundle, Hash, TransactionRecord } from '../../lib/domain/records.ts';
+import type { BlockSink } from '../../lib/ports.ts';
+import { InvalidWriteError, prepareBundle, preparePending } from './prepare.ts';
+import type { State } from './state.ts';
+
+export function createWriter(s: State): BlockSink {
+  return {
+    async writeBlocks(bundles: readonly BlockBundle[]): Promise<void> {
+      // phase 1: prepare every bundle, and check that a hash keeps its number across the batch
+      const prepared = bundles.map(prepareBundle);
+      const numberOf = new Map<Hash, number>();
+      for (const p of prepared) {
+        const { hash, number } = p.block;
+        const known = s.blocks.get(hash)?.stored.block.number ?? numberOf.get(hash);
+        if (known !== undefined && known !== number) {
+          throw new InvalidWriteError(`block ${hash} is stored at ${known}, written at ${number}`);
+        }
+        numberOf.set(hash, number);
+      }
+      // phase 2: apply in order
+      for (const p of prepared) {
+        const { hash, number, consensus } = p.block;
+        if (s.blocks.has(hash)) continue; // already stored: writing it again changes nothing
+        if (consensus) {
+          // a new consensus block at an occupied height replaces the consensus block there
+          for (const e of s.blocksAt(number)) if (e.stored.block.consensus) s.remove(e.stored.block.hash);
+        }
+        s.insert(p);
+      }
+    },
+
+    async writePendingTransactions(transactions: readonly TransactionRecord[]): Promise<void> {
+      const prepared = preparePending(transactions);
+      for (const tx of prepared) {
+        if (s.pending.has(tx.hash) || s.consensusBlockOf(tx.hash) !== undefined) continue;
+        s.pending.set(tx.hash, tx);
+        s.touch();
+      }
+    },
+
+    async rollbackAbove(height: number): Promise<void> {
+      if (typeof height !== 'number' || Number.isNaN(height)) throw new TypeError(`rollbackAbove: bad height ${String(height)}`);
+      const doomed: Hash[] = [];
+      for (const [number, hashes] of s.hashesAtHeight) if (number > height) doomed.push(...hashes);
+      for (const hash of doomed) s.remove(hash);
+    },
+
+    async getIndexedHead() {
+      const top = s.maxHeight();
+      const block = top === undefined ? undefined : s.preferredAt(top)?.stored.block;
+      return block === undefined ? null : { number: block.number, hash: block.hash };
+    },
+  };
+}

@@ -1,0 +1,183 @@
+/** JSON-RPC results → the ChainSource's typed values, checked on the way. */
+import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
+import type {
+  AccountState,
+  CallFrame,
+  PrestateDiff,
+  SourceBlock,
+  SourceLog,
+  SourceReceipt,
+  SourceTransaction,
+  TransactionTrace,
+} from '../../lib/chain-source.ts';
+
+export class RpcShapeError extends Error {
+  override readonly name = 'RpcShapeError';
+}
+
+type Obj = Record<string, unknown>;
+
+export function obj(v: unknown, what: string): Obj {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new RpcShapeError(`${what}: expected an object`);
+  return v as Obj;
+}
+export function arr(v: unknown, what: string): unknown[] {
+  if (!Array.isArray(v)) throw new RpcShapeError(`${what}: expected an array`);
+  return v;
+}
+export function hex(v: unknown, what: string): Hex {
+  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]*$/.test(v)) throw new RpcShapeError(`${what}: expected hex, got ${String(v)}`);
+  return v.toLowerCase() as Hex;
+}
+const optHex = (v: unknown, what: string): Hex | null => (v === undefined || v === null ? null : hex(v, what));
+export function big(v: unknown, what: string): bigint {
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
+  const h = hex(v, what);
+  return h === '0x' ? 0n : BigInt(h);
+}
+const optBig = (v: unknown, what: string): bigint | null => (v === undefined || v === null ? null : big(v, what));
+export function num(v: unknown, what: string): number {
+  const n = big(v, what);
+  if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw new RpcShapeError(`${what}: ${n} is too large`);
+  return Number(n);
+}
+const optNum = (v: unknown, what: string): number | null => (v === undefined || v === null ? null : num(v, what));
+
+export function parseTransaction(v: unknown): SourceTransaction {
+  const t = obj(v, 'transaction');
+  const hash = hex(t.hash, 'transaction.hash');
+  const w = `transaction ${hash}`;
+  return {
+    hash,
+    blockNumber: num(t.blockNumber, `${w}.blockNumber`),
+    blockHash: hex(t.blockHash, `${w}.blockHash`),
+    index: num(t.transactionIndex, `${w}.transactionIndex`),
+    from: hex(t.from, `${w}.from`),
+    to: optHex(t.to, `${w}.to`),
+    value: big(t.value, `${w}.value`),
+    gas: big(t.gas, `${w}.gas`),
+    gasPrice: optBig(t.gasPrice, `${w}.gasPrice`),
+    maxFeePerGas: optBig(t.maxFeePerGas, `${w}.maxFeePerGas`),
+    maxPriorityFeePerGas: optBig(t.maxPriorityFeePerGas, `${w}.maxPriorityFeePerGas`),
+    nonce: num(t.nonce, `${w}.nonce`),
+    type: optNum(t.type, `${w}.type`),
+    input: hex(t.input ?? t.data ?? '0x', `${w}.input`),
+  };
+}
+
+export function parseBlock(v: unknown): SourceBlock {
+  const b = obj(v, 'block');
+  const number = num(b.number, 'block.number');
+  const w = `block ${number}`;
+  return {
+    number,
+    hash: hex(b.hash, `${w}.hash`),
+    parentHash: hex(b.parentHash, `${w}.parentHash`),
+    timestamp: num(b.timestamp, `${w}.timestamp`),
+    miner: hex(b.miner ?? b.author ?? '0x0000000000000000000000000000000000000000', `${w}.miner`),
+    size: optNum(b.size, `${w}.size`),
+    gasLimit: big(b.gasLimit, `${w}.gasLimit`),
+    gasUsed: big(b.gasUsed, `${w}.gasUsed`),
+    baseFeePerGas: optBig(b.baseFeePerGas, `${w}.baseFeePerGas`),
+    difficulty: optBig(b.difficulty, `${w}.difficulty`),
+    totalDifficulty: optBig(b.totalDifficulty, `${w}.totalDifficulty`),
+    nonce: hex(b.nonce ?? '0x0000000000000000', `${w}.nonce`),
+    extraData: hex(b.extraData ?? '0x', `${w}.extraData`),
+    stateRoot: optHex(b.stateRoot, `${w}.stateRoot`),
+    uncles: arr(b.uncles ?? [], `${w}.uncles`).map((u, i) => hex(u, `${w}.uncles[${i}]`)),
+    transactions: arr(b.transactions, `${w}.transactions`).map(parseTransaction),
+  };
+}
+
+export function parseLog(v: unknown): SourceLog {
+  const l = obj(v, 'log');
+  return {
+    address: hex(l.address, 'log.address'),
+    topics: arr(l.topics, 'log.topics').map((t, i) => hex(t, `log.topics[${i}]`)),
+    data: hex(l.data ?? '0x', 'log.data'),
+    logIndex: num(l.logIndex, 'log.logIndex'),
+    transactionHash: hex(l.transactionHash, 'log.transactionHash'),
+    transactionIndex: num(l.transactionIndex, 'log.transactionIndex'),
+  };
+}
+
+export function parseReceipt(v: unknown): SourceReceipt {
+  const r = obj(v, 'receipt');
+  const hash = hex(r.transactionHash, 'receipt.transactionHash');
+  const w = `receipt ${hash}`;
+  const status = r.status === undefined || r.status === null ? null : big(r.status, `${w}.status`) === 1n ? 'success' : 'reverted';
+  return {
+    transactionHash: hash,
+    transactionIndex: num(r.transactionIndex, `${w}.transactionIndex`),
+    status,
+    gasUsed: big(r.gasUsed, `${w}.gasUsed`),
+    effectiveGasPrice: optBig(r.effectiveGasPrice, `${w}.effectiveGasPrice`),
+    contractAddress: optHex(r.contractAddress, `${w}.contractAddress`),
+    logs: arr(r.logs ?? [], `${w}.logs`).map(parseLog),
+  };
+}
+
+export function parseFrame(v: unknown, what = 'trace'): CallFrame {
+  const f = obj(v, what);
+  const error = typeof f.error === 'string' && f.error !== '' ? f.error : null;
+  return {
+    type: typeof f.type === 'string' ? f.type.toUpperCase() : 'CALL',
+    from: hex(f.from, `${what}.from`),
+    to: optHex(f.to, `${what}.to`),
+    value: optBig(f.value, `${what}.value`),
+    gas: optBig(f.gas, `${what}.gas`),
+    gasUsed: optBig(f.gasUsed, `${what}.gasUsed`),
+    input: hex(f.input ?? '0x', `${what}.input`),
+    output: optHex(f.output, `${what}.output`),
+    error,
+    revertReason: typeof f.revertReason === 'string' ? f.revertReason : null,
+    calls: arr(f.calls ?? [], `${what}.calls`).map((c, i) => parseFrame(c, `${what}.calls[${i}]`)),
+  };
+}
+
+/** debug_traceBlockByNumber results carry txHash on current geth/anvil/reth; older ones only the order. */
+function txHashes(results: unknown[], hashes: readonly Hash[], what: string): Hash[] {
+  if (results.length !== hashes.length) throw new RpcShapeError(`${what}: ${results.length} traces for ${hashes.length} transactions`);
+  return results.map((r, i) => {
+    const o = obj(r, what);
+    return o.txHash === undefined || o.txHash === null ? (hashes[i] as Hash) : hex(o.txHash, `${what}.txHash`);
+  });
+}
+
+function traceError(o: Obj, what: string): void {
+  if (o.error !== undefined && o.result === undefined) throw new RpcShapeError(`${what}: ${String(o.error)}`);
+}
+
+export function parseCallTraces(v: unknown, hashes: readonly Hash[]): TransactionTrace[] {
+  const results = arr(v, 'callTracer result');
+  const ids = txHashes(results, hashes, 'callTracer');
+  return results.map((r, i) => {
+    const o = obj(r, 'callTracer item');
+    traceError(o, 'callTracer');
+    return { transactionHash: ids[i] as Hash, frame: parseFrame(o.result) };
+  });
+}
+
+function parseAccounts(v: unknown, what: string): Map<Address, AccountState> {
+  const out = new Map<Address, AccountState>();
+  for (const [address, raw] of Object.entries(obj(v ?? {}, what))) {
+    const a = obj(raw, `${what}.${address}`);
+    const state: { balance?: bigint; nonce?: number; code?: Hex } = {};
+    if (a.balance !== undefined && a.balance !== null) state.balance = big(a.balance, `${what}.${address}.balance`);
+    if (a.nonce !== undefined && a.nonce !== null) state.nonce = num(a.nonce, `${what}.${address}.nonce`);
+    if (typeof a.code === 'string') state.code = hex(a.code, `${what}.${address}.code`);
+    out.set(hex(address, `${what} address`), state);
+  }
+  return out;
+}
+
+export function parsePrestateDiffs(v: unknown, hashes: readonly Hash[]): PrestateDiff[] {
+  const results = arr(v, 'prestateTracer result');
+  const ids = txHashes(results, hashes, 'prestateTracer');
+  return results.map((r, i) => {
+    const o = obj(r, 'prestateTracer item');
+    traceError(o, 'prestateTracer');
+    const res = obj(o.result, 'prestateTracer result');
+    return { transactionHash: ids[i] as Hash, pre: parseAccounts(res.pre, 'pre'), post: parseAccounts(res.post, 'post') };
+  });
+}

@@ -1,0 +1,161 @@
+/**
+ * scoutkit's SQL store: one knex implementation of the DataSource and DataSink ports over
+ * SQLite (a file, the embedded default) and Postgres.
+ *
+ *   const store = await openSqlStore('sqlite:./scoutkit.sqlite');   // or 'sqlite::memory:'
+ *   const store = await openSqlStore('postgres://user@host:5432/db', { searchPath: 'chain1' });
+ *
+ * Migrations apply on open. `createSqlStore(knex)` wraps a knex instance you configured.
+ */
+import knexFactory from 'knex';
+import type { Knex } from 'knex';
+import type { Hash } from '../../lib/domain/records.ts';
+import type { ChainIdentity, DataSink, VersionedDataSource } from '../../lib/ports.ts';
+import { dialectOf } from './dialect.ts';
+import { migratorConfig } from './migrations/index.ts';
+import { createSqlReader } from './read.ts';
+import { asRows, num, str } from './rows.ts';
+import { createSqlWriter } from './write.ts';
+import type { SqlWriterMode } from './write.ts';
+
+export type SqlStore = VersionedDataSource &
+  DataSink & {
+    /** the knex instance of writes and migrations (for tools and tests) */
+    readonly knex: Knex;
+    /** the knex instance reads go through (the same one except for a SQLite file's reader pool) */
+    readonly reader: Knex;
+    readonly dialect: 'sqlite' | 'postgres';
+    /** apply pending migrations (done on open) */
+    migrate(): Promise<void>;
+    close(): Promise<void>;
+  };
+
+export interface SqlStoreOptions {
+  /** Postgres: the schema to use (created when missing); default the server's search_path */
+  readonly searchPath?: string;
+  /** Postgres: most pooled connections (default 10) */
+  readonly poolSize?: number;
+  /** apply migrations on open (default true) */
+  readonly migrate?: boolean;
+  /**
+   * SQLite file: connections for reads beside the one writer connection (default 4; WAL lets
+   * them read while a write is in progress). 0 = read on the writer connection.
+   * `sqlite::memory:` always uses one connection.
+   */
+  readonly sqliteReaders?: number;
+  /**
+   * tests: recompute current values from history on every write (never take the append-only
+   * path), to hold both paths against each other
+   */
+  readonly recomputeCurrent?: boolean;
+}
+
+export class UnsupportedDatabaseUrl extends Error {
+  override readonly name = 'UnsupportedDatabaseUrl';
+}
+
+interface SqliteConnection {
+  run(sql: string, done: (err: Error | null) => void): void;
+}
+function isSqliteConnection(c: unknown): c is SqliteConnection {
+  return typeof c === 'object' && c !== null && 'run' in c && typeof c.run === 'function';
+}
+
+function sqliteFile(url: string): string | null {
+  if (!url.startsWith('sqlite:')) return null;
+  const filename = url.slice('sqlite:'.length);
+  if (filename === '') throw new UnsupportedDatabaseUrl(`sqlite URL without a path: ${url}`);
+  return filename;
+}
+
+/** knex settings for a database URL (`readers`: a SQLite file's read-only pool of that size). */
+export function knexConfig(url: string, options: SqlStoreOptions = {}, readers = 0): Knex.Config {
+  const filename = sqliteFile(url);
+  if (filename !== null) {
+    const inMemory = filename === ':memory:';
+    const reading = readers > 0 && !inMemory;
+    return {
+      client: 'sqlite3',
+      connection: { filename },
+      useNullAsDefault: true,
+      pool: {
+        min: reading ? 0 : 1,
+        max: reading ? readers : 1,
+        afterCreate: (conn: unknown, done: (err: Error | null, conn: unknown) => void) => {
+          if (!isSqliteConnection(conn)) return done(new Error('unexpected sqlite3 connection'), conn);
+          const pragmas = inMemory
+            ? []
+            : reading
+              ? ['PRAGMA busy_timeout = 5000', 'PRAGMA query_only = ON']
+              : ['PRAGMA journal_mode = WAL', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
+          const next = (i: number): void => {
+            if (i === pragmas.length) return done(null, conn);
+            conn.run(pragmas[i], (err) => (err === null ? next(i + 1) : done(err, conn)));
+          };
+          next(0);
+        },
+      },
+    };
+  }
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    return {
+      client: 'pg',
+      connection: url,
+      ...(options.searchPath === undefined ? {} : { searchPath: [options.searchPath] }),
+      pool: { min: 0, max: options.poolSize ?? 10 },
+    };
+  }
+  throw new UnsupportedDatabaseUrl(`unsupported database URL (sqlite:<path> or postgres://…): ${url}`);
+}
+
+/**
+ * The store over a knex instance you configured (migrations are not applied here). `reader`,
+ * when given, serves the DataSource reads (e.g. a pool of read connections to a SQLite file).
+ */
+export function createSqlStore(knex: Knex, reader: Knex = knex, writerMode: SqlWriterMode = {}): SqlStore {
+  const d = dialectOf(knex);
+  return {
+    ...createSqlReader(reader, d),
+    ...createSqlWriter(knex, d, writerMode),
+    knex,
+    reader,
+    dialect: d.name,
+    async migrate() {
+      await knex.migrate.latest(migratorConfig);
+    },
+    async getChainIdentity(): Promise<ChainIdentity | null> {
+      const row = asRows(await knex('chain_identity').where('id', 1))[0];
+      return row === undefined ? null : { chainId: num(row, 'chain_id'), genesisHash: str(row, 'genesis_hash') as Hash };
+    },
+    async setChainIdentity(identity: ChainIdentity): Promise<void> {
+      await knex('chain_identity')
+        .insert({ id: 1, chain_id: identity.chainId, genesis_hash: identity.genesisHash })
+        .onConflict('id')
+        .merge();
+    },
+    async close() {
+      if (reader !== knex) await reader.destroy();
+      await knex.destroy();
+    },
+  };
+}
+
+/** Open (and migrate) the store at `url`: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. */
+export async function openSqlStore(url: string, options: SqlStoreOptions = {}): Promise<SqlStore> {
+  const knex = knexFactory(knexConfig(url, options));
+  const file = sqliteFile(url);
+  const readers = file === null || file === ':memory:' ? 0 : (options.sqliteReaders ?? 4);
+  let reader: Knex | null = null;
+  try {
+    if (options.searchPath !== undefined && dialectOf(knex).name === 'postgres') {
+      await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [options.searchPath]);
+    }
+    if (options.migrate !== false) await knex.migrate.latest(migratorConfig);
+    if (readers > 0) reader = knexFactory(knexConfig(url, options, readers));
+    return createSqlStore(knex, reader ?? knex, { recomputeAlways: options.recomputeCurrent === true });
+  } catch (err) {
+    if (reader !== null) await reader.destroy();
+    await knex.destroy();
+    throw err;
+  }
+}

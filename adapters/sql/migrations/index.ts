@@ -1,0 +1,29 @@
+/**
+ * The versioned migrations, in order, as a knex migrationSource: they are imported modules,
+ * not files knex discovers, so they run from TypeScript source (tsx) and from any bundle.
+ * Add a migration: create `NNN_name.ts` exporting `name`, `up` and `down`, and list it here.
+ */
+import type { Knex } from 'knex';
+import * as m001 from './001_initial.ts';
+import * as m002 from './002_chain_identity.ts';
+import * as m003 from './003_data_version.ts';
+
+export interface Migration {
+  readonly name: string;
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003];
+
+export const migrationSource: Knex.MigrationSource<Migration> = {
+  getMigrations: () => Promise.resolve([...MIGRATIONS]),
+  getMigrationName: (m) => m.name,
+  getMigration: (m) => Promise.resolve({ up: m.up, down: m.down }),
+};
+
+/** The knex migrator settings every caller uses (table names are the store's own). */
+export const migratorConfig: Knex.MigratorConfig = {
+  migrationSource,
+  tableName: 'scoutkit_migrations',
+};

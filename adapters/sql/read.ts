@@ -1,0 +1,594 @@
+/**
+ * The DataSource over SQL. Every list is a keyset (seek) query: equality prefix + cursor
+ * condition + ORDER BY matching an index of migrations/001_initial.ts + LIMIT. An OR filter
+ * (several kinds, method ids, token types, address directions) is one seek per branch, each
+ * limited to the page size, merged here — the first `limit` rows of a union are among the
+ * first `limit` rows of each branch.
+ */
+import type { Knex } from 'knex';
+import type {
+  Address,
+  AddressRecord,
+  BlockRecord,
+  Hash,
+  NftTokenType,
+  TokenInstanceRecord,
+  TokenRecord,
+  TokenTransferRecord,
+  TransactionRecord,
+} from '../../lib/domain/records.ts';
+import { NFT_TOKEN_TYPES, TRANSACTION_KINDS } from '../../lib/domain/records.ts';
+import type {
+  BlockFilter,
+  BlockRef,
+  CurrentTokenBalance,
+  VersionedDataSource,
+  HeldTokenInstance,
+  InternalTransactionFilter,
+  NftCollectionFilter,
+  NftCollectionRecord,
+  Page,
+  TokenInstanceKey,
+  TokenTransferFilter,
+  TransactionCursor,
+  TransactionFilter,
+} from '../../lib/ports.ts';
+import type { Dialect } from './dialect.ts';
+import type { Row } from './rows.ts';
+import {
+  asRows,
+  big,
+  hex,
+  kindCode,
+  num,
+  str,
+  toAddress,
+  toBlock,
+  toInternal,
+  toLog,
+  toStateChange,
+  toToken,
+  toTransaction,
+  toTransfer,
+  tokenType,
+} from './rows.ts';
+import type { Binding } from './sql.ts';
+import { KEY_CHUNK, chunks, keyCondition } from './sql.ts';
+import { ZERO_ADDRESS, rawRows } from './write.ts';
+
+const HOLDINGS_SHOWN = 9;
+
+type Order = { column: string; order: 'asc' | 'desc' }[];
+const desc = (...columns: string[]): Order => columns.map((column) => ({ column, order: 'desc' as const }));
+
+function pageSize(limit: number): number {
+  return Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : 0;
+}
+
+/** Merge the pages of several seeks over one order: dedupe by key, sort, cut. */
+function mergePages<T>(pages: readonly (readonly T[])[], key: (x: T) => string, cmp: (a: T, b: T) => number, limit: number): T[] {
+  if (pages.length === 1) return [...pages[0]];
+  const seen = new Map<string, T>();
+  for (const p of pages) for (const x of p) if (!seen.has(key(x))) seen.set(key(x), x);
+  return [...seen.values()].sort(cmp).slice(0, limit);
+}
+const cmpNum = (a: number, b: number) => (a < b ? -1 : a > b ? 1 : 0);
+const cmpBig = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+const cmpStr = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function inOrder<T, K>(keys: readonly K[], found: ReadonlyMap<K, T>): T[] {
+  const out: T[] = [];
+  const seen = new Set<K>();
+  for (const k of keys) {
+    if (seen.has(k)) continue;
+    seen.add(k);
+    const v = found.get(k);
+    if (v !== undefined) out.push(v);
+  }
+  return out;
+}
+
+export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
+  const zero = d.key(0n);
+  const noId = d.idKey(null);
+
+  async function raw(sql: string, bindings: readonly Binding[]): Promise<Row[]> {
+    return asRows(rawRows(await knex.raw(sql, [...bindings])));
+  }
+
+  // ---- tokens and instances ------------------------------------------------------------------
+
+  async function tokensByAddress(addresses: readonly Address[]): Promise<Map<Address, TokenRecord>> {
+    const found = new Map<Address, TokenRecord>();
+    for (const part of chunks([...new Set(addresses)], KEY_CHUNK)) {
+      const rows = asRows(
+        await knex('tokens as t')
+          .leftJoin('token_holder_counts as h', 'h.token_address', 't.address')
+          .select('t.*', 'h.holders_count')
+          .whereIn('t.address', part),
+      );
+      for (const r of rows) found.set(hex(r, 'address'), toToken(r));
+    }
+    return found;
+  }
+
+  /** Instances with their derived owner and uniqueness, keyed `${token}|${idKey}`. */
+  async function instancesByKey(keys: readonly (readonly [Address, string])[]): Promise<Map<string, TokenInstanceRecord>> {
+    const out = new Map<string, TokenInstanceRecord>();
+    for (const part of chunks(keys, KEY_CHUNK)) {
+      const cond = keyCondition(d, ['token_address', 'token_id'], part, 'i');
+      const rows = await raw(
+        `SELECT i.*, o."owner" AS erc721_owner FROM token_instances i ` +
+          `LEFT JOIN nft_owners o ON o."token_address" = i."token_address" AND o."token_id" = i."token_id" WHERE ${cond.sql}`,
+        cond.bindings,
+      );
+      // ERC-1155/404: the holders of each id with a positive balance (up to 2 tell "sole")
+      const multi = rows.filter((r) => str(r, 'token_type') === 'ERC-1155' || str(r, 'token_type') === 'ERC-404');
+      const sole = new Map<string, { holder: Address; value: bigint; count: number }>();
+      if (multi.length > 0) {
+        const c2 = keyCondition(d, ['token_address', 'token_id'], multi.map((r) => [str(r, 'token_address'), String(r.token_id)]));
+        const holders = await raw(
+          `SELECT * FROM (SELECT "token_address", "token_id", "holder", "value", ` +
+            `ROW_NUMBER() OVER (PARTITION BY "token_address", "token_id" ORDER BY "holder") AS rn, ` +
+            `COUNT(*) OVER (PARTITION BY "token_address", "token_id") AS n ` +
+            `FROM current_token_balances WHERE ${c2.sql} AND "value" > ? AND "holder" <> ?) h WHERE rn = 1`,
+          [...c2.bindings, zero, ZERO_ADDRESS],
+        );
+        for (const h of holders) {
+          sole.set(`${str(h, 'token_address')}|${String(h.token_id)}`, {
+            holder: hex(h, 'holder'),
+            value: big(h, 'value'),
+            count: num(h, 'n'),
+          });
+        }
+      }
+      for (const r of rows) {
+        const token = hex(r, 'token_address');
+        const key = `${token}|${String(r.token_id)}`;
+        const type = tokenType(r, 'token_type');
+        let owner: Address | null = null;
+        let isUnique = false;
+        if (type === 'ERC-721') {
+          owner = r.erc721_owner === null || r.erc721_owner === undefined ? null : hex(r, 'erc721_owner');
+          isUnique = true;
+        } else if (type === 'ERC-1155' || type === 'ERC-404') {
+          const s = sole.get(key);
+          owner = s !== undefined && s.count === 1 && s.value === 1n ? s.holder : null;
+          isUnique = owner !== null;
+        }
+        const meta = r.metadata === null || r.metadata === undefined ? null : metadataOf(str(r, 'metadata'));
+        out.set(key, { tokenAddress: token, tokenId: big(r, 'token_id'), tokenType: type, metadata: meta, owner, isUnique });
+      }
+    }
+    return out;
+  }
+
+  async function getTokenInstances(keys: readonly TokenInstanceKey[]): Promise<TokenInstanceRecord[]> {
+    const encoded = keys.map((k) => [k.tokenAddress, d.probe(k.tokenId)] as const);
+    const found = await instancesByKey(encoded);
+    // the stored id key may print differently (pg numeric), so match by decoded id
+    const byId = new Map<string, TokenInstanceRecord>();
+    for (const i of found.values()) byId.set(`${i.tokenAddress}|${i.tokenId}`, i);
+    return inOrder(keys.map((k) => `${k.tokenAddress}|${k.tokenId}`), byId);
+  }
+
+  // ---- transactions ----------------------------------------------------------------------------
+
+  const minedCmp = (a: TransactionRecord, b: TransactionRecord) =>
+    cmpNum(b.blockNumber ?? -1, a.blockNumber ?? -1) || cmpNum(b.index ?? -1, a.index ?? -1);
+
+  async function listValidated(filter: TransactionFilter, after: { blockNumber: number; index: number } | null, n: number) {
+    const cursor = (q: Knex.QueryBuilder, bn: string, ix: string) =>
+      after === null ? q : q.whereRaw(`(${bn}, ${ix}) < (?, ?)`, [after.blockNumber, after.index]);
+    const methods = filter.methodIds === undefined ? undefined : [...new Set(filter.methodIds)];
+    const pages: TransactionRecord[][] = [];
+    if (filter.kinds !== undefined) {
+      for (const kind of new Set(filter.kinds)) {
+        if (!TRANSACTION_KINDS.includes(kind)) continue;
+        let q = knex('transaction_kinds as k')
+          .join('transactions as t', (j) => j.on('t.block_hash', 'k.block_hash').andOn('t.tx_index', 'k.tx_index'))
+          .select('t.*')
+          .where('k.kind', kindCode(kind));
+        q = cursor(q, 'k.block_number', 'k.tx_index');
+        if (methods !== undefined) q = q.whereIn('t.method_id', methods);
+        pages.push(asRows(await q.orderBy(desc('k.block_number', 'k.tx_index')).limit(n)).map(toTransaction));
+      }
+    } else if (methods !== undefined) {
+      for (const m of methods) {
+        const q = cursor(knex('transactions').where({ consensus: true, method_id: m }), 'block_number', 'tx_index');
+        pages.push(asRows(await q.orderBy(desc('block_number', 'tx_index')).limit(n)).map(toTransaction));
+      }
+    } else {
+      const q = cursor(knex('transactions').where('consensus', true), 'block_number', 'tx_index');
+      pages.push(asRows(await q.orderBy(desc('block_number', 'tx_index')).limit(n)).map(toTransaction));
+    }
+    if (pages.length === 0) return [];
+    return mergePages(pages, (t) => `${t.blockHash}|${t.hash}`, minedCmp, n);
+  }
+
+  async function listPending(filter: TransactionFilter, after: { insertedAt: number; hash: Hash } | null, n: number) {
+    let q = knex('pending_transactions');
+    if (after !== null) {
+      q = q.where((w) =>
+        w.where('inserted_at', '<', after.insertedAt).orWhere((w2) => w2.where('inserted_at', after.insertedAt).andWhere('hash', '>', after.hash)),
+      );
+    }
+    if (filter.kinds !== undefined) {
+      const kinds = [...new Set(filter.kinds)];
+      if (kinds.length === 0) return [];
+      q = q.where((w) => {
+        for (const k of kinds) w.orWhere('kinds', 'like', `%"${k}"%`);
+      });
+    }
+    if (filter.methodIds !== undefined) {
+      if (filter.methodIds.length === 0) return [];
+      q = q.whereIn('method_id', [...filter.methodIds]);
+    }
+    const rows = await q
+      .orderBy([
+        { column: 'inserted_at', order: 'desc' },
+        { column: 'hash', order: 'asc' },
+      ])
+      .limit(n);
+    return asRows(rows).map(toTransaction);
+  }
+
+  // ---- token transfers -------------------------------------------------------------------------
+
+  const transferCmp = (a: TokenTransferRecord, b: TokenTransferRecord) =>
+    cmpNum(b.blockNumber, a.blockNumber) || cmpNum(b.logIndex, a.logIndex);
+
+  return {
+    async getBlock(ref: BlockRef): Promise<BlockRecord | null> {
+      if ('hash' in ref) {
+        const rows = asRows(await knex('blocks').where('hash', ref.hash));
+        return rows.length === 0 ? null : toBlock(rows[0]);
+      }
+      // the consensus block at the height, else the latest-written other one
+      const rows = asRows(
+        await knex('blocks')
+          .where('number', ref.number)
+          .orderBy([
+            { column: 'number', order: 'desc' },
+            { column: 'consensus', order: 'desc' },
+            { column: 'seq', order: 'desc' },
+          ])
+          .limit(1),
+      );
+      return rows.length === 0 ? null : toBlock(rows[0]);
+    },
+
+    async getTransaction(hash) {
+      const mined = asRows(await knex('transactions').where({ hash, consensus: true }).limit(1));
+      if (mined.length > 0) return toTransaction(mined[0]);
+      const pending = asRows(await knex('pending_transactions').where({ hash }).limit(1));
+      if (pending.length > 0) return toTransaction(pending[0]);
+      // in non-consensus blocks only: the latest-written block's copy (a handful of rows)
+      const others = asRows(await knex('transactions as t').join('blocks as b', 'b.hash', 't.block_hash').select('t.*', 'b.seq as block_seq').where('t.hash', hash));
+      let best: Row | null = null;
+      for (const r of others) if (best === null || num(r, 'block_seq') > num(best, 'block_seq')) best = r;
+      return best === null ? null : toTransaction(best);
+    },
+
+    async getToken(address) {
+      return (await tokensByAddress([address])).get(address) ?? null;
+    },
+
+    async getTokenInstance(key) {
+      return (await getTokenInstances([key]))[0] ?? null;
+    },
+
+    async getDataVersion() {
+      const row = asRows(await knex('data_version').select('version').where('id', 1))[0];
+      return row === undefined ? '0' : String(row['version']);
+    },
+
+    async getHighestBlockNumber() {
+      const r = asRows(await knex('blocks').where('consensus', true).max({ m: 'number' }))[0];
+      return r === undefined || r.m === null ? null : num(r, 'm');
+    },
+
+    async getAddresses(hashes: readonly Address[]): Promise<readonly AddressRecord[]> {
+      const found = new Map<Address, AddressRecord>();
+      for (const part of chunks([...new Set(hashes)], KEY_CHUNK)) {
+        for (const r of asRows(await knex('addresses').whereIn('hash', part))) found.set(hex(r, 'hash'), toAddress(r));
+      }
+      return inOrder(hashes, found);
+    },
+
+    async getTokens(addresses) {
+      return inOrder(addresses, await tokensByAddress(addresses));
+    },
+
+    getTokenInstances,
+
+    async listBlocks(filter: BlockFilter, page) {
+      const n = pageSize(page.limit);
+      if (filter.kind === 'uncle' || n === 0) return [];
+      let q = knex('blocks').where('consensus', filter.kind === 'block');
+      if (filter.miner !== undefined) q = q.andWhere('miner', filter.miner);
+      if (page.after !== null) q = q.andWhere('number', '<', page.after.number);
+      const rows = await q
+        .orderBy([
+          { column: 'number', order: 'desc' },
+          { column: 'hash', order: 'asc' },
+        ])
+        .limit(n);
+      return asRows(rows).map(toBlock);
+    },
+
+    async listTransactions(filter: TransactionFilter, page: Page<TransactionCursor>) {
+      const c = page.after;
+      const n = pageSize(page.limit);
+      if (filter.status === 'pending') {
+        if (c !== null && !('insertedAt' in c)) throw new TypeError('pending transactions take an {insertedAt, hash} cursor');
+        return n === 0 ? [] : listPending(filter, c, n);
+      }
+      if (c !== null && !('blockNumber' in c)) throw new TypeError('validated transactions take a {blockNumber, index} cursor');
+      return n === 0 ? [] : listValidated(filter, c, n);
+    },
+
+    async listInternalTransactions(filter: InternalTransactionFilter, page) {
+      const n = pageSize(page.limit);
+      if (n === 0) return [];
+      const c = page.after;
+      if (filter.transactionHash !== undefined) {
+        let q = knex('internal_transactions').where({ transaction_hash: filter.transactionHash, listed: true });
+        if (c !== null) q = q.andWhere('trace_index', '>', c.index);
+        return asRows(await q.orderBy('trace_index', 'asc').limit(n)).map(toInternal);
+      }
+      const seek = async (column: string | null) => {
+        let q = knex('internal_transactions').where('listed', true);
+        if (column !== null && filter.address !== undefined) q = q.andWhere(column, filter.address);
+        if (c !== null) {
+          q = q.whereRaw('("block_number", "transaction_index", "trace_index") < (?, ?, ?)', [c.blockNumber, c.transactionIndex, c.index]);
+        }
+        return asRows(await q.orderBy(desc('block_number', 'transaction_index', 'trace_index')).limit(n)).map(toInternal);
+      };
+      const columns =
+        filter.address === undefined
+          ? [null]
+          : filter.direction === 'from'
+            ? ['from_address']
+            : filter.direction === 'to'
+              ? ['to_address', 'created_contract']
+              : ['from_address', 'to_address', 'created_contract'];
+      const pages = [];
+      for (const col of columns) pages.push(await seek(col));
+      return mergePages(
+        pages,
+        (r) => `${r.blockHash}|${r.transactionHash}|${r.index}`,
+        (a, b) => cmpNum(b.blockNumber, a.blockNumber) || cmpNum(b.transactionIndex, a.transactionIndex) || cmpNum(b.index, a.index),
+        n,
+      );
+    },
+
+    async listTokenTransfers(filter: TokenTransferFilter, page) {
+      const n = pageSize(page.limit);
+      if (n === 0) return [];
+      const { tokenAddress, tokenId, transactionHash } = filter;
+      const types = filter.types === undefined ? undefined : [...new Set(filter.types)];
+      if (types !== undefined && types.length === 0) return [];
+      const c = page.after;
+      const op = c?.inclusive === true ? '<=' : '<';
+      /** the filters that are not the seek's own equality prefix */
+      const narrow = (q: Knex.QueryBuilder, alias: string, skip: { token?: boolean; id?: boolean; types?: boolean }) => {
+        if (tokenAddress !== undefined && skip.token !== true) q = q.andWhere(`${alias}.token_address`, tokenAddress);
+        if (types !== undefined && skip.types !== true) q = q.whereIn(`${alias}.token_type`, types);
+        if (tokenId !== undefined && skip.id !== true) {
+          q = q.whereExists(
+            knex('token_transfer_ids as x')
+              .select(knex.raw('1'))
+              .whereRaw(`x.token_address = ${alias}.token_address`)
+              .andWhere('x.token_id', d.probe(tokenId))
+              .whereRaw(`x.block_number = ${alias}.block_number AND x.log_index = ${alias}.log_index`),
+          );
+        }
+        return q;
+      };
+      if (transactionHash !== undefined) {
+        let q = narrow(knex('token_transfers as tt').select('tt.*').where('tt.transaction_hash', transactionHash), 'tt', {});
+        if (c !== null) q = q.andWhere('tt.log_index', c.inclusive === true ? '>=' : '>', c.logIndex);
+        return asRows(await q.orderBy('tt.log_index', 'asc').limit(n)).map(toTransfer);
+      }
+      const cursor = (q: Knex.QueryBuilder, alias: string) =>
+        c === null ? q : q.whereRaw(`(${alias}.block_number, ${alias}.log_index) ${op} (?, ?)`, [c.blockNumber, c.logIndex]);
+      if (tokenAddress !== undefined && tokenId !== undefined) {
+        let q = knex('token_transfer_ids as i')
+          .join('token_transfers as tt', (j) => j.on('tt.block_hash', 'i.block_hash').andOn('tt.log_index', 'i.log_index'))
+          .select('tt.*')
+          .where({ 'i.token_address': tokenAddress, 'i.token_id': d.probe(tokenId) });
+        q = narrow(cursor(q, 'i'), 'tt', { token: true, id: true });
+        return asRows(await q.orderBy(desc('i.block_number', 'i.log_index')).limit(n)).map(toTransfer);
+      }
+      if (tokenAddress !== undefined) {
+        const q = narrow(cursor(knex('token_transfers as tt').select('tt.*').where('tt.token_address', tokenAddress), 'tt'), 'tt', { token: true });
+        return asRows(await q.orderBy(desc('tt.block_number', 'tt.log_index')).limit(n)).map(toTransfer);
+      }
+      if (types !== undefined) {
+        const pages = [];
+        for (const t of types) {
+          const q = narrow(cursor(knex('token_transfers as tt').select('tt.*').where('tt.token_type', t), 'tt'), 'tt', { types: true });
+          pages.push(asRows(await q.orderBy(desc('tt.block_number', 'tt.log_index')).limit(n)).map(toTransfer));
+        }
+        return mergePages(pages, (t) => `${t.blockHash}|${t.logIndex}`, transferCmp, n);
+      }
+      const q = narrow(cursor(knex('token_transfers as tt').select('tt.*'), 'tt'), 'tt', {});
+      return asRows(await q.orderBy(desc('tt.block_number', 'tt.log_index')).limit(n)).map(toTransfer);
+    },
+
+    async listLogs(filter, page) {
+      const n = pageSize(page.limit);
+      if (n === 0) return [];
+      let q = knex('logs').where('transaction_hash', filter.transactionHash);
+      if (page.after !== null) q = q.andWhere('log_index', '>', page.after.index);
+      return asRows(await q.orderBy('log_index', 'asc').limit(n)).map(toLog);
+    },
+
+    async listTokenBalances(filter, page): Promise<readonly CurrentTokenBalance[]> {
+      const n = pageSize(page.limit);
+      if (n === 0) return [];
+      const c = page.after;
+      const seek = async (type: string | null) => {
+        let q = knex('current_token_balances').where('holder', filter.holder);
+        if (type !== null) q = q.andWhere('token_type', type);
+        if (c !== null) {
+          q = q.whereRaw('("value", "token_address", "token_id") < (?, ?, ?)', [d.probe(c.value), c.tokenAddress, d.probe(c.tokenId)]);
+        }
+        const rows = asRows(await q.orderBy(desc('value', 'token_address', 'token_id')).limit(n));
+        return rows.map(
+          (r): CurrentTokenBalance => ({
+            holder: hex(r, 'holder'),
+            tokenAddress: hex(r, 'token_address'),
+            tokenType: tokenType(r, 'token_type'),
+            tokenId: d.fromIdKey(r.token_id),
+            value: big(r, 'value'),
+          }),
+        );
+      };
+      const types = filter.types === undefined ? [null] : [...new Set(filter.types)];
+      const pages = [];
+      for (const t of types) pages.push(await seek(t));
+      if (pages.length === 0) return [];
+      return mergePages(
+        pages,
+        (b) => `${b.tokenAddress}|${String(b.tokenId)}`,
+        (a, b) =>
+          cmpBig(b.value, a.value) ||
+          cmpStr(b.tokenAddress, a.tokenAddress) ||
+          (a.tokenId === b.tokenId ? 0 : a.tokenId === null ? 1 : b.tokenId === null ? -1 : cmpBig(b.tokenId, a.tokenId)),
+        n,
+      );
+    },
+
+    async listNftCollections(filter: NftCollectionFilter, page): Promise<readonly NftCollectionRecord[]> {
+      const n = pageSize(page.limit);
+      if (n === 0) return [];
+      const c = page.after;
+      const wanted = new Set<NftTokenType>(filter.types);
+      const out: NftCollectionRecord[] = [];
+      for (const type of NFT_TOKEN_TYPES) {
+        if (out.length >= n) break;
+        if (!wanted.has(type)) continue;
+        const rank = NFT_TOKEN_TYPES.indexOf(type);
+        const cursorRank = c === null ? -1 : NFT_TOKEN_TYPES.indexOf(c.tokenType);
+        if (rank < cursorRank) continue;
+        const after = c !== null && rank === cursorRank ? c.tokenAddress : null;
+        const room = n - out.length;
+        // rows of NFT types in current_token_balances all have value > 0 (only ERC-7984 keeps zeros)
+        let q = knex('current_token_balances').where({ holder: filter.holder, token_type: type });
+        if (after !== null) q = q.andWhere('token_address', '>', after);
+        let groups: { tokenAddress: Address; amount: bigint }[];
+        if (type === 'ERC-721') {
+          const rows = asRows(await q.andWhere('token_id', noId).select('token_address', 'value').orderBy('token_address', 'asc').limit(room));
+          groups = rows.map((r) => ({ tokenAddress: hex(r, 'token_address'), amount: big(r, 'value') }));
+        } else {
+          const rows = asRows(
+            await q
+              .andWhere('token_id', '<>', noId)
+              .select('token_address')
+              .count({ amount: '*' })
+              .groupBy('token_address')
+              .orderBy('token_address', 'asc')
+              .limit(room),
+          );
+          groups = rows.map((r) => ({ tokenAddress: hex(r, 'token_address'), amount: big(r, 'amount') }));
+        }
+        if (groups.length === 0) continue;
+        const held = new Map<Address, { tokenId: bigint; value: bigint }[]>();
+        const cond = keyCondition(d, ['token_address'], groups.map((g) => [g.tokenAddress]));
+        const rows =
+          type === 'ERC-721'
+            ? await raw(
+                `SELECT * FROM (SELECT "token_address", "token_id", ROW_NUMBER() OVER (PARTITION BY "token_address" ORDER BY "token_id" DESC) AS rn ` +
+                  `FROM nft_owners WHERE "owner" = ? AND "token_type" = 'ERC-721' AND ${cond.sql}) h WHERE rn <= ${HOLDINGS_SHOWN}`,
+                [filter.holder, ...cond.bindings],
+              )
+            : await raw(
+                `SELECT * FROM (SELECT "token_address", "token_id", "value", ROW_NUMBER() OVER (PARTITION BY "token_address" ORDER BY "token_id" DESC) AS rn ` +
+                  `FROM current_token_balances WHERE "holder" = ? AND "token_type" = ? AND "token_id" <> ? AND "value" > ? AND ${cond.sql}) h ` +
+                  `WHERE rn <= ${HOLDINGS_SHOWN}`,
+                [filter.holder, type, noId, zero, ...cond.bindings],
+              );
+        for (const r of rows) {
+          const token = hex(r, 'token_address');
+          const list = held.get(token) ?? [];
+          list.push({ tokenId: big(r, 'token_id'), value: type === 'ERC-721' ? 1n : big(r, 'value') });
+          held.set(token, list);
+        }
+        for (const g of groups) {
+          const holdings = (held.get(g.tokenAddress) ?? []).sort((a, b) => cmpBig(b.tokenId, a.tokenId));
+          out.push({ tokenAddress: g.tokenAddress, tokenType: type, amount: g.amount, holdings });
+        }
+      }
+      return out;
+    },
+
+    async listTokenInstances(filter, page): Promise<readonly HeldTokenInstance[]> {
+      const n = pageSize(page.limit);
+      if (n === 0) return [];
+      const { tokenAddress, holder } = filter;
+      let cursor = page.after === null ? null : d.probe(page.after.tokenId);
+      if (holder === undefined) {
+        let q = knex('token_instances').select('token_id').where('token_address', tokenAddress);
+        if (cursor !== null) q = q.andWhere('token_id', '<', cursor);
+        const ids = asRows(await q.orderBy('token_id', 'desc').limit(n)).map((r) => big(r, 'token_id'));
+        const found = await getTokenInstances(ids.map((tokenId) => ({ tokenAddress, tokenId })));
+        return found.map((instance) => ({ instance, value: null }));
+      }
+      // candidates: ERC-721 ids the holder owns by transfers, and ids it has a positive balance of;
+      // the instance's type then decides which test applies (memory adapter semantics)
+      const out: HeldTokenInstance[] = [];
+      const batch = Math.max(n, 16);
+      for (;;) {
+        let owned = knex('nft_owners').select('token_id').where({ owner: holder, token_address: tokenAddress, token_type: 'ERC-721' });
+        // (value > 0 is checked below: as a SQL term it would steer SQLite off the primary key)
+        let balances = knex('current_token_balances').select('token_id', 'value').where({ holder, token_address: tokenAddress }).andWhere('token_id', '<>', noId);
+        if (cursor !== null) {
+          owned = owned.andWhere('token_id', '<', cursor);
+          balances = balances.andWhere('token_id', '<', cursor);
+        }
+        const ownedRows = asRows(await owned.orderBy('token_id', 'desc').limit(batch));
+        const balanceRows = asRows(await balances.orderBy('token_id', 'desc').limit(batch));
+        const value = new Map<bigint, bigint>();
+        for (const r of balanceRows) if (big(r, 'value') > 0n) value.set(big(r, 'token_id'), big(r, 'value'));
+        const ids = [...new Set([...ownedRows.map((r) => big(r, 'token_id')), ...value.keys()])].sort((a, b) => cmpBig(b, a));
+        // both seeks are complete down to the higher of their last ids
+        const lows = [ownedRows, balanceRows].filter((rs) => rs.length === batch).map((rs) => big(rs[rs.length - 1], 'token_id'));
+        const floor = lows.length === 0 ? null : lows.reduce((a, b) => (a > b ? a : b));
+        const safe = floor === null ? ids : ids.filter((id) => id >= floor);
+        const instances = await getTokenInstances(safe.map((tokenId) => ({ tokenAddress, tokenId })));
+        const byId = new Map(instances.map((i) => [i.tokenId, i]));
+        for (const id of safe) {
+          const instance = byId.get(id);
+          if (instance === undefined) continue;
+          if (instance.tokenType === 'ERC-721') {
+            if (instance.owner === holder) out.push({ instance, value: 1n });
+          } else {
+            const v = value.get(id) ?? (await balanceOf(holder, tokenAddress, id));
+            if (v > 0n) out.push({ instance, value: v });
+          }
+          if (out.length >= n) return out;
+        }
+        if (floor === null || safe.length === 0) return out;
+        cursor = d.key(floor);
+      }
+    },
+
+    async listStateChanges(transactionHash) {
+      const rows = await knex('state_changes').where('transaction_hash', transactionHash).orderBy('ordinal', 'asc');
+      return asRows(rows).map(toStateChange);
+    },
+  };
+
+  async function balanceOf(holder: Address, token: Address, id: bigint): Promise<bigint> {
+    const rows = asRows(await knex('current_token_balances').select('value').where({ holder, token_address: token, token_id: d.probe(id) }));
+    return rows.length === 0 ? 0n : big(rows[0], 'value');
+  }
+}
+
+function metadataOf(text: string): Record<string, unknown> | null {
+  const v: unknown = JSON.parse(text);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  return v as Record<string, unknown>;
+}

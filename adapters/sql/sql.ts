@@ -1,0 +1,113 @@
+/**
+ * Small SQL building blocks shared by the reader and the writer: multi-column key conditions,
+ * chunked inserts, and the "current value = latest history row" refresh.
+ */
+import type { Knex } from 'knex';
+import type { Dialect } from './dialect.ts';
+import type { WriteRow } from './rows.ts';
+
+export type Binding = string | number | boolean | null;
+export interface Cond {
+  readonly sql: string;
+  readonly bindings: readonly Binding[];
+}
+
+/** Keys per statement for OR-chained multi-column key conditions. */
+export const KEY_CHUNK = 200;
+
+export function chunks<T>(xs: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
+  return out;
+}
+
+/** Key columns compared as numbers (numeric(78,0) on Postgres); every other key column is text. */
+const NUMERIC_KEY_COLUMNS: ReadonlySet<string> = new Set(['token_id']);
+
+/** A Postgres array literal of text elements (each quoted, `"` and `\` escaped). */
+function pgArray(values: readonly Binding[]): string {
+  return `{${values.map((v) => `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
+
+/**
+ * Rows whose key columns equal one of `keys`: `"a" IN (?, …)` for one column; for several,
+ * an OR of equalities on SQLite (each term an index seek) and a join against unnest(arrays)
+ * on Postgres (one parameter per column, however many keys).
+ */
+export function keyCondition(d: Dialect, columns: readonly string[], keys: readonly (readonly Binding[])[], alias?: string): Cond {
+  const col = (c: string) => (alias === undefined ? `"${c}"` : `${alias}."${c}"`);
+  if (keys.length === 0) return { sql: '1 = 0', bindings: [] };
+  if (columns.length === 1) {
+    return { sql: `${col(columns[0])} IN (${keys.map(() => '?').join(', ')})`, bindings: keys.map((k) => k[0]) };
+  }
+  if (d.name === 'postgres') {
+    const arrays = columns.map((c) => `CAST(? AS ${NUMERIC_KEY_COLUMNS.has(c) ? 'numeric' : 'text'}[])`);
+    return {
+      sql: `(${columns.map(col).join(', ')}) IN (SELECT * FROM unnest(${arrays.join(', ')}))`,
+      bindings: columns.map((_, i) => pgArray(keys.map((k) => k[i]))),
+    };
+  }
+  const one = `(${columns.map((c) => `${col(c)} = ?`).join(' AND ')})`;
+  return { sql: `(${keys.map(() => one).join(' OR ')})`, bindings: keys.flat() };
+}
+
+/** Distinct keys (by their JSON form), first occurrence order. */
+export function uniqueKeys<K extends readonly Binding[]>(keys: Iterable<K>): K[] {
+  const seen = new Map<string, K>();
+  for (const k of keys) {
+    const id = JSON.stringify(k);
+    if (!seen.has(id)) seen.set(id, k);
+  }
+  return [...seen.values()];
+}
+
+/** Keep the last row per key, in the order of those last occurrences. */
+export function lastPerKey<T>(rows: readonly T[], key: (r: T) => string): T[] {
+  const m = new Map<string, T>();
+  for (const r of rows) {
+    const k = key(r);
+    m.delete(k);
+    m.set(k, r);
+  }
+  return [...m.values()];
+}
+
+/** Plain multi-row inserts, chunked under the dialect's variable limit. */
+export async function insertRows(db: Knex | Knex.Transaction, d: Dialect, table: string, rows: readonly WriteRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const width = Object.keys(rows[0]).length;
+  const size = Math.max(1, Math.min(d.maxInsertRows, Math.floor(d.maxVariables / width)));
+  for (const part of chunks(rows, size)) await db(table).insert(part);
+}
+
+/** A current table kept equal to the latest row per key of a history table. */
+export interface LatestSpec {
+  readonly history: string;
+  readonly current: string;
+  /** key columns (same names in both tables) */
+  readonly key: readonly string[];
+  /** current column → history expression */
+  readonly columns: readonly (readonly [string, string])[];
+  /** the history order whose first row per key is the latest */
+  readonly latestFirst: string;
+  /** keep the latest row only when this holds (else the key has no current row) */
+  readonly keep?: Cond;
+}
+
+/** Recompute the current rows of `keys` from history. */
+export async function refreshLatest(trx: Knex.Transaction, d: Dialect, spec: LatestSpec, keys: readonly (readonly Binding[])[]): Promise<void> {
+  const targets = spec.columns.map(([c]) => `"${c}"`).join(', ');
+  const exprs = spec.columns.map(([c, e]) => `${e} AS "${c}"`).join(', ');
+  const partition = spec.key.map((c) => `"${c}"`).join(', ');
+  for (const part of chunks(keys, KEY_CHUNK)) {
+    const cond = keyCondition(d, spec.key, part);
+    await trx.raw(`DELETE FROM ${spec.current} WHERE ${cond.sql}`, [...cond.bindings]);
+    const keep = spec.keep === undefined ? '' : ` AND ${spec.keep.sql}`;
+    await trx.raw(
+      `INSERT INTO ${spec.current} (${targets}) ` +
+        `SELECT ${targets} FROM (SELECT ${exprs}, ROW_NUMBER() OVER (PARTITION BY ${partition} ORDER BY ${spec.latestFirst}) AS rn ` +
+        `FROM ${spec.history} WHERE ${cond.sql}) latest WHERE rn = 1${keep}`,
+      [...cond.bindings, ...(spec.keep?.bindings ?? [])],
+    );
+  }
+}
