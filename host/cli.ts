@@ -1,0 +1,195 @@
+/**
+ * The `scoutkit` command line. `main(argv)` returns the exit code; run directly, it exits.
+ */
+import { parsePort } from './args.ts';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { loadKeysFile } from './plans.ts';
+import type { KeysConfig } from './plans.ts';
+import { redisLimiterStore } from './limits.ts';
+import type { LimiterStore } from './limits.ts';
+import { createServer } from './server.ts';
+import { openStore, redact } from './stores.ts';
+import type { OpenedStore } from './stores.ts';
+import type { DataSource } from '../lib/index.ts';
+import { DEMO_HELP, runDemoCommand } from './commands/demo.ts';
+import { INDEX_HELP, runIndexCommand } from './commands/index.ts';
+import { SEED_HELP, runSeedCommand } from './commands/seed.ts';
+
+interface Command {
+  readonly summary: string;
+  readonly help: string;
+  run(args: readonly string[]): Promise<number>;
+}
+
+const SERVE_HELP = `Usage: scoutkit serve --db <url> [options]
+
+Serve the Blockscout API v2 (per-instance /api/v2/... and multichain /{chain_id}/api/v2/...).
+
+Store URLs: memory:   memory:fixture (the test fixture chain)   sqlite:<path>   postgres://...
+
+Options:
+  --db <url>              store of the default chain
+  --default-chain <id>    chain id of --db, served at /api/v2 (default 1)
+  --chain <id>=<url>      another chain (repeatable), served at /<id>/api/v2
+  --port <n>              port (default 3000; 0 picks a free one)
+  --host <addr>           address to bind (default 127.0.0.1)
+  --keys <file>           API keys, plans and restricted addresses (JSON; see README "Keys file")
+  --redis <url>           share rate limits between hosts through Redis (e.g. redis://127.0.0.1:6379)
+  --open-multichain       do not require an API key on /{chain_id}/api/v2 (default: required)
+  --trust-proxy           take the client IP from X-Forwarded-For (behind a load balancer)
+  -h, --help              this help
+
+Stops gracefully on SIGTERM/SIGINT: in-flight requests finish, then the stores close.
+Endpoints besides the API: GET /health (liveness), GET /ready (every chain's store answers).`;
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  serve: { summary: 'serve the explorer API over HTTP', help: SERVE_HELP, run: serve },
+  index: { summary: 'fill a store from an EVM JSON-RPC node', help: INDEX_HELP, run: (args) => runIndexCommand(args) },
+  demo: { summary: 'local anvil + demo contracts, indexed into SQLite and served', help: DEMO_HELP, run: runDemoCommand },
+  seed: { summary: 'write the test fixture chain into a store (a developer aid)', help: SEED_HELP, run: runSeedCommand },
+};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)}${c.summary}`);
+  return `Usage: scoutkit <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "scoutkit <command> --help" for a command's options.`;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' && rest[0] ? COMMANDS[rest[0]] : undefined;
+    process.stdout.write(`${topic ? topic.help : usage()}\n`);
+    return name === undefined ? 1 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`scoutkit: unknown command "${name}"\n\n${usage()}\n`);
+    return 1;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command.help}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (e) {
+    process.stderr.write(`scoutkit ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
+
+export interface ServeArgs {
+  readonly db?: string;
+  readonly defaultChain: string;
+  readonly chains: readonly (readonly [string, string])[];
+  readonly port: number;
+  readonly host: string;
+  readonly keys?: string;
+  readonly redis?: string;
+  readonly openMultichain: boolean;
+  readonly trustProxy: boolean;
+}
+
+export function parseServeArgs(args: readonly string[]): ServeArgs {
+  const { values } = parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      db: { type: 'string' },
+      'default-chain': { type: 'string' },
+      chain: { type: 'string', multiple: true },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      keys: { type: 'string' },
+      redis: { type: 'string' },
+      'open-multichain': { type: 'boolean' },
+      'trust-proxy': { type: 'boolean' },
+    },
+  });
+  const chains = (values.chain ?? []).map((spec): readonly [string, string] => {
+    const at = spec.indexOf('=');
+    if (at < 1 || at === spec.length - 1) throw new Error(`--chain expects <id>=<db url>, got "${redact(spec)}"`);
+    return [spec.slice(0, at), spec.slice(at + 1)];
+  });
+  if (values.db === undefined && chains.length === 0) throw new Error('give --db <url> (or at least one --chain)');
+  const port = parsePort(values.port);
+  const defaultChain = values['default-chain'] ?? (values.db === undefined ? chains[0]?.[0] : undefined) ?? '1';
+  return {
+    ...(values.db !== undefined ? { db: values.db } : {}),
+    defaultChain,
+    chains,
+    port,
+    host: values.host ?? '127.0.0.1',
+    ...(values.keys !== undefined ? { keys: values.keys } : {}),
+    ...(values.redis !== undefined ? { redis: values.redis } : {}),
+    openMultichain: values['open-multichain'] ?? false,
+    trustProxy: values['trust-proxy'] ?? false,
+  };
+}
+
+async function serve(args: readonly string[]): Promise<number> {
+  const options = parseServeArgs(args);
+  const wanted: [string, string][] = [...options.chains.map(([id, url]): [string, string] => [id, url])];
+  if (options.db !== undefined) {
+    if (wanted.some(([id]) => id === options.defaultChain)) {
+      throw new Error(`chain ${options.defaultChain} is given both by --db and --chain`);
+    }
+    wanted.unshift([options.defaultChain, options.db]);
+  }
+  const keys: KeysConfig = options.keys ? await loadKeysFile(options.keys) : { keys: [] };
+  const opened: OpenedStore[] = [];
+  const closeStores = async () => {
+    await Promise.allSettled(opened.map((s) => s.close()));
+  };
+  let limiter: LimiterStore | undefined;
+  try {
+    const chains: Record<string, DataSource> = {};
+    for (const [id, url] of wanted) {
+      const store = await openStore(url);
+      opened.push(store);
+      chains[id] = store.source;
+    }
+    if (options.redis) {
+      const client = new Redis(options.redis, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+      client.on('error', () => {}); // an outage shows as -1 limit headers; ioredis reconnects
+      limiter = redisLimiterStore({ client, closeClient: true });
+    }
+    const server = createServer({
+      chains,
+      defaultChain: options.defaultChain,
+      ...keys,
+      ...(limiter ? { limiter } : {}),
+      requireKeyForMultichain: !options.openMultichain,
+      proxy: options.trustProxy,
+      onClose: closeStores,
+    });
+    const { url } = await server.listen(options.port, options.host);
+    const described = Object.fromEntries(wanted.map(([id], i) => [id, opened[i]?.description ?? '']));
+    info({ msg: 'listening', url, defaultChain: options.defaultChain, chains: described, keys: keys.keys.length });
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+      process.once('SIGINT', () => resolve('SIGINT'));
+    });
+    info({ msg: 'shutting down', signal });
+    process.once(signal, () => process.exit(1)); // a second signal does not wait
+    await server.close();
+    info({ msg: 'stopped' });
+    return 0;
+  } catch (e) {
+    await limiter?.close?.();
+    await closeStores();
+    throw e;
+  }
+}
+
+function info(fields: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', ...fields })}\n`);
+}
+
+// `tsx host/cli.ts ...` runs it too; bin/scoutkit.mjs calls main itself
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exit(await main(process.argv.slice(2)));
+}

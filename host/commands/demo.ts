@@ -1,0 +1,161 @@
+/**
+ * `scoutkit demo`: a local anvil with the demo contracts deployed and exercised, indexed into
+ * an embedded SQLite file, served on http://127.0.0.1:3000, and followed as new blocks arrive.
+ */
+import { parsePort } from '../args.ts';
+import { parseArgs } from 'node:util';
+import { startAnvil } from '../../demo/anvil.ts';
+import type { Anvil } from '../../demo/anvil.ts';
+import { runScenario } from '../../demo/scenario.ts';
+import type { ScenarioFacts } from '../../demo/scenario.ts';
+import { createRpcChainSource } from '../../adapters/rpc/index.ts';
+import { createIndexer } from '../../lib/indexer/index.ts';
+import { createServer } from '../server.ts';
+import { openStore } from '../stores.ts';
+import type { OpenedStore } from '../stores.ts';
+
+export const DEMO_HELP = `Usage: scoutkit demo [options]
+
+Start a local anvil, deploy and exercise the demo contracts (ERC-20, ERC-721, ERC-1155, a
+value-forwarding router, a reverter, a contract factory), index the chain into an embedded
+SQLite file, serve the API, and keep following new blocks (anvil mines one every
+--block-time seconds). Every run starts a fresh chain, so the store is reset each time.
+
+Options:
+  --db <url>            store (default sqlite:./scoutkit-demo.sqlite)
+  --port <n>            API port (default 3000; 0 picks a free one)
+  --host <addr>         address to bind (default 127.0.0.1)
+  --block-time <s>      whole seconds between blocks once the scenario has run (default 1)
+  --rounds <n>          extra rounds of token activity in the scenario (default 2)
+  -h, --help            this help
+
+Stop with Ctrl-C (SIGINT) or SIGTERM.`;
+
+export interface DemoOptions {
+  readonly db: string;
+  readonly port: number;
+  readonly host: string;
+  readonly blockTime: number;
+  readonly rounds: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningDemo {
+  readonly url: string;
+  readonly rpcUrl: string;
+  readonly facts: ScenarioFacts;
+  stop(): Promise<void>;
+}
+
+export function parseDemoArgs(args: readonly string[]): DemoOptions {
+  const { values } = parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      db: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'block-time': { type: 'string' },
+      rounds: { type: 'string' },
+    },
+  });
+  const port = parsePort(values.port);
+  const blockTime = Number(values['block-time'] ?? '1');
+  if (!Number.isInteger(blockTime) || blockTime < 1) throw new Error(`--block-time: whole seconds, at least 1, got ${values['block-time']}`);
+  const rounds = Number(values.rounds ?? '2');
+  if (!Number.isInteger(rounds) || rounds < 0) throw new Error(`--rounds: a whole number, got ${values.rounds}`);
+  return { db: values.db ?? 'sqlite:./scoutkit-demo.sqlite', port, host: values.host ?? '127.0.0.1', blockTime, rounds };
+}
+
+async function rpc(url: string, method: string, params: readonly unknown[]): Promise<void> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await res.json()) as { error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+}
+
+/** Start everything; resolves once the scenario is indexed and the API answers. */
+export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  let anvil: Anvil | undefined;
+  let store: OpenedStore | undefined;
+  const following = new AbortController();
+  try {
+    anvil = await startAnvil();
+    log(`anvil: ${anvil.url}`);
+    log('deploying and exercising the demo contracts…');
+    const facts = await runScenario(anvil.url, { rounds: options.rounds });
+    // the scenario ran on automine; from now on a block every --block-time seconds
+    await rpc(anvil.url, 'evm_setIntervalMining', [options.blockTime]);
+    store = await openStore(options.db);
+    const source = createRpcChainSource(anvil.url, { log });
+    const indexer = createIndexer({ source, sink: store.sink, log, pollIntervalMs: Math.max(250, options.blockTime * 500) });
+    const first = await indexer.run({ reset: true, to: Number(facts.blockNumber) });
+    log(`indexed ${first.blocks} blocks, ${first.transactions} transactions into ${store.description}`);
+    const follow = indexer.run({ follow: true, signal: following.signal });
+    follow.catch((e: unknown) => log(`indexer stopped: ${e instanceof Error ? e.message : String(e)}`));
+    const server = createServer({
+      chains: { [String(facts.chainId)]: store.source },
+      defaultChain: String(facts.chainId),
+      requireKeyForMultichain: false,
+      // a local demo: generous limits for anyone on this machine
+      anonymousPlan: { name: 'demo', requestsPerSecond: 1000, credits: 100_000_000, creditPeriod: 'day' },
+      log: () => {},
+    });
+    const { url } = await server.listen(options.port, options.host);
+    const opened = store;
+    const node = anvil;
+    return {
+      url,
+      rpcUrl: anvil.url,
+      facts,
+      async stop() {
+        following.abort();
+        await follow.catch(() => undefined);
+        await server.close();
+        await opened.close();
+        await node.stop();
+      },
+    };
+  } catch (e) {
+    following.abort();
+    await store?.close();
+    await anvil?.stop();
+    throw e;
+  }
+}
+
+export function exampleUrls(base: string, f: ScenarioFacts): string[] {
+  const a = f.accounts;
+  const c = f.contracts;
+  return [
+    `${base}/api/v2/blocks`,
+    `${base}/api/v2/transactions`,
+    `${base}/api/v2/transactions/${f.txs.reverted}`,
+    `${base}/api/v2/transactions/${f.txs.multiTransferBatch}/state-changes`,
+    `${base}/api/v2/token-transfers?type=ERC-1155`,
+    `${base}/api/v2/addresses/${a.alice}/tokens`,
+    `${base}/api/v2/addresses/${a.alice}/nft/collections`,
+    `${base}/api/v2/tokens/${c.nft}/instances`,
+    `${base}/api/v2/internal-transactions?transaction_hash=${f.txs.routerSplit}`,
+    `${base}/${f.chainId}/api/v2/blocks`,
+  ];
+}
+
+export async function runDemoCommand(args: readonly string[]): Promise<number> {
+  const options = parseDemoArgs(args);
+  const demo = await startDemo(options);
+  process.stdout.write(`\nscoutkit demo: the API is up at ${demo.url} (chain ${demo.facts.chainId}, node ${demo.rpcUrl})\nTry:\n`);
+  for (const u of exampleUrls(demo.url, demo.facts)) process.stdout.write(`  ${u}\n`);
+  process.stdout.write('\nFollowing new blocks. Stop with Ctrl-C.\n');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  await demo.stop();
+  return 0;
+}

@@ -1,0 +1,152 @@
+/**
+ * `scoutkit index --rpc <url> --db <url> [--from N] [--to N] [--follow] [--reset]`
+ *
+ * Fills a store from an EVM JSON-RPC node. Stops at --to (default: the node's head), or with
+ * --follow keeps following new blocks until SIGINT/SIGTERM. Re-running resumes where the store
+ * ends; --reset empties the store first (needed when the node serves another chain).
+ */
+import { parseArgs } from 'node:util';
+import { createIndexer } from '../../lib/indexer/index.ts';
+import { createRpcChainSource } from '../../adapters/rpc/index.ts';
+import { createProgressRenderer } from '../progress.ts';
+import { openStore, redact } from '../stores.ts';
+
+export const INDEX_HELP = `Usage: scoutkit index --rpc <url> --db <url> [options]
+
+Index an EVM chain from a JSON-RPC node into a store (resumable; safe to stop at any time).
+
+Store URLs: sqlite:<path>   postgres://...   memory: (for trying it out)
+
+Options:
+  --rpc <url>             JSON-RPC endpoint (http or https)
+  --db <url>              store to fill
+  --from <n>              first block when the store is empty (default 0)
+  --to <n>                last block (default: the node's head)
+  --follow                keep following new blocks (stop with Ctrl-C)
+  --reset                 empty the store first (e.g. the dev chain was restarted)
+  --batch <n>             blocks per atomic write (default 25)
+  --concurrency <n>       blocks fetched at once (default 8)
+  --ipfs-gateway <url>    gateway for ipfs:// metadata (default https://ipfs.io/ipfs/)
+  -h, --help              this help
+
+Node capabilities are probed at start; what the index will lack without tracing is printed.`;
+
+export interface IndexArgs {
+  readonly rpc: string;
+  readonly db: string;
+  readonly from?: number;
+  readonly to?: number;
+  readonly follow: boolean;
+  readonly reset: boolean;
+  readonly batch?: number;
+  readonly concurrency?: number;
+  readonly ipfsGateway?: string;
+}
+
+function blockNumber(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new Error(`${flag}: not a block number: ${value}`);
+  return Number(value);
+}
+
+function positive(value: string | undefined, flag: string): number | undefined {
+  const n = blockNumber(value, flag);
+  if (n !== undefined && n < 1) throw new Error(`${flag}: must be at least 1`);
+  return n;
+}
+
+export function parseIndexArgs(args: readonly string[]): IndexArgs {
+  const { values } = parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      rpc: { type: 'string' },
+      db: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      follow: { type: 'boolean' },
+      reset: { type: 'boolean' },
+      batch: { type: 'string' },
+      concurrency: { type: 'string' },
+      'ipfs-gateway': { type: 'string' },
+    },
+  });
+  if (values.rpc === undefined) throw new Error('give --rpc <url> (the node to index from)');
+  if (!/^https?:\/\//.test(values.rpc)) throw new Error(`--rpc: expected an http(s) URL, got "${redact(values.rpc)}"`);
+  if (values.db === undefined) throw new Error('give --db <url> (the store to fill)');
+  const from = blockNumber(values.from, '--from');
+  const to = blockNumber(values.to, '--to');
+  if (from !== undefined && to !== undefined && to < from) throw new Error(`--to ${to} is below --from ${from}`);
+  const batch = positive(values.batch, '--batch');
+  const concurrency = positive(values.concurrency, '--concurrency');
+  return {
+    rpc: values.rpc,
+    db: values.db,
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined ? { to } : {}),
+    follow: values.follow ?? false,
+    reset: values.reset ?? false,
+    ...(batch !== undefined ? { batch } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(values['ipfs-gateway'] !== undefined ? { ipfsGateway: values['ipfs-gateway'] } : {}),
+  };
+}
+
+
+export interface IndexCommandIo {
+  readonly stdout?: NodeJS.WriteStream | { write(text: string): void; isTTY?: boolean; columns?: number };
+  readonly stderr?: { write(text: string): void };
+  /** aborts the run (default: SIGINT / SIGTERM) */
+  readonly signal?: AbortSignal;
+}
+
+/** Run the command; resolves to the exit code. */
+export async function runIndexCommand(args: readonly string[], io: IndexCommandIo = {}): Promise<number> {
+  const options = parseIndexArgs(args);
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+  const store = await openStore(options.db);
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  io.signal?.addEventListener('abort', stop, { once: true });
+  if (io.signal === undefined) {
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  }
+  const render = createProgressRenderer(stdout);
+  try {
+    const sink = store.sink;
+    stdout.write(`scoutkit index: ${redact(options.rpc)} → ${store.description}\n`);
+    const source = createRpcChainSource(options.rpc, {
+      log: (l) => stderr.write(`${l}\n`),
+      ...(options.ipfsGateway !== undefined ? { metadata: { ipfsGateway: options.ipfsGateway } } : {}),
+    });
+    const indexer = createIndexer({
+      source,
+      sink,
+      onEvent: render,
+      ...(options.batch !== undefined ? { batchSize: options.batch } : {}),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    });
+    const summary = await indexer.run({
+      ...(options.from !== undefined ? { from: options.from } : {}),
+      ...(options.to !== undefined ? { to: options.to } : {}),
+      follow: options.follow,
+      reset: options.reset,
+      signal: controller.signal,
+    });
+    render.finish();
+    stdout.write(
+      `indexed ${summary.blocks} block(s), ${summary.transactions} transaction(s)${summary.reorgs > 0 ? `, ${summary.reorgs} reorg(s)` : ''}; store head ${summary.indexedHead ?? 'none'}\n`,
+    );
+    return 0;
+  } finally {
+    render.finish();
+    if (io.signal === undefined) {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+    await store.close();
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Identity: who is calling, and whether they may.
+ *
+ * Key precedence (first present wins; whitespace-only counts as absent):
+ *   1. `Authorization: Bearer <key>`   2. `x-api-key: <key>`   3. `?apikey=<key>`
+ * Keys are compared as SHA-256 digests with `timingSafeEqual`, against every grant (no early
+ * exit). A key is never logged, echoed or used as a limiter id (the digest is).
+ *
+ * `identify` never throws: a caller it refuses is counted as anonymous (per IP) by the rate
+ * limiter first, so a 401 carries the limit headers and guessing keys is rate limited; then
+ * `authorize` throws the refusal (401), or 403 for a restricted address without the secret.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { Middleware, ParameterizedContext } from 'koa';
+import { ApiException, requestInfo } from './request.ts';
+import type { Identity } from './request.ts';
+import { ANONYMOUS_PLAN, grantDigest, sha256 } from './plans.ts';
+import type { KeyGrant, Plan } from './plans.ts';
+
+export interface IdentityOptions {
+  readonly keys?: readonly KeyGrant[];
+  /** plan of callers without a key, limited per IP */
+  readonly anonymousPlan?: Plan;
+  /** the multichain form `/{chain_id}/api/v2` refuses callers without a key (default true) */
+  readonly requireKeyForMultichain?: boolean;
+  /** addresses (any case) that a request's path may only mention with `?key=<secretKey>` */
+  readonly restrictedAddresses?: readonly string[];
+  readonly secretKey?: string;
+}
+
+interface Grant {
+  readonly digest: Buffer;
+  readonly plan: Plan;
+  readonly name?: string;
+}
+
+/** The key a request carries, by the documented precedence; undefined when none. */
+export function requestKey(ctx: ParameterizedContext): string | undefined {
+  const auth = ctx.get('authorization');
+  const bearer = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
+  if (bearer) return bearer;
+  const header = ctx.get('x-api-key').trim();
+  if (header) return header;
+  return firstValue(ctx.query.apikey)?.trim() || undefined;
+}
+
+export function identify(options: IdentityOptions): Middleware {
+  const grants: Grant[] = (options.keys ?? []).map((g) => ({
+    digest: grantDigest(g),
+    plan: g.plan,
+    ...(g.name ? { name: g.name } : {}),
+  }));
+  const anonymousPlan = options.anonymousPlan ?? ANONYMOUS_PLAN;
+  const requireKeyForMultichain = options.requireKeyForMultichain ?? true;
+
+  return async (ctx, next) => {
+    const info = requestInfo(ctx);
+    if (!info) return next();
+    const anonymous: Identity = { kind: 'anonymous', id: `ip:${ctx.ip}`, plan: anonymousPlan };
+    const key = requestKey(ctx);
+    if (key === undefined) {
+      info.identity = anonymous;
+      if (info.form === 'multichain' && requireKeyForMultichain) {
+        info.rejection = { kind: 'Unauthorized', message: 'API key required' };
+      }
+      return next();
+    }
+    const grant = findGrant(grants, sha256(key));
+    if (!grant) {
+      info.identity = anonymous;
+      info.rejection = { kind: 'Unauthorized', message: 'Invalid API key' };
+      return next();
+    }
+    info.identity = {
+      kind: 'key',
+      id: `key:${grant.digest.toString('hex')}`,
+      plan: grant.plan,
+      ...(grant.name ? { name: grant.name } : {}),
+    };
+    return next();
+  };
+}
+
+/** Compare against every grant in constant time per comparison, without an early exit. */
+function findGrant(grants: readonly Grant[], digest: Buffer): Grant | undefined {
+  let found: Grant | undefined;
+  for (const grant of grants) {
+    if (grant.digest.length === digest.length && timingSafeEqual(grant.digest, digest) && !found) found = grant;
+  }
+  return found;
+}
+
+/** Throws the identity's refusal, or 403 for a restricted address without the right `key`. */
+export function authorize(options: IdentityOptions): Middleware {
+  const restricted = (options.restrictedAddresses ?? []).map((a) => a.toLowerCase());
+  const secret = options.secretKey === undefined ? undefined : sha256(options.secretKey);
+  return async (ctx, next) => {
+    const info = requestInfo(ctx);
+    if (!info) return next();
+    if (info.rejection) throw new ApiException(info.rejection);
+    if (restricted.length > 0) {
+      const path = safeDecode(ctx.path).toLowerCase();
+      if (restricted.some((address) => path.includes(address))) {
+        const given = firstValue(ctx.query.key);
+        const unlocked = secret !== undefined && given !== undefined && timingSafeEqual(sha256(given), secret);
+        if (!unlocked) throw new ApiException({ kind: 'Forbidden' });
+      }
+    }
+    return next();
+  };
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}

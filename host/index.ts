@@ -1,0 +1,22 @@
+/** scoutkit/host — the Koa host: middleware for any Koa app, a standalone server, limits. */
+export { explorerMiddleware, renderErrors } from './middleware.ts';
+export type { ExplorerMiddlewareOptions } from './middleware.ts';
+export { createServer } from './server.ts';
+export type { RequestLogLine, ScoutkitServer, ServerOptions } from './server.ts';
+export { requestKey } from './identity.ts';
+export type { IdentityOptions } from './identity.ts';
+export { LIMIT_HEADERS, memoryLimiterStore, redisLimiterStore } from './limits.ts';
+export type {
+  ConsumeRequest,
+  ConsumeResult,
+  LimiterStore,
+  LimitWindow,
+  RateLimitOptions,
+  RedisLimiterOptions,
+} from './limits.ts';
+export { ANONYMOUS_PLAN, FREE_PLAN, KeysFileError, loadKeysFile, parseKeysConfig } from './plans.ts';
+export type { KeyGrant, KeysConfig, Plan } from './plans.ts';
+export { openStore, StoreUrlError } from './stores.ts';
+export type { OpenedStore } from './stores.ts';
+export { requestInfo } from './request.ts';
+export type { Identity, RequestInfo } from './request.ts';

@@ -1,0 +1,45 @@
+/**
+ * What the host's middlewares learn about one request, shared between them without touching
+ * `ctx.state` of the surrounding app, and the one exception type they throw.
+ */
+import type { ApiError, ApiForm, EndpointName } from '../lib/index.ts';
+import type { Plan } from './plans.ts';
+
+/** Who is calling. `id` keys the limiter: a key digest or an IP, never the key itself. */
+export interface Identity {
+  readonly kind: 'key' | 'anonymous';
+  readonly id: string;
+  readonly plan: Plan;
+  /** the grant's name from the keys file, when any */
+  readonly name?: string;
+}
+
+export interface RequestInfo {
+  readonly endpoint: EndpointName;
+  /** the chain the request addresses (the default chain for the per-instance form) */
+  readonly chainId: string;
+  readonly form: ApiForm;
+  identity?: Identity;
+  /** set by identity when the caller must be refused (after being counted as anonymous) */
+  rejection?: ApiError;
+}
+
+const infos = new WeakMap<object, RequestInfo>();
+
+export function setRequestInfo(ctx: object, info: RequestInfo): RequestInfo {
+  infos.set(ctx, info);
+  return info;
+}
+
+/** The info of a request our routes matched; undefined for anything else. */
+export function requestInfo(ctx: object): RequestInfo | undefined {
+  return infos.get(ctx);
+}
+
+/** Thrown by host middlewares; rendered through lib's error table by the outermost one. */
+export class ApiException extends Error {
+  override readonly name = 'ApiException';
+  constructor(readonly error: ApiError) {
+    super(error.kind);
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * `createServer(options)`: a Koa app serving the explorer middleware, `/health` (liveness) and
+ * `/ready` (every chain's DataSource answers), one JSON log line per request, and a graceful
+ * `close()` (stop accepting, let in-flight requests finish, then close the stores).
+ */
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import type { Middleware } from 'koa';
+import { createExplorer, errorResponse } from '../lib/index.ts';
+import type { DataSource, Explorer } from '../lib/index.ts';
+import { explorerMiddleware, writeJson } from './middleware.ts';
+import type { ExplorerMiddlewareOptions } from './middleware.ts';
+import { requestInfo } from './request.ts';
+
+export interface RequestLogLine {
+  readonly time: string;
+  readonly method: string;
+  /** without the query string: `apikey` and `key` never reach the log */
+  readonly path: string;
+  readonly status: number;
+  readonly ms: number;
+  /** the chain the request addressed, when it was one of ours */
+  readonly chain?: string;
+}
+
+export interface ServerOptions extends ExplorerMiddlewareOptions {
+  /** one DataSource per chain id */
+  readonly chains: Readonly<Record<string, DataSource>>;
+  /** chain of the per-instance form; default the first chain */
+  readonly defaultChain?: string;
+  /** a ready-made explorer over the same chains (default: `createExplorer({ chains, defaultChain })`) */
+  readonly explorer?: Explorer;
+  /** receives one line per request; default: JSON on stdout; `false` for no log */
+  readonly log?: ((line: RequestLogLine) => void) | false;
+  /** called last on close: close the stores */
+  readonly onClose?: () => Promise<void>;
+  /** trust X-Forwarded-For for the client IP (behind a load balancer) */
+  readonly proxy?: boolean;
+  /** after this, close() drops connections still open (default 10 s) */
+  readonly shutdownTimeoutMs?: number;
+  /** a chain slower than this is not ready (default 2 s) */
+  readonly readyTimeoutMs?: number;
+}
+
+export interface ScoutkitServer {
+  readonly app: Koa;
+  readonly explorer: Explorer;
+  /** listen; port 0 picks a free one */
+  listen(port?: number, host?: string): Promise<{ readonly port: number; readonly url: string }>;
+  /** graceful: stop accepting, finish in-flight requests, close the limiter and the stores */
+  close(): Promise<void>;
+}
+
+export function createServer(options: ServerOptions): ScoutkitServer {
+  const explorer =
+    options.explorer ??
+    createExplorer({
+      chains: options.chains,
+      ...(options.defaultChain !== undefined ? { defaultChain: options.defaultChain } : {}),
+    });
+  const app = new Koa({ proxy: options.proxy ?? false });
+  let server: Server | undefined;
+  let closing: Promise<void> | undefined;
+
+  const log = options.log === false ? undefined : (options.log ?? writeLogLine);
+  if (log) app.use(requestLog(log));
+  app.use(async (ctx, next) => {
+    await next();
+    // while closing, no connection is kept alive after its response
+    if (closing) ctx.set('connection', 'close');
+  });
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/health') return writeJson(ctx, 200, { status: 'ok' });
+    if (ctx.path === '/ready') {
+      const chains = await readiness(options.chains, options.readyTimeoutMs ?? 2000);
+      const ready = !closing && Object.values(chains).every((c) => c.ready);
+      return writeJson(ctx, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', chains });
+    }
+    return next();
+  });
+  app.use(explorerMiddleware(explorer, options));
+  app.use(async (ctx) => {
+    const { status, body } = errorResponse({ kind: 'RouteNotFound' });
+    writeJson(ctx, status, body as { message: string });
+  });
+
+  return {
+    app,
+    explorer,
+    async listen(port = 0, host = '127.0.0.1') {
+      server = app.listen(port, host);
+      await once(server, 'listening');
+      const address = server.address() as AddressInfo;
+      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      return { port: address.port, url: `http://${shown}:${address.port}` };
+    },
+    close() {
+      closing ??= (async () => {
+        const s = server;
+        if (s) {
+          const done = new Promise<void>((resolve) => s.close(() => resolve()));
+          s.closeIdleConnections();
+          const force = setTimeout(() => s.closeAllConnections(), options.shutdownTimeoutMs ?? 10_000);
+          await done;
+          clearTimeout(force);
+        }
+        await options.limiter?.close?.();
+        await options.onClose?.();
+      })();
+      return closing;
+    },
+  };
+}
+
+function requestLog(log: (line: RequestLogLine) => void): Middleware {
+  return async (ctx, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const chain = requestInfo(ctx)?.chainId;
+      log({
+        time: new Date().toISOString(),
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        ...(chain !== undefined ? { chain } : {}),
+      });
+    }
+  };
+}
+
+function writeLogLine(line: RequestLogLine): void {
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+}
+
+/** Failures are not described: a store error may name hosts or credentials. */
+type ChainReadiness = { readonly ready: true; readonly highestBlock: number | null } | { readonly ready: false };
+
+async function readiness(
+  chains: Readonly<Record<string, DataSource>>,
+  timeoutMs: number,
+): Promise<Record<string, ChainReadiness>> {
+  const entries = await Promise.all(
+    Object.entries(chains).map(async ([id, source]): Promise<[string, ChainReadiness]> => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const highestBlock = await Promise.race([
+          source.getHighestBlockNumber(),
+          new Promise<never>((_r, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+          }),
+        ]);
+        return [id, { ready: true, highestBlock }];
+      } catch {
+        return [id, { ready: false }];
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  return Object.fromEntries(entries);
+}

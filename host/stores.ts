@@ -1,0 +1,53 @@
+/**
+ * Store URLs → DataSources, for the CLI and servers:
+ *   memory:            an empty in-memory store
+ *   memory:fixture     the test fixture chain in memory (a development aid)
+ *   sqlite:<path>      SQLite file, through adapters/sql
+ *   postgres://...     Postgres (also postgresql://), through adapters/sql
+ * Adapters load on demand, so a memory server never loads knex.
+ */
+import type { DataSink, DataSource } from '../lib/index.ts';
+
+export interface OpenedStore {
+  readonly source: DataSource;
+  /** the same store's write side (every store URL opens a writable store) */
+  readonly sink: DataSink;
+  /** what was opened, without credentials (for logs) */
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+export class StoreUrlError extends Error {
+  override readonly name = 'StoreUrlError';
+}
+
+export async function openStore(url: string): Promise<OpenedStore> {
+  if (url === 'memory:' || url === 'memory') {
+    const { createMemoryStore } = await import('../adapters/memory/index.ts');
+    const store = createMemoryStore();
+    return { source: store, sink: store, description: 'memory', close: async () => {} };
+  }
+  if (url === 'memory:fixture') {
+    const { createMemoryStore } = await import('../adapters/memory/index.ts');
+    // a development aid: the same fixture chain the tests use
+    const { loadFixtureChain } = await import('../test/fixtures/chain.ts');
+    const store = createMemoryStore();
+    await loadFixtureChain(store);
+    return { source: store, sink: store, description: 'memory (fixture chain)', close: async () => {} };
+  }
+  if (/^sqlite:/.test(url) || /^postgres(ql)?:\/\//.test(url)) return openSql(url);
+  throw new StoreUrlError(
+    `unsupported store URL "${redact(url)}": use memory:, memory:fixture, sqlite:<path> or postgres://...`,
+  );
+}
+
+/** The URL without a password, for messages and logs. */
+export function redact(url: string): string {
+  return url.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
+}
+
+async function openSql(url: string): Promise<OpenedStore> {
+  const { openSqlStore } = await import('../adapters/sql/index.ts');
+  const store = await openSqlStore(url);
+  return { source: store, sink: store, description: redact(url), close: () => store.close() };
+}
