@@ -1,0 +1,202 @@
+/**
+ * Start a local anvil node (the binary of npm's `@foundry-rs/anvil-<platform>-<arch>` package) for tests, the demo and
+ * benchmarks. Listens on 127.0.0.1 at a free port, uses anvil's default mnemonic
+ * (`test test ... junk`, 10 accounts with 10,000 ETH each), is silent unless it fails, and is
+ * killed on `stop()` and when this process exits.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export interface AnvilOptions {
+  /** Interval mining, seconds between blocks (fractions allowed). Default: automine. */
+  readonly blockTime?: number;
+  /** Port to listen on. Default: a free ephemeral port. */
+  readonly port?: number;
+  /** Default: 31337 (anvil's). */
+  readonly chainId?: number;
+  /** Extra command-line arguments for anvil. */
+  readonly args?: readonly string[];
+  /** How long to wait for the node to answer `eth_chainId`, ms. Default 30,000. */
+  readonly startTimeoutMs?: number;
+}
+
+export interface Anvil {
+  readonly url: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
+export const DEFAULT_CHAIN_ID = 31337;
+
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The native anvil binary of this platform when its package is installed (spawning it directly
+ * means stop() kills the node itself, not a wrapper), else `node_modules/.bin/anvil`.
+ */
+export function anvilBinary(): string {
+  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
+  try {
+    const require = createRequire(new URL('../package.json', import.meta.url));
+    const native = require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/bin/anvil${process.platform === 'win32' ? '.exe' : ''}`);
+    if (existsSync(native)) return native;
+  } catch {
+    // fall back to the wrapper script
+  }
+  const bin = fileURLToPath(new URL('../node_modules/.bin/anvil', import.meta.url));
+  if (!existsSync(bin)) {
+    throw new Error(`anvil not found: install @foundry-rs/anvil-${process.platform}-${arch} (or @foundry-rs/anvil) with npm`);
+  }
+  return bin;
+}
+
+/** A free TCP port on 127.0.0.1 (bind port 0, read it, release it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => (port > 0 ? resolve(port) : reject(new Error('could not find a free port'))));
+    });
+  });
+}
+
+// Every running anvil, killed when this process exits.
+const running = new Set<ChildProcess>();
+let hooked = false;
+
+function killAll(): void {
+  for (const child of running) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  running.clear();
+}
+
+function hookExit(): void {
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = (): void => {
+      killAll();
+      // If nobody else handles the signal, keep its default meaning (terminate).
+      if (process.listenerCount(signal) === 1) {
+        process.off(signal, onSignal);
+        process.kill(process.pid, signal);
+      }
+    };
+    process.on(signal, onSignal);
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function chainIdAnswers(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      signal: AbortSignal.timeout(1000),
+    });
+    if (!res.ok) return false;
+    const body = (await res.json()) as { result?: unknown };
+    return typeof body.result === 'string';
+  } catch {
+    return false;
+  }
+}
+
+export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
+  const binary = anvilBinary();
+  const chainId = options.chainId ?? DEFAULT_CHAIN_ID;
+  const timeoutMs = options.startTimeoutMs ?? 30_000;
+  // A port found free can be taken before anvil binds it; retry with another one.
+  const attempts = options.port === undefined ? 3 : 1;
+  let lastError: Error | undefined;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const port = options.port ?? (await freePort());
+    const args = [
+      '--host', '127.0.0.1',
+      '--port', String(port),
+      '--chain-id', String(chainId),
+      '--mnemonic', DEFAULT_MNEMONIC,
+      '--quiet',
+      ...(options.blockTime !== undefined ? ['--block-time', String(options.blockTime)] : []),
+      ...(options.args ?? []),
+    ];
+    try {
+      return await launch(binary, args, port, timeoutMs);
+    } catch (e) {
+      lastError = e instanceof Error ? e : new Error(String(e));
+      if (!/address already in use|in use/i.test(lastError.message)) break;
+    }
+  }
+  throw lastError ?? new Error('anvil failed to start');
+}
+
+async function launch(binary: string, args: readonly string[], port: number, timeoutMs: number): Promise<Anvil> {
+  const child = spawn(binary, args, { cwd: packageRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+  hookExit();
+  running.add(child);
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    if (stderr.length < 64_000) stderr += chunk;
+  });
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  let spawnError: Error | undefined;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      running.delete(child);
+      resolve();
+    });
+  });
+  child.once('error', (e) => {
+    spawnError = e;
+    running.delete(child);
+  });
+
+  const url = `http://127.0.0.1:${port}`;
+  const fail = (why: string): Error =>
+    new Error(`anvil failed to start (${why}): ${binary} ${args.join(' ')}${stderr ? `\n${stderr.trim()}` : ''}`);
+
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (spawnError) throw fail(spawnError.message);
+    if (exited) throw fail(`exited with ${exited.signal ?? `code ${exited.code}`}`);
+    if (await chainIdAnswers(url)) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      await exitPromise;
+      throw fail(`no answer to eth_chainId within ${timeoutMs} ms`);
+    }
+    await sleep(50);
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      if (exited || spawnError) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exitPromise;
+      clearTimeout(timer);
+    })();
+    return stopping;
+  };
+  return { url, port, stop };
+}
