@@ -1,0 +1,401 @@
+/**
+ * npm run bench:db — the SQL store under a large synthetic chain (issue 4, "Benchmark").
+ *
+ * Generates a deterministic chain of BENCH_SCALE × 1,000,000 transactions, each with one
+ * ERC-20 transfer, across BENCH_SCALE × 100,000 addresses, with hot keys: one address in 5 % of
+ * the transfers, a miner of 60 % of the blocks, an airdrop sink holding BENCH_SCALE × 60,000
+ * tokens, and tokens taking 20 % / 10 % / 10 % of the transfers. It is bulk-loaded through the
+ * DataSink (writeBlocks, BENCH_BATCH blocks a call) into each store of BENCH_STORES (default
+ * sqlite,postgres): SQLite in a temp file, Postgres in a fresh schema (dropped after). Then, for
+ * every list endpoint — through createExplorer(...).handle with the response cache off, and
+ * directly through the DataSource — p50/p99 of the first page and of page BENCH_DEEP_PAGE
+ * (default 1000, reached by walking the cursor chain once) at BENCH_CONCURRENCY (default 16)
+ * concurrent callers, and the plan of each statement a list runs, flagging full scans and sorts.
+ *
+ *   BENCH_SCALE=0.05 npm run bench:db      # a quick look
+ *
+ * Targets (issue 4): p99 ≤ 10 ms on both stores; page 1000 ≤ 1.3 × page 1.
+ */
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Address, BlockBundle, Hash, Hex, TokenBalanceRecord, TokenRecord, TokenTransferRecord, TransactionRecord } from '../lib/domain/records.ts';
+import type { DataSource } from '../lib/ports.ts';
+import type { JsonValue } from '../lib/json.ts';
+import { createExplorer, toJson } from '../lib/index.ts';
+import { openSqlStore } from '../adapters/sql/index.ts';
+import type { SqlStore } from '../adapters/sql/index.ts';
+
+const env = (k: string, d: number): number => {
+  const v = process.env[k];
+  return v === undefined || v === '' ? d : Number(v);
+};
+const SCALE = env('BENCH_SCALE', 1);
+const TXS = Math.round(1_000_000 * SCALE);
+const ADDRESSES = Math.max(1000, Math.round(100_000 * SCALE));
+const AIRDROPS = Math.max(100, Math.round(60_000 * SCALE));
+const PER_BLOCK = env('BENCH_TX_PER_BLOCK', 10);
+const BATCH = env('BENCH_BATCH', 100);
+const CONCURRENCY = env('BENCH_CONCURRENCY', 16);
+const SAMPLES = env('BENCH_SAMPLES', 800);
+const DEEP = env('BENCH_DEEP_PAGE', 1000);
+const LIMIT = 50;
+const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SCHEMA = `scoutkit_bench_${process.pid}`;
+/** BENCH_RECOMPUTE=1: write through the recompute path only (the writer before the append-only fast path) */
+const RECOMPUTE = process.env.BENCH_RECOMPUTE === '1';
+/** BENCH_LOAD_ONLY=1: load and report the load speed, no latency measurements */
+const LOAD_ONLY = process.env.BENCH_LOAD_ONLY === '1';
+
+// ---- deterministic synthetic chain -------------------------------------------------------------
+
+let seed = 0x2545f491;
+function rand(): number {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return (seed >>> 0) / 0x100000000;
+}
+const hex = (n: number | bigint, width: number): string => n.toString(16).padStart(width, '0');
+const addr = (i: number): Address => `0x${hex(i + 1, 40)}` as Address;
+const hash = (tag: number, i: number): Hash => `0x${hex(tag, 8)}${hex(i, 56)}` as Hash;
+/** HOT[0]: 5 % of transfers; HOT[1]: the airdrop sink; HOT[2..4]: 1 % each */
+const HOT = [0, 1, 2, 3, 4].map(addr);
+const MINERS = [HOT[0], addr(5), addr(6)];
+const COMMON_TOKENS = 1000;
+const token = (i: number): Address => `0x${'7'.repeat(8)}${hex(i, 32)}` as Address;
+const HOT_TOKENS = [token(0), token(1), token(2)];
+const TRANSFER = '0xa9059cbb' as Hex;
+const METHODS = [TRANSFER, '0x095ea7b3', '0x23b872dd', '0x40c10f19'] as Hex[];
+
+function pickAddress(): Address {
+  const r = rand();
+  if (r < 0.03) return HOT[2 + Math.floor(rand() * 3)];
+  return addr(8 + Math.floor(rand() * (ADDRESSES - 8)));
+}
+function pickToken(): number {
+  const r = rand();
+  return r < 0.2 ? 0 : r < 0.3 ? 1 : r < 0.4 ? 2 : 3 + Math.floor(rand() * (COMMON_TOKENS - 3));
+}
+const tokenRecord = (i: number): TokenRecord => ({
+  address: token(i), type: 'ERC-20', name: `Token ${i}`, symbol: `T${i}`, decimals: 18n, totalSupply: 10n ** 30n,
+  holdersCount: 0n, iconUrl: null, exchangeRate: null,
+});
+
+const balances = new Map<string, bigint>();
+const knownTokens = new Set<number>();
+let airdrop = 0;
+function block(n: number): BlockBundle {
+  const blockHash = hash(0xb10c, n);
+  const timestamp = 1_700_000_000 + n * 12;
+  const transactions: TransactionRecord[] = [];
+  const tokenTransfers: TokenTransferRecord[] = [];
+  const tokenBalances = new Map<string, TokenBalanceRecord>();
+  const tokens: TokenRecord[] = [];
+  const count = Math.min(PER_BLOCK, TXS - n * PER_BLOCK);
+  for (let i = 0; i < count; i++) {
+    let from = pickAddress();
+    let to = pickAddress();
+    let tok = pickToken();
+    const r = rand();
+    if (r < 0.05) {
+      if (rand() < 0.5) from = HOT[0];
+      else to = HOT[0];
+    } else if (r < 0.05 + (AIRDROPS / TXS) * 1.05 && airdrop < AIRDROPS) {
+      to = HOT[1]; // an airdrop of a fresh token
+      tok = COMMON_TOKENS + airdrop++;
+    }
+    if (!knownTokens.has(tok)) {
+      knownTokens.add(tok);
+      tokens.push(tokenRecord(tok));
+    }
+    const tokenAddress = token(tok);
+    const amount = BigInt(1 + Math.floor(rand() * 1e6)) * 10n ** 12n;
+    const methodId = METHODS[Math.floor(rand() * METHODS.length)];
+    const txHash = hash(0x7a, n * PER_BLOCK + i);
+    transactions.push({
+      hash: txHash, blockNumber: n, blockHash, index: i, timestamp, baseFeePerGas: 10n ** 9n, from, to: tokenAddress, createdContract: null,
+      value: 0n, gas: 100_000n, gasPrice: 2n * 10n ** 9n, maxFeePerGas: null, maxPriorityFeePerGas: null, gasUsed: 50_000n,
+      status: 'ok', error: null, revertReason: null, nonce: n, type: 0, input: `${methodId}${'0'.repeat(128)}` as Hex, methodId,
+      insertedAt: timestamp * 1000, kinds: ['contract_call', 'token_transfer'], hasErrorInInternalTransactions: false,
+    });
+    tokenTransfers.push({
+      transactionHash: txHash, blockHash, blockNumber: n, transactionIndex: i, logIndex: i, timestamp, from, to, tokenAddress,
+      tokenType: 'ERC-20', amount, tokenIds: [], amounts: [], methodId,
+    });
+    for (const [holder, delta] of [[from, -amount], [to, amount]] as const) {
+      const key = `${holder}|${tokenAddress}`;
+      const value = (balances.get(key) ?? 10n ** 30n) + delta;
+      balances.set(key, value);
+      tokenBalances.set(key, { holder, tokenAddress, tokenType: 'ERC-20', tokenId: null, blockNumber: n, value });
+    }
+  }
+  return {
+    block: {
+      number: n, hash: blockHash, parentHash: n === 0 ? hash(0, 0) : hash(0xb10c, n - 1), timestamp,
+      miner: rand() < 0.6 ? MINERS[0] : MINERS[1 + (n % 2)], size: 1000,
+      gasLimit: 30_000_000n, gasUsed: BigInt(count) * 50_000n, baseFeePerGas: 10n ** 9n, difficulty: 0n, totalDifficulty: 0n,
+      nonce: '0x0000000000000000', extraData: '0x', stateRoot: null, consensus: true, unclesHashes: [], transactionsCount: count,
+      internalTransactionsCount: 0, transactionFees: 0n, burntFees: 0n, priorityFee: 0n,
+    },
+    transactions, internalTransactions: [], logs: [], tokenTransfers,
+    tokens, tokenBalances: [...tokenBalances.values()], coinBalances: [], tokenInstances: [], addresses: [], stateChanges: [],
+  };
+}
+
+// ---- the list cases ------------------------------------------------------------------------------
+
+/** One list, read directly (DataSource) or through the explorer; `next` = the cursor after a page. */
+interface ListCase {
+  readonly name: string;
+  /** a page (after = null: the first); returns the next cursor, null at the end */
+  readonly page: (after: unknown) => Promise<{ readonly next: unknown; readonly size: number }>;
+}
+
+type Cursor = unknown;
+function dsCase<T>(name: string, list: (ds: DataSource, after: never) => Promise<readonly T[]>, cursor: (last: T) => Cursor, ds: DataSource): ListCase {
+  return {
+    name,
+    page: async (after) => {
+      const rows = await list(ds, after as never);
+      const last = rows[rows.length - 1];
+      return { next: rows.length < LIMIT || last === undefined ? null : cursor(last), size: rows.length };
+    },
+  };
+}
+
+type Handle = ReturnType<typeof createExplorer>['handle'];
+function apiCase(name: string, path: string, query: Record<string, string>, handle: Handle): ListCase {
+  return {
+    name: `GET ${path.replace(/0x[0-9a-f]{40}/g, (a) => `{${a === HOT[0] ? 'hot' : a === HOT[1] ? 'airdropped' : a === HOT_TOKENS[0] ? 'hot token' : 'addr'}}`)}${Object.keys(query).length === 0 ? '' : `?${new URLSearchParams(query).toString()}`}`,
+    page: async (after) => {
+      const res = await handle({ path: `/api/v2${path}`, query: { ...query, ...(after as Record<string, string> | null) } });
+      const text = toJson(res.body); // the host sends this text: part of the cost
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${text.slice(0, 200)}`);
+      const body = res.body as { items?: JsonValue[]; next_page_params?: Record<string, JsonValue> | null } | JsonValue[];
+      if (Array.isArray(body)) return { next: null, size: body.length };
+      const params = body.next_page_params;
+      const next = params === null || params === undefined ? null : Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v === null ? 'null' : String(v)]));
+      return { next, size: body.items?.length ?? 0 };
+    },
+  };
+}
+
+function cases(ds: DataSource, handle: Handle): ListCase[] {
+  const block = (b: { number: number }) => ({ number: b.number });
+  const tx = (t: { blockNumber: number | null; index: number | null }) => ({ blockNumber: t.blockNumber ?? 0, index: t.index ?? 0 });
+  const tt = (t: { blockNumber: number; logIndex: number }) => ({ blockNumber: t.blockNumber, logIndex: t.logIndex });
+  const bal = (b: { value: bigint; tokenAddress: Address; tokenId: bigint | null }) => ({ value: b.value, tokenAddress: b.tokenAddress, tokenId: b.tokenId });
+  const page = (after: never) => ({ after, limit: LIMIT });
+  return [
+    apiCase('blocks', '/blocks', { type: 'block' }, handle),
+    dsCase('ds listBlocks', (d, a) => d.listBlocks({ kind: 'block' }, page(a)), block, ds),
+    apiCase('blocks-validated', `/addresses/${HOT[0]}/blocks-validated`, {}, handle),
+    dsCase('ds listBlocks miner={hot}', (d, a) => d.listBlocks({ kind: 'block', miner: HOT[0] }, page(a)), block, ds),
+    apiCase('transactions', '/transactions', { filter: 'validated' }, handle),
+    dsCase('ds listTransactions', (d, a) => d.listTransactions({ status: 'validated' }, page(a)), tx, ds),
+    apiCase('transactions method', '/transactions', { filter: 'validated', method: TRANSFER }, handle),
+    dsCase('ds listTransactions methodIds', (d, a) => d.listTransactions({ status: 'validated', methodIds: [TRANSFER] }, page(a)), tx, ds),
+    apiCase('transactions type', '/transactions', { filter: 'validated', type: 'token_transfer' }, handle),
+    dsCase('ds listTransactions kinds', (d, a) => d.listTransactions({ status: 'validated', kinds: ['token_transfer'] }, page(a)), tx, ds),
+    apiCase('token-transfers', '/token-transfers', {}, handle),
+    dsCase('ds listTokenTransfers', (d, a) => d.listTokenTransfers({}, page(a)), tt, ds),
+    apiCase('token-transfers type', '/token-transfers', { type: 'ERC-20' }, handle),
+    dsCase('ds listTokenTransfers types', (d, a) => d.listTokenTransfers({ types: ['ERC-20'] }, page(a)), tt, ds),
+    apiCase('token transfers', `/tokens/${HOT_TOKENS[0]}/transfers`, {}, handle),
+    dsCase('ds listTokenTransfers token={hot}', (d, a) => d.listTokenTransfers({ tokenAddress: HOT_TOKENS[0] }, page(a)), tt, ds),
+    apiCase('address tokens', `/addresses/${HOT[1]}/tokens`, { type: 'ERC-20' }, handle),
+    dsCase('ds listTokenBalances holder={airdropped}', (d, a) => d.listTokenBalances({ holder: HOT[1] }, page(a)), bal, ds),
+    apiCase('address token-balances (unpaged)', `/addresses/${HOT[0]}/token-balances`, {}, handle),
+  ];
+}
+
+// ---- measurement --------------------------------------------------------------------------------
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+interface Stats {
+  readonly p50: number;
+  readonly p99: number;
+  /** requests per second over the whole measurement */
+  readonly rps: number;
+}
+
+async function measure(fn: () => Promise<unknown>, concurrency = CONCURRENCY, samples = SAMPLES): Promise<Stats> {
+  for (let i = 0; i < 20; i++) await fn(); // warm
+  const times: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < samples) {
+        next++;
+        const t = performance.now();
+        await fn();
+        times.push(performance.now() - t);
+      }
+    }),
+  );
+  const wall = performance.now() - t0;
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), rps: (samples / wall) * 1000 };
+}
+
+/** EXPLAIN every statement one call runs; flags full scans and sorts. */
+async function plans(store: SqlStore, run: () => Promise<unknown>): Promise<string[]> {
+  const captured: { sql: string; bindings: unknown[] }[] = [];
+  const listener = (q: unknown) => {
+    if (typeof q === 'object' && q !== null && 'sql' in q && typeof q.sql === 'string' && /^\s*select/i.test(q.sql)) {
+      captured.push({ sql: q.sql, bindings: 'bindings' in q && Array.isArray(q.bindings) ? q.bindings : [] });
+    }
+  };
+  store.reader.on('query', listener);
+  await run();
+  store.reader.removeListener('query', listener);
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const q of captured) {
+    if (/data_version/.test(q.sql) || seen.has(q.sql)) continue;
+    seen.add(q.sql);
+    const bindings = q.bindings.map((b: unknown) => (typeof b === 'bigint' ? b.toString() : b)) as (string | number)[];
+    const sql = store.dialect === 'sqlite' ? `EXPLAIN QUERY PLAN ${q.sql}` : `EXPLAIN ${q.sql.replace(/\$\d+/g, '?')}`;
+    const result: unknown = await store.reader.raw(sql, bindings);
+    const rows: unknown = Array.isArray(result) ? result : typeof result === 'object' && result !== null && 'rows' in result ? result.rows : [];
+    const lines = (Array.isArray(rows) ? rows : []).map((r: unknown) => (typeof r === 'object' && r !== null ? String(Object.values(r).pop()).trim() : ''));
+    const text = lines.join(' | ');
+    const bad =
+      store.dialect === 'sqlite'
+        ? lines.some((l) => /^SCAN \S+$/.test(l) || /^SCAN \S+ AS \S+$/.test(l) || /TEMP B-TREE/.test(l))
+        : // a plain Sort node sorts everything below it; an Incremental Sort on a presorted key under the LIMIT does not
+          lines.some((l) => /Seq Scan/.test(l) || (/(^|-> +)Sort +\(/.test(l) && !/Incremental/.test(l)));
+    out.push(`${bad ? '!! FULL SCAN / SORT !! ' : ''}${q.sql.slice(0, 90).replace(/\s+/g, ' ')}… → ${text.slice(0, 400)}`);
+  }
+  return out;
+}
+
+async function open(name: string): Promise<{ store: SqlStore; drop: () => Promise<void> }> {
+  if (name === 'sqlite') {
+    const file = join(process.env.BENCH_DIR ?? tmpdir(), `scoutkit-bench-${process.pid}.sqlite`);
+    const files = [file, `${file}-wal`, `${file}-shm`];
+    for (const f of files) rmSync(f, { force: true });
+    const store = await openSqlStore(`sqlite:${file}`, { recomputeCurrent: RECOMPUTE });
+    // bulk-load settings of the benchmark only (never the store's defaults): no fsync, a big page cache
+    await store.knex.raw('PRAGMA synchronous = OFF');
+    await store.knex.raw('PRAGMA cache_size = -1048576');
+    return { store, drop: async () => { await store.close(); for (const f of files) rmSync(f, { force: true }); } };
+  }
+  const store = await openSqlStore(DATABASE_URL, { searchPath: SCHEMA, poolSize: CONCURRENCY, recomputeCurrent: RECOMPUTE });
+  return {
+    store,
+    drop: async () => {
+      try {
+        await store.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
+      } finally {
+        await store.close();
+      }
+    },
+  };
+}
+
+interface Line {
+  readonly store: string;
+  readonly name: string;
+  readonly first: Stats;
+  readonly deep: Stats | null;
+  readonly pages: number;
+}
+
+async function load(store: SqlStore, name: string): Promise<void> {
+  seed = 0x2545f491;
+  balances.clear();
+  knownTokens.clear();
+  airdrop = 0;
+  const blocks = Math.ceil(TXS / PER_BLOCK);
+  let genMs = 0;
+  let records = 0;
+  const t0 = performance.now();
+  for (let n = 0; n < blocks; n += BATCH) {
+    const g0 = performance.now();
+    const batch: BlockBundle[] = [];
+    for (let k = n; k < Math.min(blocks, n + BATCH); k++) batch.push(block(k));
+    genMs += performance.now() - g0;
+    for (const b of batch) records += 1 + b.transactions.length + b.tokenTransfers.length + b.tokenBalances.length + b.tokens.length;
+    await store.writeBlocks(batch);
+    if ((n / BATCH) % 20 === 0) {
+      const s = (performance.now() - t0) / 1000;
+      process.stderr.write(`\r${name}: block ${n}/${blocks} (${Math.round((n * PER_BLOCK) / s)} tx/s)   `);
+    }
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const writeS = seconds - genMs / 1000;
+  process.stderr.write('\n');
+  console.log(
+    `${name}: loaded ${blocks} blocks, ${TXS} transactions, ${TXS} token transfers, ${records} records in ${seconds.toFixed(1)} s: ` +
+      `${Math.round(TXS / seconds)} tx/s, ${Math.round(records / seconds)} records/s overall; ` +
+      `generation ${(genMs / 1000).toFixed(1)} s (${Math.round(records / (genMs / 1000))} records/s), ` +
+      `writeBlocks ${writeS.toFixed(1)} s (${Math.round(records / writeS)} records/s)`,
+  );
+  const a0 = performance.now();
+  await store.knex.raw('ANALYZE');
+  console.log(`${name}: ANALYZE ${((performance.now() - a0) / 1000).toFixed(1)} s`);
+}
+
+async function bench(name: string): Promise<Line[]> {
+  const { store, drop } = await open(name);
+  try {
+    await load(store, name);
+    if (LOAD_ONLY) return [];
+    const explorer = createExplorer({ chains: { '1': store }, cache: { maxEntries: 0 } });
+    const lines: Line[] = [];
+    for (const c of cases(store, explorer.handle)) {
+      // walk the cursor chain once to the deep page
+      const w0 = performance.now();
+      let after: unknown = null;
+      let pages = 1;
+      for (; pages < DEEP; pages++) {
+        const { next } = await c.page(after);
+        if (next === null) break;
+        after = next;
+      }
+      const walkMs = performance.now() - w0;
+      const first = await measure(() => c.page(null));
+      const deep = pages === DEEP ? await measure(() => c.page(after)) : null;
+      lines.push({ store: name, name: c.name, first, deep, pages });
+      const f = (x: number) => x.toFixed(2);
+      console.log(
+        `${name} ${c.name}: first p50 ${f(first.p50)} p99 ${f(first.p99)} (${first.rps.toFixed(0)}/s)` +
+          (deep === null ? ` — only ${pages} pages` : `; page ${DEEP} p50 ${f(deep.p50)} p99 ${f(deep.p99)} (${deep.rps.toFixed(0)}/s); walk ${(walkMs / pages).toFixed(2)} ms/page sequential`),
+      );
+      if (c.name.startsWith('ds ')) {
+        for (const p of await plans(store, () => c.page(deep === null ? null : after))) console.log(`    plan: ${p}`);
+      }
+    }
+    // queueing: the same deep page alone (1 caller) vs 16 callers
+    const probe = cases(store, explorer.handle).find((c) => c.name === 'ds listTokenTransfers token={hot}');
+    if (probe !== undefined) {
+      const one = await measure(() => probe.page(null), 1, 300);
+      console.log(`${name} queueing probe (ds token transfers, first page): 1 caller p50 ${one.p50.toFixed(2)} p99 ${one.p99.toFixed(2)} ms (${one.rps.toFixed(0)}/s)`);
+    }
+    return lines;
+  } finally {
+    await drop();
+  }
+}
+
+const all: Line[] = [];
+for (const name of STORES) all.push(...(await bench(name)));
+const f = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(2));
+console.log(`\nBENCH_SCALE=${SCALE}: ${TXS} transactions, ${TXS} token transfers, ${ADDRESSES} addresses; ${CONCURRENCY} concurrent callers, ${SAMPLES} samples, page size ${LIMIT}`);
+console.log(`targets: p99 ≤ 10 ms; page ${DEEP} p50 ≤ 1.3 × page 1 p50`);
+console.log(`| store | endpoint | p50 page 1 | p99 page 1 | p50 page ${DEEP} | p99 page ${DEEP} | ratio p50 | p99 ≤ 10 ms | ratio ≤ 1.3 |`);
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const l of all) {
+  const ratio = l.deep === null ? undefined : l.deep.p50 / l.first.p50;
+  const p99 = Math.max(l.first.p99, l.deep?.p99 ?? 0);
+  console.log(
+    `| ${l.store} | ${l.name} | ${f(l.first.p50)} | ${f(l.first.p99)} | ${f(l.deep?.p50)} | ${f(l.deep?.p99)} | ${f(ratio)}${l.deep === null ? ` (${l.pages} pages)` : ''} | ${p99 <= 10 ? 'yes' : 'NO'} | ${ratio === undefined ? '—' : ratio <= 1.3 ? 'yes' : 'NO'} |`,
+  );
+}
