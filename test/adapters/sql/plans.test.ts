@@ -1,0 +1,84 @@
+/**
+ * Every list query is a seek served by an index in its sort order: run the digest's reads on
+ * SQLite (and on Postgres with sequential scans and sorts priced out), capture each SQL statement that
+ * carries a LIMIT, and check its plan: no full-table scan, no sort step for the ORDER BY.
+ */
+import t from 'tap';
+import type { Knex } from 'knex';
+import { openSqlStore } from '../../../adapters/sql/index.ts';
+import type { SqlStore } from '../../../adapters/sql/index.ts';
+import { loadFixtureChain } from '../../fixtures/chain.ts';
+import { storeFactories, databaseUrl } from '../../support/stores.ts';
+import { chainKeys, digest } from './digest.ts';
+
+interface Captured {
+  readonly sql: string;
+  readonly bindings: readonly unknown[];
+}
+
+function isQueryEvent(v: unknown): v is { sql: string; bindings?: unknown[] } {
+  return typeof v === 'object' && v !== null && 'sql' in v && typeof v.sql === 'string';
+}
+
+async function capture(store: SqlStore, run: () => Promise<unknown>): Promise<Captured[]> {
+  const seen = new Map<string, Captured>();
+  const listener = (q: unknown) => {
+    if (!isQueryEvent(q) || !/\blimit\b/i.test(q.sql) || !/^\s*select/i.test(q.sql)) return;
+    if (!seen.has(q.sql)) seen.set(q.sql, { sql: q.sql, bindings: q.bindings ?? [] });
+  };
+  store.knex.on('query', listener);
+  try {
+    await run();
+  } finally {
+    store.knex.removeListener('query', listener);
+  }
+  return [...seen.values()];
+}
+
+function rowsOf(result: unknown): Record<string, unknown>[] {
+  const rows = Array.isArray(result) ? result : typeof result === 'object' && result !== null && 'rows' in result ? result.rows : [];
+  return Array.isArray(rows) ? rows.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null) : [];
+}
+
+async function planOf(knex: Knex, dialect: 'sqlite' | 'postgres', c: Captured): Promise<string[]> {
+  const bindings = c.bindings.map((b) => (typeof b === 'bigint' ? b.toString() : b)) as Knex.RawBinding[];
+  if (dialect === 'sqlite') {
+    return rowsOf(await knex.raw(`EXPLAIN QUERY PLAN ${c.sql}`, bindings)).map((r) => String(r.detail));
+  }
+  const sql = c.sql.replace(/\$\d+/g, '?');
+  return rowsOf(await knex.raw(`EXPLAIN ${sql}`, bindings)).map((r) => String(r['QUERY PLAN']));
+}
+
+const selected = (await storeFactories()).map((f) => f.name).filter((n) => n !== 'memory');
+if (selected.length === 0) t.pass('no SQL store selected');
+
+for (const name of selected) {
+  await t.test(`${name}: list queries are index seeks without a sort step`, async (t) => {
+    const schema = `scoutkit_plans_${process.pid}`;
+    const store = name === 'sqlite' ? await openSqlStore('sqlite::memory:') : await openSqlStore(databaseUrl(), { searchPath: schema, poolSize: 1 });
+    t.teardown(async () => {
+      if (name === 'postgres') await store.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      await store.close();
+    });
+    const chain = await loadFixtureChain(store);
+    if (name === 'postgres') {
+      await store.knex.raw('ANALYZE');
+      // with scans and sorts priced out, a remaining scan or sort means no index serves the query
+      await store.knex.raw('SET enable_seqscan = off');
+      await store.knex.raw('SET enable_sort = off');
+      await store.knex.raw('SET enable_incremental_sort = off');
+    }
+    const queries = await capture(store, () => digest(store, chainKeys(chain.bundles, chain.pending), { limit: 7, stride: 25 }));
+    t.ok(queries.length >= 20, `captured ${queries.length} distinct list statements`);
+    const bad: string[] = [];
+    for (const q of queries) {
+      const plan = await planOf(store.knex, store.dialect, q);
+      const problems =
+        store.dialect === 'sqlite'
+          ? plan.filter((l) => /TEMP B-TREE FOR ORDER BY/.test(l) || (/^SCAN /.test(l) && !/INDEX/.test(l)))
+          : plan.filter((l) => /Seq Scan/.test(l) || /^\s*(->\s*)?Sort\b/.test(l));
+      if (problems.length > 0) bad.push(`${q.sql}\n    ${plan.join('\n    ')}`);
+    }
+    t.same(bad, [], 'every list statement seeks an index in order');
+  });
+}

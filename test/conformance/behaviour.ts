@@ -1,0 +1,201 @@
+/**
+ * Filters and derived fields, checked against the fixture chain's own records.
+ */
+import type { Test } from 'tap';
+import { toJson } from '../../lib/index.ts';
+import type { Body, Loaded } from '../support/explorer.ts';
+import { bodyOf, walk } from '../support/explorer.ts';
+
+const items = (b: Body): Body[] => b['items'] as Body[];
+const tokenOf = (i: Body): Body => i['token'] as Body;
+
+export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
+  const { explorer: ex, chain } = loaded;
+  const f = chain.facts;
+  const get = async (path: string, query: Record<string, string> = {}) => {
+    const r = await ex.handle({ path: `/api/v2${path}`, query });
+    if (r.status !== 200) throw new Error(`${path} → ${r.status} ${toJson(r.body)}`);
+    return bodyOf(r);
+  };
+  const allTxs = chain.bundles.flatMap((b) => b.transactions);
+  const txRecord = (hash: string) => allTxs.find((x) => x.hash === hash);
+
+  await t.test('token type filter: lists, brackets, case, empty', async (t) => {
+    const all = (await walk(ex, `/api/v2/addresses/${f.hotAddress}/tokens`)).items;
+    const only721 = (await walk(ex, `/api/v2/addresses/${f.hotAddress}/tokens`, { type: 'ERC-721' })).items;
+    t.ok(only721.length > 0 && only721.every((i) => tokenOf(i)['type'] === 'ERC-721'), 'type=ERC-721 → only ERC-721');
+    t.equal(only721.length, all.filter((i) => tokenOf(i)['type'] === 'ERC-721').length, 'and all of them');
+    const two = (await walk(ex, `/api/v2/addresses/${f.hotAddress}/tokens`, { type: 'ERC-1155,ERC-404' })).items;
+    t.same(new Set(two.map((i) => tokenOf(i)['type'])), new Set(['ERC-1155', 'ERC-404']), 'a list ORs the types');
+    const bracketed = (await walk(ex, `/api/v2/addresses/${f.hotAddress}/tokens`, { type: '[erc-1155,Erc-404]' })).items;
+    t.same(bracketed, two, 'brackets and any case mean the same');
+    const empty = (await walk(ex, `/api/v2/addresses/${f.hotAddress}/tokens`, { type: '' })).items;
+    t.same(empty, all, 'empty type = no filter');
+    const unbalanced = (await walk(ex, `/api/v2/addresses/${f.hotAddress}/tokens`, { type: 'ERC-20]' })).items;
+    t.same(unbalanced, all, '`ERC-20]` (no leading bracket) is not recognised → no filter, as Blockscout');
+    const transfers = (await get('/token-transfers', { type: 'ERC-7984' }));
+    t.ok(items(transfers).length > 0 && items(transfers).every((i) => i['token_type'] === 'ERC-7984'), '/token-transfers?type=ERC-7984');
+  });
+
+  await t.test('NFT collections: fungible-only type means every NFT type; type never echoed', async (t) => {
+    const all = await get(`/addresses/${f.hotAddress}/nft/collections`);
+    const erc20 = await get(`/addresses/${f.hotAddress}/nft/collections`, { type: 'ERC-20' });
+    t.same(erc20, all);
+    const only1155 = await get(`/addresses/${f.hotAddress}/nft/collections`, { type: 'ERC-1155' });
+    t.ok(items(only1155).every((c) => tokenOf(c)['type'] === 'ERC-1155'));
+    const np = (await get(`/addresses/${f.hotAddress}/nft/collections`, { type: 'ERC-721,ERC-1155' }))['next_page_params'] as Body;
+    t.notOk('type' in np, 'no `type` in next_page_params');
+    const first = items(all)[0] as Body;
+    for (const inst of first['token_instances'] as Body[]) {
+      t.equal(inst['token'], null);
+      t.equal(inst['owner'], null);
+      t.equal(inst['is_unique'], null);
+    }
+    t.ok((first['token_instances'] as Body[]).length <= 9, 'at most 9 instances per collection');
+  });
+
+  await t.test('transactions: status, kind and method filters', async (t) => {
+    const pending = await walk(ex, '/api/v2/transactions', { filter: 'pending' });
+    t.same(pending.items.map((i) => i['hash']), f.pendingHashes, 'pending: inserted_at DESC, hash ASC');
+    for (const p of pending.items) {
+      t.equal(p['block_number'], null);
+      t.equal(p['result'], 'pending');
+      t.equal(p['confirmations'], 0);
+      t.equal((p['fee'] as Body)['type'], 'maximum');
+    }
+    const coin = (await walk(ex, '/api/v2/transactions', { type: 'coin_transfer' })).items;
+    t.equal(coin.length, allTxs.filter((x) => x.value > 0n).length, 'type=coin_transfer → value > 0');
+    const creations = (await walk(ex, '/api/v2/transactions', { type: 'contract_creation,token_creation' })).items;
+    t.ok(creations.length > 0 && creations.every((i) => i['to'] === null || (i['transaction_types'] as string[]).includes('token_creation')));
+    const byName = (await walk(ex, '/api/v2/transactions', { method: 'transfer' })).items;
+    const bySelector = (await walk(ex, '/api/v2/transactions', { method: '0xa9059cbb' })).items;
+    t.ok(byName.length > 0, 'method=transfer finds transfers');
+    t.same(bySelector, byName, 'a method by name = by selector');
+    t.equal(byName.length, allTxs.filter((x) => x.methodId === '0xa9059cbb').length);
+    const sentinel = await get('/transactions', { block_number: '0', index: '0' });
+    t.same(sentinel, { items: [], next_page_params: null }, 'the {0,0} cursor is the end');
+  });
+
+  await t.test('transaction detail: derived fields', async (t) => {
+    const head = f.headBlockNumber;
+    const tx = await get(`/transactions/${f.transactions.eip1559}`);
+    const rec = txRecord(f.transactions.eip1559);
+    t.ok(rec);
+    if (rec === undefined) return;
+    t.equal(tx['confirmations'], head - (rec.blockNumber as number) + 1, 'confirmations = head − block + 1');
+    t.equal((tx['fee'] as Body)['type'], 'actual');
+    t.equal((tx['fee'] as Body)['value'], ((rec.gasUsed as bigint) * BigInt(tx['gas_price'] as string)).toString(), 'fee = gas_used × gas_price');
+    t.equal(tx['status'], 'ok');
+    t.equal(tx['result'], 'success');
+    const reverted = await get(`/transactions/${f.transactions.reverted}`);
+    t.equal(reverted['status'], 'error');
+    t.equal(reverted['result'], 'execution reverted');
+    const reason = reverted['revert_reason'] as Body;
+    t.equal(((reason['parameters'] as Body[])[0] as Body)['value'], f.revertMessage, 'revert reason decoded');
+    const listed = items(await get('/transactions', { block_number: String((txRecord(f.transactions.reverted)?.blockNumber ?? 0) + 1) })).find(
+      (i) => i['hash'] === f.transactions.reverted,
+    );
+    t.same(listed?.['revert_reason'], { raw: txRecord(f.transactions.reverted)?.revertReason }, 'lists carry the raw revert reason');
+    t.equal(listed?.['token_transfers'], null, 'lists: token_transfers null');
+    const creation = await get(`/transactions/${f.transactions.contractCreation}`);
+    t.equal(creation['to'], null, 'contract creation: to is null');
+    t.equal(((creation['created_contract'] as Body)['hash'] as string).toLowerCase(), f.transactions.contractCreationAddress);
+    t.ok((creation['transaction_types'] as string[]).includes('contract_creation'));
+    const failedInternal = await get(`/transactions/${f.transactions.failedInternalCall}`);
+    t.equal(failedInternal['has_error_in_internal_transactions'], true);
+    const coin = await get(`/transactions/${f.transactions.coinTransfer}`);
+    t.same(coin['transaction_types'], ['coin_transfer']);
+    t.equal(coin['method'], null, 'no input → method null');
+  });
+
+  await t.test('embedded token transfers: cap 10 and overflow', async (t) => {
+    const many = await get(`/transactions/${f.transactions.manyTokenTransfers}`);
+    t.equal((many['token_transfers'] as Body[]).length, 10);
+    t.equal(many['token_transfers_overflow'], true);
+    const none = await get(`/transactions/${f.transactions.coinTransfer}`);
+    t.same(none['token_transfers'], []);
+    t.equal(none['token_transfers_overflow'], false);
+  });
+
+  await t.test('token transfer type and ERC-1155 batches', async (t) => {
+    const typeOf = async (hash: string) => ((await get(`/transactions/${hash}`))['token_transfers'] as Body[]).map((i) => i['type']);
+    t.ok((await typeOf(f.transactions.mint)).includes('token_minting'), 'mint');
+    t.ok((await typeOf(f.transactions.burn)).includes('token_burning'), 'burn');
+    t.ok((await typeOf(f.transactions.spawn)).includes('token_spawning'), 'spawn');
+    const batch = (await get(`/transactions/${f.transactions.erc1155BatchRepeatedId}`))['token_transfers'] as Body[];
+    const rec = chain.bundles.flatMap((b) => b.tokenTransfers).find((r) => r.transactionHash === f.transactions.erc1155BatchRepeatedId && r.tokenIds.length > 1);
+    t.ok(rec, 'the fixture has the batch');
+    if (rec === undefined) return;
+    const distinct = [...new Set(rec.tokenIds)];
+    t.same(batch.map((i) => (i['total'] as Body)['token_id']), distinct.reverse().map(String), 'one item per distinct id, highest batch position first');
+    for (const item of batch) {
+      const id = BigInt((item['total'] as Body)['token_id'] as string);
+      const sum = rec.tokenIds.reduce((s, x, i) => (x === id ? s + (rec.amounts[i] as bigint) : s), 0n);
+      t.equal((item['total'] as Body)['value'], sum.toString(), `id ${id}: repeated amounts summed`);
+    }
+  });
+
+  await t.test('internal transactions of one transaction: index ASC, no top call', async (t) => {
+    const list = (await walk(ex, '/api/v2/internal-transactions', { transaction_hash: f.transactions.createdByContract })).items;
+    t.ok(list.length > 0);
+    t.ok(list.every((i) => (i['index'] as number) > 0 || i['type'] !== 'call'), 'the index-0 call is not listed');
+    t.same(list.map((i) => i['index']), [...list.map((i) => i['index'] as number)].sort((a, b) => a - b), 'index ASC');
+    const created = list.find((i) => i['created_contract'] !== null);
+    t.equal(((created?.['created_contract'] as Body)['hash'] as string).toLowerCase(), f.transactions.createdByContractAddress, 'a contract created by a contract');
+    const unknown = await get('/internal-transactions', { transaction_hash: `0x${'cd'.repeat(32)}` });
+    t.same(unknown, { items: [], next_page_params: null }, 'unknown transaction → empty');
+  });
+
+  await t.test('state changes', async (t) => {
+    const nft = items(await get(`/transactions/${f.transactions.erc721Transfer}/state-changes`));
+    const tokenRows = nft.filter((i) => i['type'] === 'token');
+    t.ok(tokenRows.length >= 2, 'both parties of the ERC-721 transfer');
+    for (const row of tokenRows) {
+      t.ok(Array.isArray(row['change']), 'ERC-721 change is an array');
+      for (const c of row['change'] as Body[]) t.ok(c['direction'] === 'from' || c['direction'] === 'to');
+    }
+    const coin = nft.filter((i) => i['type'] === 'coin');
+    t.ok(coin.length > 0 && coin.every((i) => BigInt(i['balance_after'] as string) - BigInt(i['balance_before'] as string) === BigInt(i['change'] as string)));
+    t.ok(coin.some((i) => i['is_miner'] === true), 'the miner is a participant');
+    const legacy = await get(`/transactions/${f.transactions.manyStateChanges}/state-changes`, { items_count: '50', state_changes: 'null' });
+    const second = await get(`/transactions/${f.transactions.manyStateChanges}/state-changes`, { items_count: '50', state_changes: '50' });
+    t.same(legacy['items'], second['items'], "Blockscout's cursor {items_count: 50, state_changes: null} is page 2");
+  });
+
+  await t.test('logs: four topics, decoded and undecoded', async (t) => {
+    const logs = items(await get(`/transactions/${f.transactions.manyLogs}/logs`));
+    t.ok(logs.every((l) => (l['topics'] as unknown[]).length === 4));
+    const decoded = logs[0]?.['decoded'] as Body | null;
+    t.match(decoded?.['method_call'], /^Transfer\(address indexed from, address indexed to, uint256/);
+    t.equal(decoded?.['method_id'], 'ddf252ad');
+    const raw = items(await get(`/transactions/${f.transactions.undecodableLog}/logs`));
+    t.ok(raw.some((l) => l['decoded'] === null), 'an unknown event stays undecoded');
+  });
+
+  await t.test('blocks: detail by number and by hash, fees', async (t) => {
+    const byNumber = await get(`/blocks/${f.busiestBlock}`);
+    const byHash = await get(`/blocks/${byNumber['hash'] as string}`);
+    t.same(byHash, byNumber, 'same object by number and by hash');
+    t.equal(byNumber['transactions_count'], f.busiestBlockTransactionCount);
+    const listed = items(await get('/blocks', { block_number: String(f.busiestBlock + 1) }))[0] as Body;
+    t.equal(listed['height'], f.busiestBlock);
+    t.equal(listed['internal_transactions_count'], null, 'lists: no internal_transactions_count');
+    const bundle = chain.bundles.find((b) => b.block.number === f.busiestBlock);
+    const fees = (bundle?.transactions ?? []).reduce((s, x) => s + (x.gasUsed ?? 0n) * (x.gasPrice ?? 0n), 0n);
+    t.equal(byNumber['transaction_fees'], fees.toString(), 'transaction_fees = Σ gas_used × gas_price');
+  });
+
+  await t.test('numbers above 2^53 survive end to end', async (t) => {
+    const id = f.bigTokenId;
+    t.ok(id > 2n ** 53n);
+    const transfers = await get(`/tokens/${f.tokens.erc721}/instances/${id}/transfers`);
+    t.equal(((items(transfers)[0] as Body)['total'] as Body)['token_id'], id.toString(), 'token id in a transfer total');
+    const r = await ex.handle({ path: `/api/v2/tokens/${f.tokens.erc721}/instances`, query: { items_count: '1' } });
+    const text = toJson(r.body);
+    t.match(text, new RegExp(`"unique_token":${id.toString()}[,}]`), 'unique_token is an exact JSON number');
+    const next = await ex.handle({ path: `/api/v2/tokens/${f.tokens.erc721}/instances`, query: { items_count: '1', unique_token: id.toString() } });
+    t.not(((bodyOf(next)['items'] as Body[])[0] as Body)['id'], id.toString(), 'and it resumes exactly after that id');
+    const huge = await get(`/tokens/${f.tokens.erc1155}/instances/${f.huge1155Id}/transfers`);
+    t.equal(((items(huge)[0] as Body)['total'] as Body)['token_id'], f.huge1155Id.toString());
+  });
+}

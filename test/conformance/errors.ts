@@ -1,0 +1,203 @@
+/**
+ * Bad input for every endpoint → the exact 422 body; unknown entities → 404; unknown but
+ * well-formed addresses on address lists → 200 with an empty page.
+ */
+import type { Test } from 'tap';
+import type { FixtureFacts } from '../fixtures/chain.ts';
+import type { Loaded } from '../support/explorer.ts';
+import { bodyOf } from '../support/explorer.ts';
+
+const ADDRESS_FORMAT = 'Invalid format. Expected ~r/^0x([A-Fa-f0-9]{40})$/';
+const HASH_FORMAT = 'Invalid format. Expected ~r/^0x([A-Fa-f0-9]{64})$/';
+const INTEGER_STRING_FORMAT = 'Invalid format. Expected ~r/^-?([1-9][0-9]*|0)$/';
+const TOKEN_TYPE_ERRORS = [
+  'Failed to cast value using any of: Schema(type: :string), Schema(title: "EmptyString", type: :string)',
+  'String length is larger than maxLength: 0',
+  'Invalid format. Expected ~r/^\\[?(ERC-20|ERC-721|ERC-1155|ERC-404|ERC-7984)(,(ERC-20|ERC-721|ERC-1155|ERC-404|ERC-7984))*\\]?$/i',
+];
+const MAX = '9007199254740991';
+
+interface BadCase {
+  readonly path: string;
+  readonly query?: Record<string, string>;
+  /** [pointer name, detail] in order */
+  readonly errors: readonly (readonly [string, string])[];
+}
+
+const err = (name: string, detail: string) => [name, detail] as const;
+
+export function badInputCases(f: FixtureFacts): BadCase[] {
+  const a = f.hotAddress;
+  const h = f.transactions.eip1559;
+  const cases: BadCase[] = [];
+  // every path parameter, malformed
+  const addressPaths = [
+    (x: string) => `/addresses/${x}/tokens`,
+    (x: string) => `/addresses/${x}/token-balances`,
+    (x: string) => `/addresses/${x}/internal-transactions`,
+    (x: string) => `/addresses/${x}/nft/collections`,
+    (x: string) => `/addresses/${x}/blocks-validated`,
+    (x: string) => `/tokens/${x}/instances`,
+    (x: string) => `/tokens/${x}/instances/1/transfers`,
+    (x: string) => `/tokens/${x}/transfers`,
+  ];
+  for (const p of addressPaths) {
+    for (const bad of ['0x', '0x123', `0X${a.slice(2)}`, `${a}00`, `0x${'g'.repeat(40)}`, 'abc']) {
+      cases.push({ path: p(bad), errors: [err('address_hash_param', ADDRESS_FORMAT)] });
+    }
+  }
+  const hashPaths = [(x: string) => `/transactions/${x}`, (x: string) => `/transactions/${x}/state-changes`, (x: string) => `/transactions/${x}/logs`];
+  for (const p of hashPaths) {
+    for (const bad of ['0x', '0x123', `0X${h.slice(2)}`, `${h}0`, a]) {
+      cases.push({ path: p(bad), errors: [err('transaction_hash_param', HASH_FORMAT)] });
+    }
+  }
+  // path errors come first: query errors are not reported with them
+  cases.push({ path: '/addresses/0x1/internal-transactions', query: { filter: 'foo', zzz: '1' }, errors: [err('address_hash_param', ADDRESS_FORMAT)] });
+  for (const bad of ['0x123123', '123qwe', '-1']) {
+    cases.push({
+      path: `/blocks/${bad}`,
+      errors: [
+        err('block_hash_or_number_param', 'Failed to cast value using any of: Schema(title: "FullHash", type: :string), Schema(type: :integer)'),
+        err('block_hash_or_number_param', bad === '-1' ? '-1 is smaller than inclusive minimum 0' : 'Invalid integer. Got: string'),
+        err('block_hash_or_number_param', HASH_FORMAT),
+      ],
+    });
+  }
+  for (const bad of ['abc', '01', '1.5', '']) {
+    cases.push({ path: `/tokens/${f.tokens.erc721}/instances/${bad === '' ? '%20' : bad}/transfers`, errors: [err('token_id_param', INTEGER_STRING_FORMAT)] });
+  }
+  // query parameters of every list endpoint
+  const lists: [string, string[]][] = [
+    [`/addresses/${a}/tokens`, ['items_count']],
+    [`/addresses/${a}/internal-transactions`, ['block_number', 'index', 'transaction_index', 'items_count']],
+    [`/addresses/${a}/nft/collections`, ['items_count']],
+    [`/addresses/${a}/blocks-validated`, ['block_number', 'items_count']],
+    ['/transactions', ['block_number', 'index', 'items_count']],
+    [`/transactions/${h}/state-changes`, ['items_count', 'state_changes_count']],
+    [`/transactions/${h}/logs`, ['index', 'block_number', 'items_count']],
+    ['/internal-transactions', ['block_number', 'index', 'transaction_index', 'items_count', 'limit']],
+    ['/token-transfers', ['block_number', 'index', 'batch_log_index', 'index_in_batch', 'items_count', 'limit']],
+    [`/tokens/${f.instancesToken}/instances`, ['items_count']],
+    [`/tokens/${f.tokens.erc721}/instances/1/transfers`, ['block_number', 'index', 'items_count']],
+    [`/tokens/${f.busyToken}/transfers`, ['block_number', 'index', 'batch_log_index', 'index_in_batch', 'items_count']],
+    ['/blocks', ['block_number', 'items_count']],
+  ];
+  for (const [path, ints] of lists) {
+    for (const name of ints) {
+      cases.push({ path, query: { [name]: 'abc' }, errors: [err(name, 'Invalid integer. Got: string')] });
+      cases.push({ path, query: { [name]: '1e3' }, errors: [err(name, 'Invalid integer. Got: string')] });
+      cases.push({ path, query: { [name]: '99999999999999999999999' }, errors: [err(name, `99999999999999999999999 is larger than inclusive maximum ${MAX}`)] });
+    }
+    for (const name of ints.filter((n) => n === 'block_number' || n === 'items_count' || n === 'state_changes_count')) {
+      const min = name === 'items_count' ? 1 : 0;
+      cases.push({ path, query: { [name]: '-1' }, errors: [err(name, `-1 is smaller than inclusive minimum ${min}`)] });
+    }
+    cases.push({ path, query: { foo: '1' }, errors: [err('foo', 'Unexpected field: foo')] });
+    cases.push({ path, query: { zz: '1', _: '2', b: 'x' }, errors: [err('_', 'Unexpected field: _')] });
+    cases.push({ path, query: { ['x'.repeat(50)]: '1' }, errors: [err('x'.repeat(50), `Unexpected field: ${'x'.repeat(40)}`)] });
+  }
+  for (const path of [`/addresses/${a}/token-balances`, `/transactions/${h}`, `/blocks/1`]) {
+    cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
+  }
+  // enums and lists
+  cases.push({ path: `/addresses/${a}/internal-transactions`, query: { filter: 'foo' }, errors: [err('filter', 'Invalid value for enum')] });
+  cases.push({ path: `/addresses/${a}/internal-transactions`, query: { filter: 'TO' }, errors: [err('filter', 'Invalid value for enum')] });
+  cases.push({ path: '/transactions', query: { filter: 'mined' }, errors: [err('filter', 'Invalid value for enum')] });
+  cases.push({ path: '/blocks', query: { type: 'Uncle' }, errors: [err('type', 'Invalid value for enum')] });
+  cases.push({ path: `/addresses/${a}/nft/collections`, query: { token_type: 'ERC-99' }, errors: [err('token_type', 'Invalid value for enum')] });
+  for (const path of [`/addresses/${a}/tokens`, `/addresses/${a}/nft/collections`, '/token-transfers']) {
+    for (const bad of ['ERC-99', 'ERC-20 ,ERC-721', 'erc20', '[[ERC-20]']) {
+      cases.push({ path, query: { type: bad }, errors: TOKEN_TYPE_ERRORS.map((d) => err('type', d)) });
+    }
+  }
+  cases.push({ path: '/internal-transactions', query: { transaction_hash: '0x12' }, errors: [err('transaction_hash', HASH_FORMAT)] });
+  cases.push({ path: '/token-transfers', query: { batch_block_hash: '0x12' }, errors: [err('batch_block_hash', HASH_FORMAT)] });
+  cases.push({ path: '/transactions', query: { hash: 'zz', filter: 'pending' }, errors: [err('hash', HASH_FORMAT)] });
+  cases.push({ path: '/transactions', query: { inserted_at: 'yesterday' }, errors: [err('inserted_at', 'Invalid format. Expected :"date-time"')] });
+  cases.push({ path: `/tokens/${f.instancesToken}/instances`, query: { holder_address_hash: '0x1' }, errors: [err('holder_address_hash', ADDRESS_FORMAT)] });
+  cases.push({
+    path: `/tokens/${f.instancesToken}/instances`,
+    query: { unique_token: '-01' },
+    errors: [
+      err('unique_token', 'Failed to cast value using any of: Schema(title: "NullString", type: :string), Schema(title: "EmptyString", type: :string), Schema(title: "IntegerString", type: :string)'),
+      err('unique_token', INTEGER_STRING_FORMAT),
+      err('unique_token', 'String length is larger than maxLength: 0'),
+      err('unique_token', 'Invalid value for enum'),
+    ],
+  });
+  cases.push({ path: `/addresses/${a}/internal-transactions`, query: { include_zero_value: 'yes' }, errors: [err('include_zero_value', 'Invalid boolean. Got: string')] });
+  // several failing parameters: one error each, in declaration order
+  cases.push({
+    path: `/addresses/${a}/internal-transactions`,
+    query: { index: 'x', block_number: '-5', filter: 'sideways' },
+    errors: [err('block_number', '-5 is smaller than inclusive minimum 0'), err('index', 'Invalid integer. Got: string'), err('filter', 'Invalid value for enum')],
+  });
+  return cases;
+}
+
+export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
+  const f = loaded.chain.facts;
+  const ex = loaded.explorer;
+  await t.test('bad input → exact 422 bodies', async (t) => {
+    const cases = badInputCases(f);
+    for (const c of cases) {
+      const r = await ex.handle({ path: `/api/v2${c.path}`, query: c.query ?? {} });
+      const expected = { errors: c.errors.map(([name, detail]) => ({ title: 'Invalid value', source: { pointer: `/${name}` }, detail })) };
+      t.same({ status: r.status, body: r.body }, { status: 422, body: expected }, `${c.path} ${JSON.stringify(c.query ?? {})}`, { diagnostic: false });
+    }
+    t.ok(cases.length > 200, `${cases.length} bad-input cases`);
+  });
+
+  await t.test('unknown entities → 404 {"message":"Not found"}', async (t) => {
+    const nowhere = `0x${'ab'.repeat(32)}`;
+    const noToken = f.unknownAddress;
+    const paths = [
+      `/transactions/${nowhere}`,
+      `/transactions/${nowhere}/state-changes`,
+      `/transactions/${nowhere}/logs`,
+      `/tokens/${noToken}/instances`,
+      `/tokens/${noToken}/transfers`,
+      `/tokens/${noToken}/instances/1/transfers`,
+      `/tokens/${f.tokens.erc20}/instances/1/transfers`,
+      `/blocks/${nowhere}`,
+      `/blocks/${f.headBlockNumber + 1}`,
+      `/blocks/9007199254740991`,
+    ];
+    for (const p of paths) {
+      const r = await ex.handle({ path: `/api/v2${p}` });
+      t.same({ status: r.status, body: r.body }, { status: 404, body: { message: 'Not found' } }, p);
+    }
+    const holderOnErc20 = await ex.handle({ path: `/api/v2/tokens/${f.tokens.erc20}/instances`, query: { holder_address_hash: f.hotAddress } });
+    t.equal(holderOnErc20.status, 404, 'instances of an ERC-20 by holder → 404');
+  });
+
+  await t.test('unknown, well-formed addresses → 200 with an empty page', async (t) => {
+    const u = f.unknownAddress;
+    for (const p of ['tokens', 'internal-transactions', 'nft/collections', 'blocks-validated']) {
+      const r = await ex.handle({ path: `/api/v2/addresses/${u}/${p}` });
+      t.same({ status: r.status, body: r.body }, { status: 200, body: { items: [], next_page_params: null } }, p);
+    }
+    const balances = await ex.handle({ path: `/api/v2/addresses/${u}/token-balances` });
+    t.same({ status: balances.status, body: balances.body }, { status: 200, body: [] }, 'token-balances → []');
+  });
+
+  await t.test('hashes in any case give identical answers', async (t) => {
+    const lower = await ex.handle({ path: `/api/v2/addresses/${f.hotAddress}/tokens` });
+    const upper = await ex.handle({ path: `/api/v2/addresses/0x${f.hotAddress.slice(2).toUpperCase()}/tokens` });
+    t.same(bodyOf(upper), bodyOf(lower), 'address hash, upper case');
+    const tx = f.transactions.eip1559;
+    const a = await ex.handle({ path: `/api/v2/transactions/${tx}` });
+    const b = await ex.handle({ path: `/api/v2/transactions/0x${tx.slice(2).toUpperCase()}` });
+    t.same(b.body, a.body, 'transaction hash, upper case');
+  });
+
+  await t.test('unknown routes and methods', async (t) => {
+    const r = await ex.handle({ path: '/api/v2/nothing-here' });
+    t.equal(r.status, 404);
+    const m = await ex.handle({ path: '/api/v2/blocks', method: 'POST' });
+    t.same({ status: m.status, body: m.body }, { status: 405, body: { message: 'Method not allowed' } });
+    const c = await ex.handle({ path: '/999/api/v2/blocks' });
+    t.same({ status: c.status, body: c.body }, { status: 404, body: { message: 'Unknown chain: 999' } }, 'unconfigured chain');
+  });
+}

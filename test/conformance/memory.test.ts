@@ -1,0 +1,4 @@
+// The conformance suite over the memory store (see suite.ts; SCOUTKIT_STORES selects stores).
+import { runConformanceOn } from './suite.ts';
+
+await runConformanceOn('memory');

@@ -1,0 +1,228 @@
+/**
+ * Every list endpoint walked page by page (small and default page sizes): each row exactly
+ * once, in the endpoint's order, and as many rows as the fixture chain holds (counted straight
+ * from its bundles — an oracle independent of any adapter).
+ */
+import type { Test } from 'tap';
+import type { Address, BlockBundle, InternalTransactionRecord, TokenTransferRecord } from '../../lib/index.ts';
+import type { FixtureChain } from '../fixtures/chain.ts';
+import { PING_PONG_ID } from '../fixtures/chain.ts';
+import type { Body, Loaded } from '../support/explorer.ts';
+import { walk } from '../support/explorer.ts';
+
+type Key = readonly (number | bigint | string)[];
+
+interface WalkCase {
+  readonly name: string;
+  readonly path: string;
+  readonly query?: Record<string, string>;
+  /** identity of an item */
+  readonly id: (item: Body) => string;
+  /** sort key; items must be non-increasing (desc) or non-decreasing (asc) by it */
+  readonly sortKey?: (item: Body) => Key;
+  readonly direction?: 'asc' | 'desc';
+  readonly expected: number;
+}
+
+const num = (v: unknown): number => v as number;
+const big = (v: unknown): bigint => BigInt(v as string);
+const hashOf = (a: unknown): string => ((a as Body)['hash'] as string).toLowerCase();
+
+function compareKeys(a: Key, b: Key): number {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as number | bigint | string;
+    const y = b[i] as number | bigint | string;
+    if (x < y) return -1;
+    if (x > y) return 1;
+  }
+  return 0;
+}
+
+const isTopCall = (it: InternalTransactionRecord) => it.type === 'call' && it.index === 0;
+const all = <T>(chain: FixtureChain, pick: (b: BlockBundle) => readonly T[]): T[] => chain.bundles.flatMap(pick);
+
+/** Listed items of a transfer record: distinct ids of a batch, else one. */
+function itemCount(r: TokenTransferRecord): number {
+  return r.tokenIds.length > 1 ? new Set(r.tokenIds).size : 1;
+}
+
+/** Current balances (latest per holder/token/id) with value > 0, ERC-7984 any. */
+function currentBalances(chain: FixtureChain, holder: Address) {
+  const latest = new Map<string, { value: bigint; block: number; type: string }>();
+  for (const b of all(chain, (x) => x.tokenBalances)) {
+    if (b.holder !== holder) continue;
+    const k = `${b.tokenAddress}:${b.tokenId ?? ''}`;
+    const prev = latest.get(k);
+    if (prev === undefined || prev.block <= b.blockNumber) latest.set(k, { value: b.value, block: b.blockNumber, type: b.tokenType });
+  }
+  return [...latest.values()].filter((b) => b.value > 0n || b.type === 'ERC-7984').length;
+}
+
+export function walkCases(chain: FixtureChain): WalkCase[] {
+  const f = chain.facts;
+  const internal = all(chain, (b) => b.internalTransactions).filter((it) => !isTopCall(it));
+  const touches = (it: InternalTransactionRecord, a: Address) => it.from === a || it.to === a || it.createdContract === a;
+  const transfers = all(chain, (b) => b.tokenTransfers);
+  const internalKey = (i: Body): Key => [num(i['block_number']), num(i['transaction_index']), num(i['index'])];
+  const internalId = (i: Body) => `${i['transaction_hash']}:${i['index']}`;
+  const transferId = (i: Body) => `${i['transaction_hash']}:${i['log_index']}:${(i['total'] as Body | null)?.['token_id'] ?? ''}`;
+  const transferKey = (i: Body): Key => [num(i['block_number']), num(i['log_index'])];
+  return [
+    {
+      name: 'address internal transactions',
+      path: `/addresses/${f.hotAddress}/internal-transactions`,
+      id: internalId,
+      sortKey: internalKey,
+      expected: internal.filter((it) => touches(it, f.hotAddress)).length,
+    },
+    {
+      name: 'address internal transactions, filter=from',
+      path: `/addresses/${f.hotAddress}/internal-transactions`,
+      query: { filter: 'from' },
+      id: internalId,
+      sortKey: internalKey,
+      expected: internal.filter((it) => it.from === f.hotAddress).length,
+    },
+    {
+      name: 'address internal transactions, filter=to',
+      path: `/addresses/${f.hotAddress}/internal-transactions`,
+      query: { filter: 'to' },
+      id: internalId,
+      sortKey: internalKey,
+      expected: internal.filter((it) => it.to === f.hotAddress || it.createdContract === f.hotAddress).length,
+    },
+    {
+      name: 'address tokens',
+      path: `/addresses/${f.hotAddress}/tokens`,
+      id: (i) => `${(i['token'] as Body)['address_hash']}:${i['token_id']}`,
+      sortKey: (i) => [big(i['value'])],
+      expected: currentBalances(chain, f.hotAddress),
+    },
+    {
+      name: 'address NFT collections',
+      path: `/addresses/${f.hotAddress}/nft/collections`,
+      id: (i) => String((i['token'] as Body)['address_hash']),
+      sortKey: (i) => {
+        const token = i['token'] as Body;
+        return [['ERC-721', 'ERC-1155', 'ERC-404'].indexOf(token['type'] as string), (token['address_hash'] as string).toLowerCase()];
+      },
+      direction: 'asc',
+      expected: f.counts.hotNftCollections,
+    },
+    {
+      name: 'address blocks validated',
+      path: `/addresses/${f.miner}/blocks-validated`,
+      id: (i) => String(i['hash']),
+      sortKey: (i) => [num(i['height'])],
+      expected: chain.bundles.filter((b) => b.block.miner === f.miner).length,
+    },
+    {
+      name: 'transactions (validated)',
+      path: '/transactions',
+      id: (i) => String(i['hash']),
+      sortKey: (i) => [num(i['block_number']), num(i['position'])],
+      expected: all(chain, (b) => b.transactions).length,
+    },
+    {
+      name: 'transactions (pending)',
+      path: '/transactions',
+      query: { filter: 'pending' },
+      id: (i) => String(i['hash']),
+      expected: chain.pending.length,
+    },
+    {
+      name: 'transaction state changes',
+      path: `/transactions/${f.transactions.manyStateChanges}/state-changes`,
+      id: (i) => `${hashOf(i['address'])}:${(i['token'] as Body | null)?.['address_hash'] ?? 'coin'}:${i['token_id']}`,
+      expected: all(chain, (b) => b.stateChanges).filter((s) => s.transactionHash === f.transactions.manyStateChanges).length,
+    },
+    {
+      name: 'transaction logs',
+      path: `/transactions/${f.transactions.manyLogs}/logs`,
+      id: (i) => String(i['index']),
+      sortKey: (i) => [num(i['index'])],
+      direction: 'asc',
+      expected: all(chain, (b) => b.logs).filter((l) => l.transactionHash === f.transactions.manyLogs).length,
+    },
+    {
+      name: 'internal transactions',
+      path: '/internal-transactions',
+      id: internalId,
+      sortKey: internalKey,
+      expected: internal.length,
+    },
+    {
+      name: 'token transfers',
+      path: '/token-transfers',
+      id: transferId,
+      sortKey: transferKey,
+      expected: transfers.reduce((n, r) => n + itemCount(r), 0),
+    },
+    {
+      name: 'token transfers, type=ERC-1155',
+      path: '/token-transfers',
+      query: { type: 'ERC-1155' },
+      id: transferId,
+      sortKey: transferKey,
+      expected: transfers.filter((r) => r.tokenType === 'ERC-1155').reduce((n, r) => n + itemCount(r), 0),
+    },
+    {
+      name: 'token instances',
+      path: `/tokens/${f.instancesToken}/instances`,
+      id: (i) => String(i['id']),
+      sortKey: (i) => [big(i['id'])],
+      expected: new Set(all(chain, (b) => b.tokenInstances).filter((x) => x.tokenAddress === f.instancesToken).map((x) => x.tokenId)).size,
+    },
+    {
+      name: 'transfers of a token',
+      path: `/tokens/${f.busyToken}/transfers`,
+      id: transferId,
+      sortKey: transferKey,
+      expected: transfers.filter((r) => r.tokenAddress === f.busyToken).reduce((n, r) => n + itemCount(r), 0),
+    },
+    {
+      name: 'transfers of an ERC-1155 token (batches split across pages)',
+      path: `/tokens/${f.tokens.erc1155}/transfers`,
+      id: transferId,
+      sortKey: transferKey,
+      expected: transfers.filter((r) => r.tokenAddress === f.tokens.erc1155).reduce((n, r) => n + itemCount(r), 0),
+    },
+    {
+      name: 'transfers of one NFT instance',
+      path: `/tokens/${f.tokens.erc1155}/instances/${PING_PONG_ID}/transfers`,
+      id: transferId,
+      sortKey: transferKey,
+      expected: transfers.filter((r) => r.tokenAddress === f.tokens.erc1155 && r.tokenIds.includes(PING_PONG_ID)).length,
+    },
+    {
+      name: 'blocks',
+      path: '/blocks',
+      id: (i) => String(i['hash']),
+      sortKey: (i) => [num(i['height'])],
+      expected: chain.bundles.filter((b) => b.block.consensus).length,
+    },
+  ];
+}
+
+export async function walkSuite(t: Test, loaded: Loaded): Promise<void> {
+  for (const c of walkCases(loaded.chain)) {
+    await t.test(c.name, async (t) => {
+      const small = await walk(loaded.explorer, `/api/v2${c.path}`, { ...c.query, items_count: '7' });
+      const normal = await walk(loaded.explorer, `/api/v2${c.path}`, { ...c.query });
+      const ids = small.items.map(c.id);
+      t.equal(new Set(ids).size, ids.length, 'every row appears once');
+      t.equal(ids.length, c.expected, `all ${c.expected} rows are listed`);
+      t.ok(c.expected >= MIN_WALK_ROWS, `the fixture gives this list ≥ ${MIN_WALK_ROWS} rows`);
+      t.same(normal.items.map(c.id), ids, 'the same rows in the same order at page size 50');
+      t.equal(small.pages, Math.max(1, Math.ceil(c.expected / 7)), 'full pages of 7 until the last');
+      if (c.sortKey !== undefined) {
+        const keys = small.items.map(c.sortKey);
+        const bad = keys.findIndex((k, i) => i > 0 && compareKeys(keys[i - 1] as Key, k) * (c.direction === 'asc' ? -1 : 1) < 0);
+        t.equal(bad, -1, `ordered ${c.direction ?? 'desc'}${bad >= 0 ? ` (breaks at row ${bad})` : ''}`);
+      }
+    });
+  }
+}
+
+/** The issue asks for ≥ 120 rows with ties in every walk; the fixture must keep providing them. */
+export const MIN_WALK_ROWS = 120;

@@ -1,0 +1,165 @@
+/**
+ * Every endpoint over real HTTP, in both forms, against the fixture chain; two chains in one
+ * process; methods; pass-through and prefix mounting.
+ */
+import t from 'tap';
+import Koa from 'koa';
+import { createExplorer, ENDPOINT_NAMES, toJson } from '../../lib/index.ts';
+import type { EndpointName } from '../../lib/index.ts';
+import { explorerMiddleware } from '../../host/index.ts';
+import { fixtureChains, limitHeaders, listen, request } from './helpers.ts';
+import { loadApiSpecs, validateResponse } from '../support/openapi.ts';
+import { TEMPLATES } from '../conformance/cases.ts';
+
+const { chain1, chain5, facts } = await fixtureChains();
+const explorer = createExplorer({ chains: { '1': chain1, '5': chain5 }, defaultChain: '1' });
+const KEY = 'routes-test-key';
+const plan = { name: 'test', requestsPerSecond: 10_000, credits: 1_000_000, creditPeriod: 'month' as const };
+
+const app = new Koa();
+app.use(explorerMiddleware(explorer, { keys: [{ key: KEY, plan }], anonymousPlan: { ...plan, name: 'anon' } }));
+app.use((ctx) => {
+  ctx.body = 'downstream';
+});
+const server = await listen(app);
+t.teardown(() => server.close());
+const withKey = { headers: { 'x-api-key': KEY } };
+
+const missingTx = `0x${'ab'.repeat(32)}`;
+const f = facts;
+/** One 200 path per endpoint, and where the endpoint has them a 404 and a 422 path. */
+const cases: Record<EndpointName, { ok: string; notFound?: string; invalid?: string }> = {
+  addressTokens: { ok: `/addresses/${f.hotAddress}/tokens`, invalid: '/addresses/0x/tokens' },
+  addressTokenBalances: { ok: `/addresses/${f.hotAddress}/token-balances`, invalid: '/addresses/0x12/token-balances' },
+  addressInternalTransactions: {
+    ok: `/addresses/${f.hotAddress}/internal-transactions?filter=to`,
+    invalid: '/addresses/0x/internal-transactions',
+  },
+  addressNftCollections: { ok: `/addresses/${f.hotAddress}/nft/collections`, invalid: '/addresses/zz/nft/collections' },
+  addressBlocksValidated: { ok: `/addresses/${f.miner}/blocks-validated`, invalid: '/addresses/0x/blocks-validated' },
+  transactions: { ok: '/transactions', invalid: '/transactions?filter=nonsense' },
+  transaction: { ok: `/transactions/${f.transactions.legacy}`, notFound: `/transactions/${missingTx}`, invalid: '/transactions/0x' },
+  transactionStateChanges: {
+    ok: `/transactions/${f.transactions.manyStateChanges}/state-changes`,
+    notFound: `/transactions/${missingTx}/state-changes`,
+    invalid: '/transactions/0x1/state-changes',
+  },
+  transactionLogs: {
+    ok: `/transactions/${f.transactions.manyLogs}/logs`,
+    notFound: `/transactions/${missingTx}/logs`,
+    invalid: '/transactions/0x/logs',
+  },
+  internalTransactions: { ok: '/internal-transactions' },
+  tokenTransfers: { ok: '/token-transfers?type=ERC-20', invalid: '/token-transfers?type=ERC-99' },
+  tokenInstances: {
+    ok: `/tokens/${f.instancesToken}/instances`,
+    notFound: `/tokens/${f.unknownAddress}/instances`,
+    invalid: '/tokens/0x/instances',
+  },
+  tokenInstanceTransfers: {
+    ok: `/tokens/${f.tokens.erc721}/instances/${f.bigTokenId}/transfers`,
+    notFound: `/tokens/${f.unknownAddress}/instances/1/transfers`,
+    invalid: `/tokens/${f.tokens.erc721}/instances/not-an-id/transfers`,
+  },
+  tokenTransfersOfToken: {
+    ok: `/tokens/${f.busyToken}/transfers`,
+    notFound: `/tokens/${f.unknownAddress}/transfers`,
+    invalid: '/tokens/0x/transfers',
+  },
+  blocks: { ok: '/blocks', invalid: '/blocks?type=nonsense' },
+  block: { ok: `/blocks/${f.headBlockNumber}`, notFound: '/blocks/999999', invalid: '/blocks/not-a-block' },
+};
+
+t.test('every endpoint answers in both forms, exactly what lib answers', async (t) => {
+  const specs = await loadApiSpecs();
+  t.same(Object.keys(cases).sort(), [...ENDPOINT_NAMES].sort(), 'a case per endpoint of the route table');
+  for (const [endpoint, c] of Object.entries(cases)) {
+    for (const [kind, status] of [['ok', 200], ['notFound', 404], ['invalid', 422]] as const) {
+      const path = c[kind];
+      if (path === undefined) continue;
+      const [subPath, search] = path.split('?');
+      const query = Object.fromEntries(new URLSearchParams(search ?? ''));
+      const instance = await request(`${server.url}/api/v2${path}`);
+      const multichain = await request(`${server.url}/1/api/v2${path}`, withKey);
+      for (const [form, reply, prefix] of [['instance', instance, '/api/v2'], ['multichain', multichain, '/1/api/v2']] as const) {
+        const expected = await explorer.handle({ path: `${prefix}${subPath}`, query });
+        t.equal(expected.status, status, `${endpoint} ${kind} ${form}: lib answers ${status}`);
+        t.equal(reply.status, status, `${endpoint} ${kind} ${form}: ${status}`);
+        t.equal(reply.headers.get('content-type'), 'application/json; charset=utf-8');
+        t.equal(reply.text, toJson(expected.body), `${endpoint} ${kind} ${form}: lib's body, bytes for bytes`);
+        t.ok(limitHeaders(reply).limit > 0, `${endpoint} ${kind} ${form}: limit headers`);
+        const errors = validateResponse(specs, form === 'instance' ? 'instance' : 'pro', TEMPLATES[endpoint as EndpointName], reply.status, reply.json);
+        t.same(errors, [], `${endpoint} ${kind} ${form}: valid against the ${form === 'instance' ? '11.2.7' : 'Pro 0.5.0'} document`);
+      }
+    }
+  }
+});
+
+t.test('two chains in one process', async (t) => {
+  const one = await request(`${server.url}/1/api/v2/blocks`, withKey);
+  const five = await request(`${server.url}/5/api/v2/blocks`, withKey);
+  t.equal(one.status, 200);
+  t.equal((one.json as { items: { height: number }[] }).items[0]?.height, f.headBlockNumber);
+  t.equal(five.status, 200);
+  t.same(five.json, { items: [], next_page_params: null }, 'the empty chain is its own');
+  const unknown = await request(`${server.url}/7/api/v2/blocks`, withKey);
+  t.equal(unknown.status, 404);
+  t.same(unknown.json, { message: 'Unknown chain: 7' });
+  t.ok(limitHeaders(unknown).remaining >= 0, '404 carries the limit headers');
+  const unknownNoKey = await request(`${server.url}/7/api/v2/blocks`);
+  t.equal(unknownNoKey.status, 404, 'an unconfigured chain is 404 with or without a key');
+});
+
+t.test('GET and HEAD only', async (t) => {
+  const head = await request(`${server.url}/api/v2/blocks`, { method: 'HEAD' });
+  t.equal(head.status, 200);
+  t.equal(head.text, '');
+  t.equal(head.headers.get('content-type'), 'application/json; charset=utf-8');
+  for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+    const reply = await request(`${server.url}/api/v2/transactions`, { method });
+    t.equal(reply.status, 405, method);
+    t.same(reply.json, { message: 'Method not allowed' });
+    t.equal(reply.headers.get('allow'), 'GET, HEAD');
+    t.ok(reply.headers.has('x-ratelimit-limit'), `${method}: limit headers`);
+  }
+});
+
+t.test('requests outside our routes pass through untouched', async (t) => {
+  for (const path of ['/', '/api/v2', '/api/v2/unknown', '/api/v1/blocks', '/1/api/v3/blocks', '/a/b/api/v2/blocks']) {
+    const reply = await request(`${server.url}${path}`);
+    t.equal(reply.text, 'downstream', path);
+    t.notOk(reply.headers.has('x-ratelimit-limit'), `${path}: not counted`);
+  }
+});
+
+t.test('trailing slash and case-insensitive address', async (t) => {
+  const reply = await request(`${server.url}/api/v2/blocks/${f.headBlockNumber}/`);
+  t.equal(reply.status, 200);
+  const lower = await request(`${server.url}/api/v2/addresses/${f.hotAddress.toLowerCase()}/tokens`);
+  const upper = await request(`${server.url}/api/v2/addresses/0x${f.hotAddress.slice(2).toUpperCase()}/tokens`);
+  t.equal(lower.status, 200);
+  t.equal(lower.text, upper.text);
+});
+
+t.test('mounted under a prefix next to the app own routes', async (t) => {
+  const host = new Koa();
+  host.use(async (ctx, next) => {
+    if (ctx.path === '/explorer/own') ctx.body = { own: true };
+    else await next();
+  });
+  host.use(explorerMiddleware(explorer, { prefix: '/explorer', requireKeyForMultichain: false }));
+  host.use((ctx) => {
+    ctx.status = 418;
+    ctx.body = 'app fallback';
+  });
+  const s = await listen(host);
+  t.teardown(() => s.close());
+  t.same((await request(`${s.url}/explorer/own`)).json, { own: true });
+  const blocks = await request(`${s.url}/explorer/api/v2/blocks`);
+  t.equal(blocks.status, 200);
+  t.equal(blocks.text, toJson((await explorer.handle({ path: '/api/v2/blocks' })).body));
+  t.equal((await request(`${s.url}/explorer/5/api/v2/blocks`)).status, 200, 'multichain form under the prefix');
+  const outside = await request(`${s.url}/api/v2/blocks`);
+  t.equal(outside.status, 418, 'without the prefix: not ours');
+  t.equal(outside.text, 'app fallback');
+});

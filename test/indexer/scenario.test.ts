@@ -1,0 +1,238 @@
+/**
+ * Index the demo scenario from a real anvil into every store, then hold the store against the
+ * node itself: receipts, balances, balanceOf, ownerOf, and balances before/after each
+ * transaction (automine puts each transaction alone in its block, so a state change's
+ * before/after must equal the node's balance at block − 1 / block). Also: a crash mid-run and a
+ * restart give the same store as an uninterrupted run.
+ */
+import t from 'tap';
+import { createPublicClient, decodeErrorResult, http, parseAbi } from 'viem';
+import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
+import type { DataSource } from '../../lib/ports.ts';
+import type { IndexerEvent } from '../../lib/indexer/index.ts';
+import { startAnvil } from '../../demo/anvil.ts';
+import type { Anvil } from '../../demo/anvil.ts';
+import { runScenario } from '../../demo/scenario.ts';
+import type { ScenarioFacts } from '../../demo/scenario.ts';
+import { storeFactories } from '../support/stores.ts';
+import type { TestStore } from '../support/stores.ts';
+import { chainKeys, digest } from '../adapters/sql/digest.ts';
+import { CrashError, indexerFor, recordingSink } from './helpers.ts';
+import type { RecordingSink } from './helpers.ts';
+
+const ABI = parseAbi([
+  'function balanceOf(address) view returns (uint256)',
+  'function balanceOfBatch(address[], uint256[]) view returns (uint256[])',
+  'function ownerOf(uint256) view returns (address)',
+  'function name() view returns (string)',
+  'function symbol() view returns (string)',
+  'function totalSupply() view returns (uint256)',
+]);
+
+const lc = (a: string): Address => a.toLowerCase() as Address;
+
+let anvil: Anvil;
+let facts: ScenarioFacts;
+
+t.before(async () => {
+  anvil = await startAnvil();
+  facts = await runScenario(anvil.url, { rounds: 2 });
+});
+t.teardown(async () => {
+  await anvil?.stop();
+});
+
+async function indexAll(store: TestStore): Promise<{ sink: RecordingSink; logs: string[] }> {
+  const sink = recordingSink(store);
+  const logs: string[] = [];
+  await indexerFor(anvil.url, sink, { logs }).run();
+  return { sink, logs };
+}
+
+async function allStateChanges(ds: DataSource, hash: Hash) {
+  return ds.listStateChanges(hash);
+}
+
+t.test('the scenario, indexed into each store, agrees with the node', async (t) => {
+  const client = createPublicClient({ transport: http(anvil.url) });
+  for (const factory of await storeFactories()) {
+    await t.test(factory.name, async (t) => {
+      const store = await factory.open();
+      t.teardown(() => store.close());
+      const { sink, logs } = await indexAll(store);
+      const head = Number(await client.getBlockNumber());
+      t.equal(await store.getHighestBlockNumber(), head, 'indexed to the head');
+      t.ok(logs.some((l) => /nothing will be missing/.test(l)), 'says what the node supports');
+
+      // ---- transactions against receipts ----
+      for (const hash of facts.allTxs) {
+        const receipt = await client.getTransactionReceipt({ hash });
+        const tx = await store.getTransaction(lc(hash));
+        if (!tx) {
+          t.fail(`transaction ${hash} missing`);
+          continue;
+        }
+        t.equal(tx.status, receipt.status === 'success' ? 'ok' : 'error', `${hash} status`);
+        t.equal(tx.gasUsed, receipt.gasUsed, `${hash} gas used`);
+        t.equal((tx.gasPrice ?? 0n) * (tx.gasUsed ?? 0n), receipt.effectiveGasPrice * receipt.gasUsed, `${hash} fee`);
+        t.equal(tx.blockNumber, Number(receipt.blockNumber), `${hash} block`);
+        const logsStored = await store.listLogs({ transactionHash: lc(hash) }, { after: null, limit: 1000 });
+        t.same(
+          logsStored.map((l) => ({ address: l.address, topics: [...l.topics], data: l.data, index: l.index })),
+          receipt.logs.map((l) => ({ address: lc(l.address), topics: l.topics.map((x) => x.toLowerCase()), data: l.data.toLowerCase(), index: l.logIndex })),
+          `${hash} logs`,
+        );
+      }
+
+      // ---- failures, traces, creations ----
+      const reverted = await store.getTransaction(lc(facts.txs.reverted));
+      t.equal(reverted?.status, 'error');
+      t.match(reverted?.error, /revert/i);
+      const reason = reverted?.revertReason;
+      t.ok(reason, 'revert data stored');
+      if (reason) t.same(decodeErrorResult({ data: reason as Hex }).args, [facts.revertReasons.reverted], 'Error(string) decodes');
+      const panicked = await store.getTransaction(lc(facts.txs.panicked));
+      if (panicked?.revertReason) t.equal(decodeErrorResult({ data: panicked.revertReason }).args?.[0], BigInt(facts.revertReasons.panicCode), 'Panic(0x12)');
+      else t.fail('panic data stored');
+
+      const split = await store.getTransaction(lc(facts.txs.routerSplit));
+      t.equal(split?.status, 'ok');
+      t.equal(split?.hasErrorInInternalTransactions, true, 'failed inner call flagged');
+      const splitItx = await store.listInternalTransactions({ transactionHash: lc(facts.txs.routerSplit) }, { after: null, limit: 50 });
+      t.ok(splitItx.some((i) => i.to === lc(facts.accounts.fresh) && i.value > 0n), 'value to the fresh address');
+      t.ok(splitItx.some((i) => i.error !== null), 'the failed inner call');
+
+      const created = await store.getAddresses([lc(facts.contracts.createdToken), lc(facts.contracts.created2Token), lc(facts.contracts.token)]);
+      const byHash = new Map(created.map((a) => [a.hash, a]));
+      t.equal(byHash.get(lc(facts.contracts.createdToken))?.creatorAddress, lc(facts.contracts.factory), 'CREATE by the factory');
+      t.equal(byHash.get(lc(facts.contracts.created2Token))?.creatorAddress, lc(facts.contracts.factory), 'CREATE2 by the factory');
+      t.equal(byHash.get(lc(facts.contracts.token))?.creationTransactionHash, lc(facts.txs.deployToken), 'deployed by a transaction');
+      const factoryItx = await store.listInternalTransactions({ transactionHash: lc(facts.txs.factoryCreate2) }, { after: null, limit: 50 });
+      t.ok(factoryItx.some((i) => i.type === 'create2' && i.createdContract === lc(facts.contracts.created2Token)), 'create2 trace');
+      const deploy = await store.getTransaction(lc(facts.txs.deployToken));
+      t.same(deploy?.kinds, ['contract_creation', 'token_creation'], 'token creation kinds');
+
+      // ---- tokens ----
+      for (const [address, type] of [
+        [facts.contracts.token, 'ERC-20'],
+        [facts.contracts.nft, 'ERC-721'],
+        [facts.contracts.multi, 'ERC-1155'],
+        [facts.contracts.createdToken, 'ERC-20'],
+        [facts.contracts.created2Token, 'ERC-20'],
+      ] as const) {
+        const token = await store.getToken(lc(address));
+        t.equal(token?.type, type, `${address} type`);
+        if (type !== 'ERC-1155') t.equal(token?.name, await client.readContract({ address, abi: ABI, functionName: 'name' }), `${address} name`);
+        if (type === 'ERC-20') t.equal(token?.totalSupply, await client.readContract({ address, abi: ABI, functionName: 'totalSupply' }), `${address} supply`);
+      }
+
+      // ---- coin balances: the latest written per address, against eth_getBalance ----
+      const latestCoin = new Map<Address, bigint>();
+      for (const b of sink.bundles) for (const c of b.coinBalances) latestCoin.set(c.address, c.value);
+      t.ok(latestCoin.size >= 8, 'coin balances written');
+      for (const [address, value] of latestCoin) {
+        t.equal(value, await client.getBalance({ address }), `coin balance ${address}`);
+      }
+
+      // ---- token balances: every current balance against balanceOf ----
+      const holders = new Set<Address>();
+      for (const b of sink.bundles) for (const tb of b.tokenBalances) holders.add(tb.holder);
+      let checked = 0;
+      for (const holder of holders) {
+        const current = await store.listTokenBalances({ holder }, { after: null, limit: 100 });
+        for (const bal of current) {
+          const onChain =
+            bal.tokenId === null
+              ? await client.readContract({ address: bal.tokenAddress, abi: ABI, functionName: 'balanceOf', args: [holder] })
+              : (await client.readContract({ address: bal.tokenAddress, abi: ABI, functionName: 'balanceOfBatch', args: [[holder], [bal.tokenId]] }))[0];
+          t.equal(bal.value, onChain, `balance ${holder} ${bal.tokenAddress} ${bal.tokenId ?? ''}`);
+          checked++;
+        }
+      }
+      // and the other way round: every holder with a positive balance on chain is listed
+      for (const holder of [facts.accounts.alice, facts.accounts.bob, facts.accounts.carol, facts.accounts.dave, facts.accounts.deployer]) {
+        const current = await store.listTokenBalances({ holder: lc(holder) }, { after: null, limit: 100 });
+        const sct = await client.readContract({ address: facts.contracts.token, abi: ABI, functionName: 'balanceOf', args: [holder] });
+        t.equal(current.find((b) => b.tokenAddress === lc(facts.contracts.token))?.value ?? 0n, sct, `SCT of ${holder} listed`);
+      }
+      t.ok(checked >= 10, `${checked} token balances checked`);
+
+      // ---- NFT owners against ownerOf ----
+      const nftIds = [facts.tokenIds.nft.first, facts.tokenIds.nft.second, facts.tokenIds.nft.big, ...facts.tokenIds.roundNfts];
+      for (const id of nftIds) {
+        const instance = await store.getTokenInstance({ tokenAddress: lc(facts.contracts.nft), tokenId: id });
+        const owner = await client.readContract({ address: facts.contracts.nft, abi: ABI, functionName: 'ownerOf', args: [id] });
+        t.equal(instance?.owner, lc(owner), `owner of NFT ${id}`);
+      }
+      const burned = await store.getTokenInstance({ tokenAddress: lc(facts.contracts.nft), tokenId: facts.tokenIds.nft.burned });
+      t.ok(burned?.owner === null || burned?.owner === '0x0000000000000000000000000000000000000000', 'a burned NFT is owned by nobody (or the zero address)');
+
+      // ---- state changes: before/after = the node's balances at block − 1 / block ----
+      for (const hash of facts.allTxs) {
+        const tx = await store.getTransaction(lc(hash));
+        if (tx?.blockNumber === null || tx === null) continue;
+        const n = BigInt(tx.blockNumber);
+        const changes = await allStateChanges(store, lc(hash));
+        t.ok(changes.some((c) => c.type === 'coin' && c.address === tx.from), `${hash}: the sender pays`);
+        for (const c of changes) {
+          if (c.type === 'coin') {
+            t.equal(c.balanceBefore, await client.getBalance({ address: c.address, blockNumber: n - 1n }), `${hash} coin before ${c.address}`);
+            t.equal(c.balanceAfter, await client.getBalance({ address: c.address, blockNumber: n }), `${hash} coin after ${c.address}`);
+          } else if (c.tokenAddress !== null) {
+            // a token created by this very transaction has no code (and no balances) at block − 1
+            const read = async (blockNumber: bigint): Promise<bigint> =>
+              (await client.getCode({ address: c.tokenAddress as Address, blockNumber })) === undefined
+                ? 0n
+                : c.tokenId === null
+                ? client.readContract({ address: c.tokenAddress as Address, abi: ABI, functionName: 'balanceOf', args: [c.address], blockNumber })
+                : (await client.readContract({ address: c.tokenAddress as Address, abi: ABI, functionName: 'balanceOfBatch', args: [[c.address], [c.tokenId]], blockNumber }))[0];
+            t.equal(c.balanceBefore, await read(n - 1n), `${hash} token before ${c.address}`);
+            t.equal(c.balanceAfter, await read(n), `${hash} token after ${c.address}`);
+          }
+        }
+      }
+      const batch = await allStateChanges(store, lc(facts.txs.multiTransferBatch));
+      t.equal(batch.filter((c) => c.type === 'token').length, 4, 'an ERC-1155 batch: one entry per holder and id');
+    });
+  }
+});
+
+t.test('a crash mid-run and a restart give the same store as one uninterrupted run', async (t) => {
+  for (const factory of await storeFactories()) {
+    await t.test(factory.name, async (t) => {
+      const whole = await factory.open();
+      const crashed = await factory.open();
+      t.teardown(async () => {
+        await whole.close();
+        await crashed.close();
+      });
+      const { sink: wholeSink } = await indexAll(whole);
+
+      const crashing = recordingSink(crashed, { crashAfter: 2 });
+      await t.rejects(indexerFor(anvil.url, crashing, { batchSize: 4 }).run(), CrashError, 'the first run dies');
+      const mid = await crashed.getIndexedHead();
+      t.equal(mid?.number, 7, 'two batches of four made it');
+      const events: IndexerEvent[] = [];
+      const summary = await indexerFor(anvil.url, recordingSink(crashed), { batchSize: 4, events }).run();
+      t.equal(summary.blocks, wholeSink.bundles.length - 8, 'the restart resumed after the checkpoint');
+      t.match(events.find((e) => e.type === 'start'), { type: 'start', from: 8 }, 'and said where it resumed');
+      t.same(await crashed.getIndexedHead(), await whole.getIndexedHead());
+
+      const keys = chainKeys(wholeSink.bundles);
+      const a = await digest(whole, keys, { limit: 10, light: true });
+      const b = await digest(crashed, keys, { limit: 10, light: true });
+      t.equal(b.length, a.length);
+      const differing = a.filter((x, i) => JSON.stringify(b[i], big) !== JSON.stringify(x, big));
+      for (const x of differing.slice(0, 5)) t.same(b[a.indexOf(x)], x, x.label);
+      t.equal(differing.length, 0, `all ${a.length} digest entries equal`);
+
+      // running again over a complete store writes nothing and changes nothing
+      const again = await indexerFor(anvil.url, recordingSink(crashed)).run();
+      t.equal(again.blocks, 0, 'nothing left to index');
+    });
+  }
+});
+
+function big(_: string, v: unknown): unknown {
+  return typeof v === 'bigint' ? `${v}n` : v;
+}

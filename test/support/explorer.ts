@@ -1,0 +1,58 @@
+/**
+ * An explorer over a store loaded with the fixture chain, and a client-like page walker.
+ */
+import type { DataSink, DataSource, Explorer, ExplorerResponse, JsonValue } from '../../lib/index.ts';
+import { createExplorer, toJson } from '../../lib/index.ts';
+import type { FixtureChain } from '../fixtures/chain.ts';
+import { loadFixtureChain } from '../fixtures/chain.ts';
+
+export type Store = DataSource & DataSink & { close?: () => Promise<void> };
+
+export interface Loaded {
+  readonly explorer: Explorer;
+  readonly chain: FixtureChain;
+  readonly store: Store;
+}
+
+export async function loadExplorer(open: () => Promise<Store>): Promise<Loaded> {
+  const store = await open();
+  const chain = await loadFixtureChain(store);
+  return { store, chain, explorer: createExplorer({ chains: { '1': store } }) };
+}
+
+/** Query values as a client sends them back: every value of next_page_params as a string. */
+export function asQuery(params: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) out[k] = v === null ? 'null' : typeof v === 'string' ? v : toJson(v as JsonValue);
+  return out;
+}
+
+export type Body = Record<string, unknown>;
+export const bodyOf = (r: ExplorerResponse): Body => r.body as unknown as Body;
+
+export interface Walk {
+  readonly items: readonly Body[];
+  readonly pages: number;
+  /** next_page_params of every page but the last */
+  readonly cursors: readonly Record<string, unknown>[];
+}
+
+/** Follow next_page_params (sent back as query strings, with the filters) until null. */
+export async function walk(explorer: Explorer, path: string, query: Record<string, string> = {}, maxPages = 500): Promise<Walk> {
+  const items: Body[] = [];
+  const cursors: Record<string, unknown>[] = [];
+  let next: Record<string, string> | null = {};
+  let pages = 0;
+  while (next !== null) {
+    const r = await explorer.handle({ path, query: { ...query, ...next } });
+    if (r.status !== 200) throw new Error(`${path} ${JSON.stringify(next)} → ${r.status} ${toJson(r.body)}`);
+    const body = bodyOf(r);
+    items.push(...(body['items'] as Body[]));
+    pages += 1;
+    const np = body['next_page_params'] as Record<string, unknown> | null;
+    if (np !== null) cursors.push(np);
+    next = np === null ? null : asQuery(np);
+    if (pages > maxPages) throw new Error(`${path}: more than ${maxPages} pages`);
+  }
+  return { items, pages, cursors };
+}
