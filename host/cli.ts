@@ -15,6 +15,7 @@ import type { OpenedStore } from './stores.ts';
 import type { DataSource } from '../lib/index.ts';
 import { DEMO_HELP, runDemoCommand } from './commands/demo.ts';
 import { INDEX_HELP, runIndexCommand } from './commands/index.ts';
+import { MIGRATE_HELP, runMigrateCommand } from './commands/migrate.ts';
 import { SEED_HELP, runSeedCommand } from './commands/seed.ts';
 
 interface Command {
@@ -48,7 +49,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   serve: { summary: 'serve the explorer API over HTTP', help: SERVE_HELP, run: serve },
   index: { summary: 'fill a store from an EVM JSON-RPC node', help: INDEX_HELP, run: (args) => runIndexCommand(args) },
   demo: { summary: 'local anvil + demo contracts, indexed into SQLite and served', help: DEMO_HELP, run: runDemoCommand },
-  seed: { summary: 'write the test fixture chain into a store (a developer aid)', help: SEED_HELP, run: runSeedCommand },
+  seed: { summary: 'write the test fixture chain into a store (a developer aid)', help: SEED_HELP, run: (args) => runSeedCommand(args) },
+  migrate: { summary: 'apply pending schema migrations to a SQL store', help: MIGRATE_HELP, run: (args) => runMigrateCommand(args) },
 };
 
 function usage(): string {

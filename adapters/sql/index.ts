@@ -159,3 +159,25 @@ export async function openSqlStore(url: string, options: SqlStoreOptions = {}): 
     throw err;
   }
 }
+
+export interface MigrationReport {
+  /** migrations this call applied, in order */
+  readonly applied: readonly string[];
+  /** every migration the store now has */
+  readonly current: readonly string[];
+}
+
+/** Apply pending migrations to the store at `url` and report them (`scoutkit migrate`). */
+export async function migrateSqlStore(url: string, options: Pick<SqlStoreOptions, 'searchPath'> = {}): Promise<MigrationReport> {
+  const knex = knexFactory(knexConfig(url, options));
+  try {
+    if (options.searchPath !== undefined && dialectOf(knex).name === 'postgres') {
+      await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [options.searchPath]);
+    }
+    const [, applied] = (await knex.migrate.latest(migratorConfig)) as [number, string[]];
+    const [completed] = (await knex.migrate.list(migratorConfig)) as [{ name: string }[], unknown[]];
+    return { applied, current: completed.map((m) => m.name) };
+  } finally {
+    await knex.destroy();
+  }
+}
