@@ -16,7 +16,7 @@
  *
  * Targets (issue 4): p99 ≤ 10 ms on both stores; page 1000 ≤ 1.3 × page 1.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Address, BlockBundle, Hash, Hex, TokenBalanceRecord, TokenRecord, TokenTransferRecord, TransactionRecord } from '../lib/domain/records.ts';
@@ -45,6 +45,8 @@ const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const SCHEMA = `scoutkit_bench_${process.pid}`;
 /** BENCH_RECOMPUTE=1: write through the recompute path only (the writer before the append-only fast path) */
 const RECOMPUTE = process.env.BENCH_RECOMPUTE === '1';
+/** BENCH_SQLITE_FILE=<path>: keep the SQLite data set there, and reuse it when it holds this scale's chain */
+const KEEP_SQLITE = process.env.BENCH_SQLITE_FILE === undefined || process.env.BENCH_SQLITE_FILE === '' ? undefined : process.env.BENCH_SQLITE_FILE;
 /** BENCH_LOAD_ONLY=1: load and report the load speed, no latency measurements */
 const LOAD_ONLY = process.env.BENCH_LOAD_ONLY === '1';
 
@@ -276,20 +278,27 @@ async function plans(store: SqlStore, run: () => Promise<unknown>): Promise<stri
   return out;
 }
 
-async function open(name: string): Promise<{ store: SqlStore; drop: () => Promise<void> }> {
+async function open(name: string): Promise<{ store: SqlStore; loaded: boolean; drop: () => Promise<void> }> {
   if (name === 'sqlite') {
-    const file = join(process.env.BENCH_DIR ?? tmpdir(), `scoutkit-bench-${process.pid}.sqlite`);
+    const file = KEEP_SQLITE ?? join(process.env.BENCH_DIR ?? tmpdir(), `scoutkit-bench-${process.pid}.sqlite`);
     const files = [file, `${file}-wal`, `${file}-shm`];
+    if (KEEP_SQLITE !== undefined && existsSync(file)) {
+      // a data set kept by an earlier run of the same scale: measure it again without loading
+      const store = await openSqlStore(`sqlite:${file}`);
+      if ((await store.getHighestBlockNumber()) === Math.ceil(TXS / PER_BLOCK) - 1) return { store, loaded: true, drop: () => store.close() };
+      await store.close();
+    }
     for (const f of files) rmSync(f, { force: true });
     const store = await openSqlStore(`sqlite:${file}`, { recomputeCurrent: RECOMPUTE });
     // bulk-load settings of the benchmark only (never the store's defaults): no fsync, a big page cache
     await store.knex.raw('PRAGMA synchronous = OFF');
     await store.knex.raw('PRAGMA cache_size = -1048576');
-    return { store, drop: async () => { await store.close(); for (const f of files) rmSync(f, { force: true }); } };
+    return { store, loaded: false, drop: async () => { await store.close(); if (KEEP_SQLITE === undefined) for (const f of files) rmSync(f, { force: true }); } };
   }
   const store = await openSqlStore(DATABASE_URL, { searchPath: SCHEMA, poolSize: CONCURRENCY, recomputeCurrent: RECOMPUTE });
   return {
     store,
+    loaded: false,
     drop: async () => {
       try {
         await store.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
@@ -344,9 +353,10 @@ async function load(store: SqlStore, name: string): Promise<void> {
 }
 
 async function bench(name: string): Promise<Line[]> {
-  const { store, drop } = await open(name);
+  const { store, loaded, drop } = await open(name);
   try {
-    await load(store, name);
+    if (loaded) console.log(`${name}: reusing the data set in ${KEEP_SQLITE}`);
+    else await load(store, name);
     if (LOAD_ONLY) return [];
     const explorer = createExplorer({ chains: { '1': store }, cache: { maxEntries: 0 } });
     const lines: Line[] = [];

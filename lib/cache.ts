@@ -12,6 +12,8 @@ export interface ResponseCacheOptions {
 }
 
 export interface ResponseCache {
+  /** false when maxEntries is 0: callers then need no data version at all */
+  readonly enabled: boolean;
   get(key: string, version: string): ExplorerResponse | undefined;
   set(key: string, version: string, response: ExplorerResponse): void;
 }
@@ -29,6 +31,7 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
   const max = options.maxEntries ?? 500;
   const entries = new Map<string, { readonly version: string; readonly response: ExplorerResponse }>();
   return {
+    enabled: max > 0,
     get(key, version) {
       const hit = entries.get(key);
       if (hit === undefined) return undefined;

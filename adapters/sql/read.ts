@@ -100,15 +100,17 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
 
   async function tokensByAddress(addresses: readonly Address[]): Promise<Map<Address, TokenRecord>> {
     const found = new Map<Address, TokenRecord>();
-    for (const part of chunks([...new Set(addresses)], KEY_CHUNK)) {
-      const rows = asRows(
-        await knex('tokens as t')
-          .leftJoin('token_holder_counts as h', 'h.token_address', 't.address')
-          .select('t.*', 'h.holders_count')
-          .whereIn('t.address', part),
-      );
-      for (const r of rows) found.set(hex(r, 'address'), toToken(r));
-    }
+    const parts = await Promise.all(
+      chunks([...new Set(addresses)], KEY_CHUNK).map(async (part) =>
+        asRows(
+          await knex('tokens as t')
+            .leftJoin('token_holder_counts as h', 'h.token_address', 't.address')
+            .select('t.*', 'h.holders_count')
+            .whereIn('t.address', part),
+        ),
+      ),
+    );
+    for (const rows of parts) for (const r of rows) found.set(hex(r, 'address'), toToken(r));
     return found;
   }
 
@@ -290,9 +292,9 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
 
     async getAddresses(hashes: readonly Address[]): Promise<readonly AddressRecord[]> {
       const found = new Map<Address, AddressRecord>();
-      for (const part of chunks([...new Set(hashes)], KEY_CHUNK)) {
-        for (const r of asRows(await knex('addresses').whereIn('hash', part))) found.set(hex(r, 'hash'), toAddress(r));
-      }
+      // chunks in parallel: a SQLite file has a pool of readers, Postgres a pool of connections
+      const parts = await Promise.all(chunks([...new Set(hashes)], KEY_CHUNK).map(async (part) => asRows(await knex('addresses').whereIn('hash', part))));
+      for (const rows of parts) for (const r of rows) found.set(hex(r, 'hash'), toAddress(r));
       return inOrder(hashes, found);
     },
 
