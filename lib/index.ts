@@ -24,5 +24,6 @@ export type * from './ports.ts';
 export type * from './domain/records.ts';
 export { TOKEN_TYPES, NFT_TOKEN_TYPES, TRANSACTION_KINDS } from './domain/records.ts';
 export * as ingest from './ingest/derive.ts';
+export { InvalidWriteError, validateBundle, validatePending } from './sink/validate.ts';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging/page.ts';
 export { ENDPOINTS } from './endpoints/index.ts';

@@ -1,10 +1,9 @@
 /**
- * The write side's first phase: check a bundle, copy and freeze it, and index its
- * per-transaction rows. Pure — it throws on a malformed bundle and touches no store state, so
- * `writeBlocks` can prepare a whole batch before applying any of it.
+ * The memory store's write-side first phase: check a bundle (lib/sink/validate.ts), copy and
+ * freeze it, and index its per-transaction rows. Pure — it throws on a malformed bundle and
+ * touches no store state, so `writeBlocks` can prepare a whole batch before applying any of it.
  */
 import type {
-  Address,
   BlockBundle,
   BlockRecord,
   Hash,
@@ -12,11 +11,12 @@ import type {
   LogRecord,
   StateChangeRecord,
   TokenTransferRecord,
-  TokenType,
   TransactionRecord,
 } from '../../lib/domain/records.ts';
-import { TOKEN_TYPES } from '../../lib/domain/records.ts';
+import { isListedInternal, validateBundle, validatePending } from '../../lib/sink/validate.ts';
 import { asc, internalInTxOrder, transferInTxOrder } from './compare.ts';
+
+export { InvalidWriteError } from '../../lib/sink/validate.ts';
 
 /** A stored block: the frozen bundle plus its rows grouped by transaction, in list order. */
 export interface StoredBlock {
@@ -31,46 +31,6 @@ export interface StoredBlock {
   readonly transfersByTx: ReadonlyMap<Hash, readonly TokenTransferRecord[]>;
   /** ordinal ASC */
   readonly stateChangesByTx: ReadonlyMap<Hash, readonly StateChangeRecord[]>;
-}
-
-export class InvalidWriteError extends Error {
-  override readonly name = 'InvalidWriteError';
-}
-
-/** The top-level call (type call, index 0) is never listed; index-0 creates are. */
-export function isListedInternal(r: InternalTransactionRecord): boolean {
-  return !(r.type === 'call' && r.index === 0);
-}
-
-const HEX = /^0x[0-9a-f]*$/;
-
-export function checkHex(value: unknown, what: string): asserts value is Address {
-  if (typeof value !== 'string' || !HEX.test(value)) {
-    throw new InvalidWriteError(`${what}: expected lower-case 0x hex, got ${String(value)}`);
-  }
-}
-function checkOptHex(value: unknown, what: string): void {
-  if (value !== null) checkHex(value, what);
-}
-function checkInt(value: unknown, what: string): void {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new InvalidWriteError(`${what}: expected a non-negative integer, got ${String(value)}`);
-  }
-}
-function checkBigint(value: unknown, what: string): void {
-  if (typeof value !== 'bigint') throw new InvalidWriteError(`${what}: expected a bigint, got ${typeof value}`);
-}
-function checkOptBigint(value: unknown, what: string): void {
-  if (value !== null) checkBigint(value, what);
-}
-function checkBigints(value: unknown, what: string): void {
-  if (!Array.isArray(value)) throw new InvalidWriteError(`${what}: expected an array`);
-  for (const v of value) checkBigint(v, what);
-}
-function checkTokenType(value: unknown, what: string): asserts value is TokenType {
-  if (!(TOKEN_TYPES as readonly unknown[]).includes(value)) {
-    throw new InvalidWriteError(`${what}: unknown token type ${String(value)}`);
-  }
 }
 
 /** Deep copy (structuredClone keeps bigint) and deep freeze: callers can never reach store state. */
@@ -97,129 +57,14 @@ function groupSorted<T>(rows: readonly T[], key: (r: T) => Hash, order: (a: T, b
   return out;
 }
 
-function unique(seen: Set<string>, key: string, what: string): void {
-  if (seen.has(key)) throw new InvalidWriteError(`${what}: duplicate ${key}`);
-  seen.add(key);
-}
-
 /** Check one bundle and turn it into a StoredBlock. Throws InvalidWriteError; changes nothing. */
 export function prepareBundle(input: BlockBundle): StoredBlock {
-  const bundle = frozenCopy(input);
-  const { block } = bundle;
-  checkInt(block.number, 'block.number');
-  checkHex(block.hash, 'block.hash');
-  checkHex(block.parentHash, 'block.parentHash');
-  checkHex(block.miner, 'block.miner');
-  const at = `block ${block.number} ${block.hash}`;
-  const inBlock = (r: { readonly blockNumber: number | null; readonly blockHash: Hash | null }, what: string) => {
-    if (r.blockNumber !== block.number || r.blockHash !== block.hash) {
-      throw new InvalidWriteError(`${at}: ${what} belongs to block ${String(r.blockNumber)} ${String(r.blockHash)}`);
-    }
-  };
-  const atBlock = (r: { readonly blockNumber: number }, what: string) => {
-    if (r.blockNumber !== block.number) {
-      throw new InvalidWriteError(`${at}: ${what} has blockNumber ${r.blockNumber}`);
-    }
-  };
-
-  const transactions = new Map<Hash, TransactionRecord>();
-  const txIndexes = new Set<string>();
-  for (const tx of bundle.transactions) {
-    checkHex(tx.hash, `${at}: transaction.hash`);
-    const what = `transaction ${tx.hash}`;
-    inBlock(tx, what);
-    checkInt(tx.index, `${at}: ${what}: index`);
-    checkHex(tx.from, `${at}: ${what}: from`);
-    checkOptHex(tx.to, `${at}: ${what}: to`);
-    checkOptHex(tx.createdContract, `${at}: ${what}: createdContract`);
-    if (!Array.isArray(tx.kinds)) throw new InvalidWriteError(`${at}: ${what}: kinds must be an array`);
-    if (transactions.has(tx.hash)) throw new InvalidWriteError(`${at}: duplicate transaction ${tx.hash}`);
-    unique(txIndexes, String(tx.index), `${at}: transaction index`);
-    transactions.set(tx.hash, tx);
-  }
-  /** Rows that hang off a transaction must name one of this block, at its position. */
-  const ofTx = (r: { readonly transactionHash: Hash; readonly transactionIndex?: number }, what: string) => {
-    const tx = transactions.get(r.transactionHash);
-    if (tx === undefined) throw new InvalidWriteError(`${at}: ${what} of unknown transaction ${r.transactionHash}`);
-    if (r.transactionIndex !== undefined && r.transactionIndex !== tx.index) {
-      throw new InvalidWriteError(`${at}: ${what} has transactionIndex ${r.transactionIndex}, transaction has ${tx.index}`);
-    }
-  };
-
-  const internalKeys = new Set<string>();
-  for (const r of bundle.internalTransactions) {
-    const what = `internal transaction ${r.transactionHash}#${r.index}`;
-    inBlock(r, what);
-    ofTx(r, what);
-    checkInt(r.index, `${at}: ${what}: index`);
-    checkHex(r.from, `${at}: ${what}: from`);
-    checkOptHex(r.to, `${at}: ${what}: to`);
-    checkOptHex(r.createdContract, `${at}: ${what}: createdContract`);
-    unique(internalKeys, `${r.transactionHash}#${r.index}`, `${at}: internal transaction`);
-  }
-  const logIndexes = new Set<string>();
-  for (const r of bundle.logs) {
-    const what = `log ${r.index}`;
-    inBlock(r, what);
-    ofTx(r, what);
-    checkInt(r.index, `${at}: ${what}: index`);
-    checkHex(r.address, `${at}: ${what}: address`);
-    unique(logIndexes, String(r.index), `${at}: log index`);
-  }
-  const transferIndexes = new Set<string>();
-  for (const r of bundle.tokenTransfers) {
-    const what = `token transfer at log ${r.logIndex}`;
-    inBlock(r, what);
-    ofTx(r, what);
-    checkInt(r.logIndex, `${at}: ${what}: logIndex`);
-    checkHex(r.from, `${at}: ${what}: from`);
-    checkHex(r.to, `${at}: ${what}: to`);
-    checkHex(r.tokenAddress, `${at}: ${what}: tokenAddress`);
-    checkTokenType(r.tokenType, `${at}: ${what}: tokenType`);
-    checkBigints(r.tokenIds, `${at}: ${what}: tokenIds`);
-    checkBigints(r.amounts, `${at}: ${what}: amounts`);
-    unique(transferIndexes, String(r.logIndex), `${at}: token transfer logIndex`);
-  }
-  for (const r of bundle.tokens) {
-    checkHex(r.address, `${at}: token.address`);
-    checkTokenType(r.type, `${at}: token ${r.address}: type`);
-  }
-  for (const r of bundle.tokenBalances) {
-    const what = `token balance ${r.holder}/${r.tokenAddress}`;
-    checkHex(r.holder, `${at}: ${what}: holder`);
-    checkHex(r.tokenAddress, `${at}: ${what}: tokenAddress`);
-    checkTokenType(r.tokenType, `${at}: ${what}: tokenType`);
-    checkOptBigint(r.tokenId, `${at}: ${what}: tokenId`);
-    checkBigint(r.value, `${at}: ${what}: value`);
-    atBlock(r, what);
-  }
-  for (const r of bundle.coinBalances) {
-    checkHex(r.address, `${at}: coin balance address`);
-    atBlock(r, `coin balance ${r.address}`);
-  }
-  for (const r of bundle.tokenInstances) {
-    const what = `token instance ${r.tokenAddress}#${r.tokenId}`;
-    checkHex(r.tokenAddress, `${at}: ${what}: tokenAddress`);
-    checkTokenType(r.tokenType, `${at}: ${what}: tokenType`);
-    checkBigint(r.tokenId, `${at}: ${what}: tokenId`);
-    atBlock(r, what);
-  }
-  for (const r of bundle.addresses) {
-    checkHex(r.hash, `${at}: address.hash`);
-    atBlock(r, `address ${r.hash}`);
-  }
-  const ordinals = new Set<string>();
-  for (const r of bundle.stateChanges) {
-    const what = `state change ${r.transactionHash}#${r.ordinal}`;
-    ofTx(r, what);
-    checkHex(r.address, `${at}: ${what}: address`);
-    checkOptHex(r.tokenAddress, `${at}: ${what}: tokenAddress`);
-    unique(ordinals, `${r.transactionHash}#${r.ordinal}`, `${at}: state change`);
-  }
-
   const txHash = (r: { readonly transactionHash: Hash }) => r.transactionHash;
+  const bundle = frozenCopy(input);
+  validateBundle(bundle);
+  const transactions = new Map<Hash, TransactionRecord>(bundle.transactions.map((tx) => [tx.hash, tx]));
   return {
-    block,
+    block: bundle.block,
     bundle,
     transactions,
     logsByTx: groupSorted(bundle.logs, txHash, (a, b) => asc(a.index, b.index)),
@@ -231,15 +76,7 @@ export function prepareBundle(input: BlockBundle): StoredBlock {
 
 /** Check and copy mempool transactions. */
 export function preparePending(input: readonly TransactionRecord[]): TransactionRecord[] {
-  return input.map((t) => {
-    const tx = frozenCopy(t);
-    checkHex(tx.hash, 'pending transaction.hash');
-    checkHex(tx.from, `pending transaction ${tx.hash}: from`);
-    checkOptHex(tx.to, `pending transaction ${tx.hash}: to`);
-    if (!Array.isArray(tx.kinds)) throw new InvalidWriteError(`pending transaction ${tx.hash}: kinds must be an array`);
-    if (tx.blockNumber !== null || tx.blockHash !== null || tx.index !== null) {
-      throw new InvalidWriteError(`pending transaction ${tx.hash} has a block`);
-    }
-    return tx;
-  });
+  const txs = input.map((t) => frozenCopy(t));
+  validatePending(txs);
+  return txs;
 }

@@ -18,6 +18,9 @@ import { asRows, num, str } from './rows.ts';
 import { createSqlWriter } from './write.ts';
 import type { SqlWriterMode } from './write.ts';
 
+/** thrown by writeBlocks / writePendingTransactions on a malformed input (nothing is written) */
+export { InvalidWriteError } from '../../lib/sink/validate.ts';
+
 export type SqlStore = VersionedDataSource &
   DataSink & {
     /** the knex instance of writes and migrations (for tools and tests) */

@@ -13,7 +13,7 @@
 import type { Knex } from 'knex';
 import type { Address, BlockBundle, Hash, TransactionRecord } from '../../lib/domain/records.ts';
 import type { BlockSink } from '../../lib/ports.ts';
-import { InvalidWriteError, isListedInternal, prepareBundle, preparePending } from '../memory/prepare.ts';
+import { InvalidWriteError, isListedInternal, validateBundle, validatePending } from '../../lib/sink/validate.ts';
 import type { Dialect } from './dialect.ts';
 import { toBig } from './dialect.ts';
 import {
@@ -424,7 +424,10 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
 
   return {
     async writeBlocks(bundles: readonly BlockBundle[]): Promise<void> {
-      const prepared = bundles.map((b) => prepareBundle(b).bundle);
+      // checked, not copied: rows are built from the caller's records during this call (which
+      // must not change them until it settles), and nothing keeps a reference afterwards
+      for (const b of bundles) validateBundle(b);
+      const prepared = bundles;
       if (prepared.length === 0) return;
       await knex.transaction(async (trx) => {
         const hashes = [...new Set(prepared.map((b) => b.block.hash))];
@@ -485,7 +488,8 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     },
 
     async writePendingTransactions(transactions: readonly TransactionRecord[]): Promise<void> {
-      const prepared = preparePending(transactions);
+      validatePending(transactions);
+      const prepared = transactions;
       const firsts = new Map<Hash, TransactionRecord>();
       for (const t of prepared) if (!firsts.has(t.hash)) firsts.set(t.hash, t);
       if (firsts.size === 0) return;
