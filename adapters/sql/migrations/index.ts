@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import * as m001 from './001_initial.ts';
 import * as m002 from './002_chain_identity.ts';
 import * as m003 from './003_data_version.ts';
+import * as m004 from './004_lean_history.ts';
 
 export interface Migration {
   readonly name: string;
@@ -14,7 +15,7 @@ export interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: () => Promise.resolve([...MIGRATIONS]),

@@ -54,3 +54,28 @@ for (const factory of factories) {
     t.strictSame(await store.getBlock({ number: 99 }), bundles[99].block, 'the replaced block is still there');
   });
 }
+
+for (const factory of factories) {
+  await t.test(`${factory.name}: a bundle naming one balance, token or address twice keeps the later row, as memory does`, async (t) => {
+    const store = await factory.open();
+    t.teardown(() => store.close());
+    const memory = createMemoryStore();
+    const base = bundles.slice(0, 100);
+    await writeAll(store, base, 50);
+    await writeAll(memory, base, 50);
+    const b = bundles[100];
+    const balance = b.tokenBalances[0];
+    t.ok(balance !== undefined, 'the block has a balance to repeat');
+    const twice: BlockBundle = {
+      ...b,
+      tokenBalances: [...b.tokenBalances, { ...balance, value: balance.value + 7n }],
+      tokens: b.tokens.length === 0 ? b.tokens : [...b.tokens, { ...b.tokens[0], name: 'renamed later' }],
+    };
+    await store.writeBlocks([twice]);
+    await memory.writeBlocks([twice]);
+    compare(t, await snap(store), await snap(memory), 'same reads as memory');
+    const held = await store.listTokenBalances({ holder: balance.holder }, { after: null, limit: 100 });
+    const row = held.find((h) => h.tokenAddress === balance.tokenAddress && h.tokenId === balance.tokenId);
+    t.equal(row?.value, balance.value + 7n, 'the later balance is current');
+  });
+}
