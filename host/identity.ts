@@ -30,6 +30,8 @@ export interface IdentityOptions {
 
 interface Grant {
   readonly digest: Buffer;
+  /** the limiter id: `key:<digest hex>` */
+  readonly id: string;
   readonly plan: Plan;
   readonly name?: string;
 }
@@ -47,6 +49,7 @@ export function requestKey(ctx: ParameterizedContext): string | undefined {
 export function identify(options: IdentityOptions): Middleware {
   const grants: Grant[] = (options.keys ?? []).map((g) => ({
     digest: grantDigest(g),
+    id: `key:${grantDigest(g).toString('hex')}`,
     plan: g.plan,
     ...(g.name ? { name: g.name } : {}),
   }));
@@ -73,7 +76,7 @@ export function identify(options: IdentityOptions): Middleware {
     }
     info.identity = {
       kind: 'key',
-      id: `key:${grant.digest.toString('hex')}`,
+      id: grant.id,
       plan: grant.plan,
       ...(grant.name ? { name: grant.name } : {}),
     };

@@ -42,6 +42,8 @@ export interface ConsumeResult {
 
 /** Where limiter state lives. Rejects only when the store itself fails. */
 export interface LimiterStore {
+  /** answers in-process, never slow: no timeout is armed around it */
+  readonly local?: boolean;
   consume(request: ConsumeRequest): Promise<ConsumeResult>;
   /** the state of a bucket without spending (`cost` is what the caller would spend) */
   peek(request: ConsumeRequest): Promise<ConsumeResult>;
@@ -103,7 +105,7 @@ function resetOf(res: RateLimiterRes, window: LimitWindow, now: number): number 
 
 /** In-process limiter state (the default): one host. */
 export function memoryLimiterStore(): LimiterStore {
-  return flexibleStore((points, duration) => new RateLimiterMemory({ points, duration }), 'limiter-per-period');
+  return { ...flexibleStore((points, duration) => new RateLimiterMemory({ points, duration }), 'limiter-per-period'), local: true };
 }
 
 export interface RedisLimiterOptions {
@@ -161,7 +163,7 @@ export function rateLimit(options: RateLimitOptions = {}): Middleware {
     const endsAt = periodEnd(plan.creditPeriod, Date.now());
     let outcome: 'admitted' | 'rate' | 'credits';
     try {
-      const result = await withTimeout(timeoutMs, async () => {
+      const result = await withTimeout(store.local === true ? null : timeoutMs, async () => {
         const rate = await store.consume({
           key: `rate:${identity.id}`,
           limit: plan.requestsPerSecond,
@@ -188,7 +190,9 @@ export function rateLimit(options: RateLimitOptions = {}): Middleware {
   };
 }
 
-async function withTimeout<T>(ms: number, run: () => Promise<T>): Promise<T> {
+/** run(), failing after `ms` (null: no timer — a local store cannot hang) */
+async function withTimeout<T>(ms: number | null, run: () => Promise<T>): Promise<T> {
+  if (ms === null) return run();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`limiter store timed out after ${ms} ms`)), ms);

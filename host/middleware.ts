@@ -1,9 +1,9 @@
 /**
  * `explorerMiddleware(explorer, options)`: the explorer as Koa middleware.
  *
- * @koa/router matches every route of lib's table in both forms, `/api/v2<template>` (default
- * chain) and `/:chain_id/api/v2<template>`, under an optional prefix; anything else passes
- * through untouched. A matched request runs one koa-compose chain:
+ * @koa/router matches the two forms, `/api/v2/...` (default chain) and `/:chain_id/api/v2/...`,
+ * under an optional prefix; lib's route table (matchRoute) then picks the endpoint. Anything
+ * else passes through untouched. A matched request runs one koa-compose chain:
  *
  *   renderErrors → identify → rateLimit → knownChain → authorize → answer
  *
@@ -13,8 +13,8 @@
 import Router from '@koa/router';
 import compose from 'koa-compose';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { API_PREFIX, ROUTES, errorResponse, toJson } from '../lib/index.ts';
-import type { ApiError, ApiForm, Explorer, JsonValue, RawQuery, Route } from '../lib/index.ts';
+import { API_PREFIX, errorResponse, matchRoute, parsePath, toJson } from '../lib/index.ts';
+import type { ApiError, ApiForm, Explorer, JsonValue, RawQuery } from '../lib/index.ts';
 import { authorize, identify } from './identity.ts';
 import type { IdentityOptions } from './identity.ts';
 import { LIMIT_HEADERS, rateLimit } from './limits.ts';
@@ -32,26 +32,26 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const ALLOWED = ['GET', 'HEAD'];
 
 export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewareOptions = {}): Middleware {
-  const router = new Router(options.prefix ? { prefix: options.prefix } : {});
+  const prefix = options.prefix ?? '';
+  const router = new Router(prefix === '' ? {} : { prefix });
   const steps = [renderErrors(options), identify(options), rateLimit(options), knownChain(explorer), authorize(options)];
-  for (const route of ROUTES) {
-    router.all(`${API_PREFIX}${route.template}`, compose([begin(route, 'instance', explorer), ...steps, answer(explorer)]));
-    router.all(
-      `/:chain_id${API_PREFIX}${route.template}`,
-      compose([begin(route, 'multichain', explorer), ...steps, answer(explorer)]),
-    );
-  }
+  // two router layers (the forms), then lib's route table picks the endpoint: one regex per
+  // form instead of one per form and endpoint, and one compose chain for all of them
+  const chain = compose([...steps, answer(explorer)]);
+  const enter =
+    (form: ApiForm): Middleware =>
+    (ctx, next) => {
+      // the raw path (the router's own params are decoded once already; lib decodes segments)
+      const parsed = parsePath(prefix === '' ? ctx.path : ctx.path.slice(prefix.length));
+      const match = parsed === null ? null : matchRoute(parsed.subPath);
+      if (parsed === null || match === null) return next(); // not one of ours: pass through untouched
+      const chainId = form === 'instance' ? explorer.defaultChain : (parsed.chainId ?? '');
+      setRequestInfo(ctx, { endpoint: match.endpoint, chainId, form, params: match.params });
+      return chain(ctx, next);
+    };
+  router.all(`${API_PREFIX}{/*rest}`, enter('instance'));
+  router.all(`/:chain_id${API_PREFIX}{/*rest}`, enter('multichain'));
   return router.routes() as Middleware;
-}
-
-/** Record what the route tells: endpoint, chain and form. */
-function begin(route: Route, form: ApiForm, explorer: Explorer): Middleware {
-  return (ctx, next) => {
-    const params = routeParams(ctx);
-    const chainId = form === 'instance' ? explorer.defaultChain : (params.chain_id ?? '');
-    setRequestInfo(ctx, { endpoint: route.endpoint, chainId, form });
-    return next();
-  };
 }
 
 /** An unconfigured chain is 404, with or without a key (after counting, so it has limit headers). */
@@ -94,12 +94,11 @@ function answer(explorer: Explorer): Middleware {
     }
     const info = requestInfo(ctx);
     if (!info) throw new ApiException({ kind: 'RouteNotFound' });
-    const { chain_id: _chain, ...params } = routeParams(ctx);
     const response = await explorer.dispatch({
       endpoint: info.endpoint,
       chainId: info.chainId,
       form: info.form,
-      params,
+      params: info.params,
       query: ctx.query as RawQuery,
     });
     for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
@@ -123,11 +122,6 @@ function jsonText(body: JsonValue): string {
     texts.set(body, text);
   }
   return text;
-}
-
-function routeParams(ctx: ParameterizedContext): Record<string, string> {
-  const params: unknown = (ctx as { params?: unknown }).params;
-  return typeof params === 'object' && params !== null ? { ...(params as Record<string, string>) } : {};
 }
 
 function logUnexpected(error: unknown, ctx: ParameterizedContext): void {

@@ -19,6 +19,8 @@ export interface RequestInfo {
   /** the chain the request addresses (the default chain for the per-instance form) */
   readonly chainId: string;
   readonly form: ApiForm;
+  /** the endpoint's path parameters, decoded */
+  readonly params: Readonly<Record<string, string>>;
   identity?: Identity;
   /** set by identity when the caller must be refused (after being counted as anonymous) */
   rejection?: ApiError;
