@@ -4,12 +4,25 @@
  * Shared scenario helpers live in scenario.ts.
  */
 import t from 'tap';
+import type { Test } from 'tap';
 import { InvalidWriteError, createMemoryStore } from '../../../adapters/memory/index.ts';
 import type { BlockBundle } from '../../../lib/domain/records.ts';
 import { storeFactories } from '../../support/stores.ts';
+import type { StoreFactory } from '../../support/stores.ts';
 import { bundles, compare, emptyBundle, fakeHash, head, pending, snap, writeAll } from './scenario.ts';
 
 const factories = (await storeFactories()).filter((f) => f.name !== 'memory');
+
+/** A SQL store and a memory store, both holding the scenario's first 100 blocks. */
+async function loadedPair(t: Test, factory: StoreFactory) {
+  const store = await factory.open();
+  t.teardown(() => store.close());
+  const memory = createMemoryStore();
+  const base = bundles.slice(0, 100);
+  await writeAll(store, base, 50);
+  await writeAll(memory, base, 50);
+  return { store, memory };
+}
 if (factories.length === 0) t.pass('no SQL store selected');
 
 for (const factory of factories) {
@@ -27,12 +40,7 @@ for (const factory of factories) {
     t.strictSame(await store.getIndexedHead(), { number: head.block.number, hash: head.block.hash });
   });
   await t.test(`${factory.name}: a failing batch leaves nothing behind`, async (t) => {
-    const store = await factory.open();
-    t.teardown(() => store.close());
-    const memory = createMemoryStore();
-    const base = bundles.slice(0, 100);
-    await writeAll(store, base, 50);
-    await writeAll(memory, base, 50);
+    const { store, memory } = await loadedPair(t, factory);
     const before = await snap(store);
     compare(t, before, await snap(memory), 'loaded');
 
@@ -57,12 +65,7 @@ for (const factory of factories) {
 
 for (const factory of factories) {
   await t.test(`${factory.name}: a bundle naming one balance, token or address twice keeps the later row, as memory does`, async (t) => {
-    const store = await factory.open();
-    t.teardown(() => store.close());
-    const memory = createMemoryStore();
-    const base = bundles.slice(0, 100);
-    await writeAll(store, base, 50);
-    await writeAll(memory, base, 50);
+    const { store, memory } = await loadedPair(t, factory);
     const b = bundles[100];
     const balance = b.tokenBalances[0];
     t.ok(balance !== undefined, 'the block has a balance to repeat');
