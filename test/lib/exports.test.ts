@@ -8,6 +8,7 @@ t.same(Object.keys(lib).sort(), [
   'DEFAULT_PAGE_SIZE',
   'ENDPOINTS',
   'ENDPOINT_NAMES',
+  'InvalidWriteError',
   'MAX_PAGE_SIZE',
   'NFT_TOKEN_TYPES',
   'RATE_LIMITED_MESSAGE',
@@ -22,6 +23,8 @@ t.same(Object.keys(lib).sort(), [
   'matchRoute',
   'parsePath',
   'toJson',
+  'validateBundle',
+  'validatePending',
 ]);
 t.same([...lib.ENDPOINT_NAMES].sort(), Object.keys(lib.ENDPOINTS).sort(), 'every endpoint name has a module');
 t.same(lib.ROUTES.map((r) => r.endpoint).sort(), [...lib.ENDPOINT_NAMES].sort(), 'and exactly one route');
