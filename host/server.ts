@@ -67,18 +67,14 @@ export function createServer(options: ServerOptions): ScoutkitServer {
   const log = options.log === false ? undefined : (options.log ?? writeLogLine);
   if (log) app.use(requestLog(log));
   app.use(async (ctx, next) => {
-    await next();
-    // while closing, no connection is kept alive after its response
-    if (closing) ctx.set('connection', 'close');
-  });
-  app.use(async (ctx, next) => {
-    if (ctx.path === '/health') return writeJson(ctx, 200, { status: 'ok' });
-    if (ctx.path === '/ready') {
+    if (ctx.path === '/health') writeJson(ctx, 200, { status: 'ok' });
+    else if (ctx.path === '/ready') {
       const chains = await readiness(options.chains, options.readyTimeoutMs ?? 2000);
       const ready = !closing && Object.values(chains).every((c) => c.ready);
-      return writeJson(ctx, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', chains });
-    }
-    return next();
+      writeJson(ctx, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', chains });
+    } else await next();
+    // while closing, no connection is kept alive after its response
+    if (closing) ctx.set('connection', 'close');
   });
   app.use(explorerMiddleware(explorer, options));
   app.use(async (ctx) => {
