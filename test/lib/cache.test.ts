@@ -77,3 +77,25 @@ t.test('entries are bounded: the least recently used goes first', async (t) => {
   t.equal(await ex.handle({ path: '/api/v2/blocks/1' }), one, '1 stayed');
   t.not(await ex.handle({ path: '/api/v2/blocks/2' }), two, '2 was evicted');
 });
+
+t.test('with the cache off, the data version is never asked for', async (t) => {
+  const store = createMemoryStore();
+  await store.writeBlocks(chain.bundles);
+  let asked = 0;
+  const counting: DataSource = {
+    ...store,
+    getDataVersion: async () => {
+      asked++;
+      return store.getDataVersion();
+    },
+  };
+  const off = createExplorer({ chains: { '1': counting }, cache: { maxEntries: 0 } });
+  const a = await off.handle({ path: '/api/v2/blocks', query: { items_count: '1' } });
+  const b = await off.handle({ path: '/api/v2/blocks', query: { items_count: '1' } });
+  t.equal(a.status, 200);
+  t.not(b, a, 'every request is answered afresh');
+  t.equal(asked, 0, 'no version query');
+  const on = createExplorer({ chains: { '1': counting } });
+  await on.handle({ path: '/api/v2/blocks', query: { items_count: '1' } });
+  t.equal(asked, 1, 'a caching explorer asks once per request');
+});
