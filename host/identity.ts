@@ -47,12 +47,10 @@ export function requestKey(ctx: ParameterizedContext): string | undefined {
 }
 
 export function identify(options: IdentityOptions): Middleware {
-  const grants: Grant[] = (options.keys ?? []).map((g) => ({
-    digest: grantDigest(g),
-    id: `key:${grantDigest(g).toString('hex')}`,
-    plan: g.plan,
-    ...(g.name ? { name: g.name } : {}),
-  }));
+  const grants: Grant[] = (options.keys ?? []).map((g) => {
+    const digest = grantDigest(g);
+    return { digest, id: `key:${digest.toString('hex')}`, plan: g.plan, ...(g.name ? { name: g.name } : {}) };
+  });
   const anonymousPlan = options.anonymousPlan ?? ANONYMOUS_PLAN;
   const requireKeyForMultichain = options.requireKeyForMultichain ?? true;
 
