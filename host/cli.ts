@@ -4,11 +4,10 @@
 import { parsePort } from './args.ts';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
 import { loadKeysFile } from './plans.ts';
 import type { KeysConfig } from './plans.ts';
-import { redisLimiterStore } from './limits.ts';
 import type { LimiterStore } from './limits.ts';
+import { redisLimiterStore } from './limiter-redis.ts';
 import { createServer } from './server.ts';
 import { openStore, redact } from './stores.ts';
 import type { OpenedStore } from './stores.ts';
@@ -38,6 +37,8 @@ Options:
   --host <addr>           address to bind (default 127.0.0.1)
   --keys <file>           API keys, plans and restricted addresses (JSON; see README "Keys file")
   --redis <url>           share rate limits between hosts through Redis (e.g. redis://127.0.0.1:6379)
+  --redis-prefix <name>   namespace of the limiter's Redis keys (default scoutkit)
+  --limiter-timeout <ms>  wait this long for Redis, then answer 503 (default 3000)
   --open-multichain       do not require an API key on /{chain_id}/api/v2 (default: required)
   --trust-proxy           take the client IP from X-Forwarded-For (behind a load balancer)
   -h, --help              this help
@@ -90,6 +91,8 @@ export interface ServeArgs {
   readonly host: string;
   readonly keys?: string;
   readonly redis?: string;
+  readonly redisPrefix?: string;
+  readonly limiterTimeoutMs?: number;
   readonly openMultichain: boolean;
   readonly trustProxy: boolean;
 }
@@ -107,6 +110,8 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       host: { type: 'string' },
       keys: { type: 'string' },
       redis: { type: 'string' },
+      'redis-prefix': { type: 'string' },
+      'limiter-timeout': { type: 'string' },
       'open-multichain': { type: 'boolean' },
       'trust-proxy': { type: 'boolean' },
     },
@@ -127,9 +132,17 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     host: values.host ?? '127.0.0.1',
     ...(values.keys !== undefined ? { keys: values.keys } : {}),
     ...(values.redis !== undefined ? { redis: values.redis } : {}),
+    ...(values['redis-prefix'] !== undefined ? { redisPrefix: values['redis-prefix'] } : {}),
+    ...(values['limiter-timeout'] !== undefined ? { limiterTimeoutMs: positiveMs(values['limiter-timeout']) } : {}),
     openMultichain: values['open-multichain'] ?? false,
     trustProxy: values['trust-proxy'] ?? false,
   };
+}
+
+function positiveMs(text: string): number {
+  const ms = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(ms) || ms < 1) throw new Error(`--limiter-timeout expects milliseconds, got "${text}"`);
+  return ms;
 }
 
 async function serve(args: readonly string[]): Promise<number> {
@@ -155,15 +168,15 @@ async function serve(args: readonly string[]): Promise<number> {
       chains[id] = store.source;
     }
     if (options.redis) {
-      const client = new Redis(options.redis, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-      client.on('error', () => {}); // an outage shows as -1 limit headers; ioredis reconnects
-      limiter = redisLimiterStore({ client, closeClient: true });
+      // while Redis is down, each host limits on its own (README "Keys and limits"); it reconnects
+      limiter = redisLimiterStore({ url: options.redis, ...(options.redisPrefix ? { keyPrefix: options.redisPrefix } : {}) });
     }
     const server = createServer({
       chains,
       defaultChain: options.defaultChain,
       ...keys,
       ...(limiter ? { limiter } : {}),
+      ...(options.limiterTimeoutMs !== undefined ? { limiterTimeoutMs: options.limiterTimeoutMs } : {}),
       requireKeyForMultichain: !options.openMultichain,
       proxy: options.trustProxy,
       onClose: closeStores,

@@ -5,17 +5,21 @@ export { createServer } from './server.ts';
 export type { RequestLogLine, ScoutkitServer, ServerOptions } from './server.ts';
 export { requestKey } from './identity.ts';
 export type { IdentityOptions } from './identity.ts';
-export { LIMIT_HEADERS, memoryLimiterStore, redisLimiterStore } from './limits.ts';
-export type {
-  ConsumeRequest,
-  ConsumeResult,
-  LimiterStore,
-  LimitWindow,
-  RateLimitOptions,
-  RedisLimiterOptions,
-} from './limits.ts';
-export { ANONYMOUS_PLAN, FREE_PLAN, KeysFileError, loadKeysFile, parseKeysConfig } from './plans.ts';
-export type { KeyGrant, KeysConfig, Plan } from './plans.ts';
+export { DEFAULT_LIMITER_TIMEOUT_MS, LIMIT_HEADERS, LIMITER_BUSY_MESSAGE, memoryLimiterStore } from './limits.ts';
+export type { ConsumeRequest, ConsumeResult, LimiterStore, LimitWindow, RateLimitOptions } from './limits.ts';
+export { RECONNECT_MAX_MS, redisLimiterClient, redisLimiterStore } from './limiter-redis.ts';
+export type { RedisLimiterOptions } from './limiter-redis.ts';
+export {
+  ANONYMOUS_PLAN,
+  FREE_PLAN,
+  KeysFileError,
+  LOCAL_PLAN,
+  loadKeysFile,
+  MAX_WINDOW_SECONDS,
+  parseKeysConfig,
+  planWindow,
+} from './plans.ts';
+export type { KeyGrant, KeysConfig, Plan, PlanRate } from './plans.ts';
 export { openStore, StoreUrlError } from './stores.ts';
 export type { OpenedStore } from './stores.ts';
 export { requestInfo } from './request.ts';

@@ -1,20 +1,34 @@
 /**
  * Plans and API keys: what a caller may spend, and the keys file that grants it.
  *
- * A plan is a request rate (per second) plus a credit allowance per calendar period (UTC day or
+ * A plan is a request rate (`requests` per window of `windowSeconds`; `requestsPerSecond` is the
+ * older spelling of a one-second window) plus a credit allowance per calendar period (UTC day or
  * UTC month). Keys are held only as SHA-256 digests once loaded.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 
-export interface Plan {
+/** Requests admitted per fixed window: `requests` per `windowSeconds`, or per one second. */
+export type PlanRate =
+  | { readonly requests: number; readonly windowSeconds: number }
+  | { readonly requestsPerSecond: number };
+
+export type Plan = PlanRate & {
   readonly name: string;
-  /** requests admitted per one-second window */
-  readonly requestsPerSecond: number;
   /** credits per period; each request costs its endpoint's cost (default 1) */
   readonly credits: number;
   /** the free plan resets daily, other plans monthly (UTC calendar periods) */
   readonly creditPeriod: 'day' | 'month';
+};
+
+/** The longest rate window (a day); credits cover longer periods. */
+export const MAX_WINDOW_SECONDS = 86_400;
+
+/** A plan's rate as requests per window. */
+export function planWindow(plan: PlanRate): { readonly requests: number; readonly windowSeconds: number } {
+  return 'requests' in plan
+    ? { requests: plan.requests, windowSeconds: plan.windowSeconds }
+    : { requests: plan.requestsPerSecond, windowSeconds: 1 };
 }
 
 /** A key with its plan: give the key itself, or only its SHA-256 (hex) to keep it off disk. */
@@ -22,13 +36,26 @@ export type KeyGrant =
   | { readonly key: string; readonly plan: Plan; readonly name?: string }
   | { readonly sha256: string; readonly plan: Plan; readonly name?: string };
 
-export const FREE_PLAN: Plan = { name: 'free', requestsPerSecond: 5, credits: 100_000, creditPeriod: 'day' };
+export const FREE_PLAN: Plan = { name: 'free', requests: 5, windowSeconds: 1, credits: 100_000, creditPeriod: 'day' };
 
-/** Callers without a key, limited per IP (Blockscout's default is 300 per minute). */
+/**
+ * Callers without a key, limited per IP: Blockscout's per-instance default, 300 requests per
+ * minute, as one 60-second window, so a page's burst of requests is admitted at once.
+ */
 export const ANONYMOUS_PLAN: Plan = {
   name: 'anonymous',
-  requestsPerSecond: 5,
+  requests: 300,
+  windowSeconds: 60,
   credits: 100_000,
+  creditPeriod: 'day',
+};
+
+/** A developer on their own machine (`scoutkit demo`, `npm start`): never throttled in practice. */
+export const LOCAL_PLAN: Plan = {
+  name: 'local',
+  requests: 1_000_000_000,
+  windowSeconds: 1,
+  credits: 1_000_000_000_000,
   creditPeriod: 'day',
 };
 
@@ -38,6 +65,8 @@ export interface KeysConfig {
   readonly anonymousPlan?: Plan;
   readonly restrictedAddresses?: readonly string[];
   readonly secretKey?: string;
+  /** the message of a 429 body */
+  readonly rateLimitMessage?: string;
 }
 
 export function sha256(text: string): Buffer {
@@ -98,11 +127,14 @@ export function parseKeysConfig(json: unknown): KeysConfig {
     throw new KeysFileError('keys file: "restrictedAddresses" must be an array of strings');
   }
   const secretKey = root.secretKey === undefined ? undefined : text(root.secretKey, 'secretKey');
+  const rateLimitMessage =
+    root.rateLimitMessage === undefined ? undefined : text(root.rateLimitMessage, 'rateLimitMessage');
   return {
     keys,
     ...(anonymousPlan ? { anonymousPlan } : {}),
     ...(restricted ? { restrictedAddresses: restricted as string[] } : {}),
     ...(secretKey ? { secretKey } : {}),
+    ...(rateLimitMessage ? { rateLimitMessage } : {}),
   };
 }
 
@@ -116,9 +148,22 @@ function parsePlan(name: string, value: unknown): Plan {
   };
   const period = p.creditPeriod ?? (name === 'free' ? 'day' : 'month');
   if (period !== 'day' && period !== 'month') throw new KeysFileError(`plan ${name}: "creditPeriod" is day or month`);
+  const windowOf = (v: unknown): number => {
+    const seconds = positive(v, 'windowSeconds');
+    if (seconds > MAX_WINDOW_SECONDS) throw new KeysFileError(`plan ${name}: "windowSeconds" is at most ${MAX_WINDOW_SECONDS}`);
+    return seconds;
+  };
+  const perSecond = p.requestsPerSecond !== undefined;
+  if (perSecond === (p.requests !== undefined)) {
+    throw new KeysFileError(`plan ${name}: give "requests" (with "windowSeconds", default 1) or "requestsPerSecond"`);
+  }
+  if (perSecond && p.windowSeconds !== undefined) {
+    throw new KeysFileError(`plan ${name}: "windowSeconds" goes with "requests", not "requestsPerSecond"`);
+  }
   return {
     name: typeof p.name === 'string' ? p.name : name,
-    requestsPerSecond: positive(p.requestsPerSecond, 'requestsPerSecond'),
+    requests: positive(perSecond ? p.requestsPerSecond : p.requests, perSecond ? 'requestsPerSecond' : 'requests'),
+    windowSeconds: perSecond ? 1 : windowOf(p.windowSeconds ?? 1),
     credits: positive(p.credits, 'credits'),
     creditPeriod: period,
   };

@@ -17,7 +17,8 @@ export type ApiError =
   | { readonly kind: 'Unauthorized'; readonly message: string }
   | { readonly kind: 'Forbidden' }
   | { readonly kind: 'PaymentRequired' }
-  | { readonly kind: 'RateLimited' }
+  /** `message` replaces the default 429 message (a host option) */
+  | { readonly kind: 'RateLimited'; readonly message?: string }
   | { readonly kind: 'Unavailable'; readonly message: string }
   /** an unexpected failure (a bug or a broken dependency); the cause is logged, never sent */
   | { readonly kind: 'Internal' };
@@ -29,7 +30,8 @@ export interface ErrorResponse {
   readonly body: Record<string, unknown>;
 }
 
-export const RATE_LIMITED_MESSAGE = 'Too many requests. Increase limits now at https://dev.blockscout.com';
+/** The default 429 message: neutral, it names no service (hosts may configure their own). */
+export const RATE_LIMITED_MESSAGE = 'Too many requests';
 
 /** The only place where errors become HTTP. */
 export function errorResponse(error: ApiError): ErrorResponse {
@@ -60,7 +62,7 @@ export function errorResponse(error: ApiError): ErrorResponse {
     case 'PaymentRequired':
       return { status: 402, body: { message: 'Out of credits' } };
     case 'RateLimited':
-      return { status: 429, body: { message: RATE_LIMITED_MESSAGE } };
+      return { status: 429, body: { message: error.message ?? RATE_LIMITED_MESSAGE } };
     case 'Unavailable':
       return { status: 503, body: { message: error.message } };
     case 'Internal':

@@ -11,6 +11,7 @@ import type { ScenarioFacts } from '../../demo/scenario.ts';
 import { createRpcChainSource } from '../../adapters/rpc/index.ts';
 import { createIndexer } from '../../lib/indexer/index.ts';
 import { createServer } from '../server.ts';
+import { LOCAL_PLAN } from '../plans.ts';
 import { openStore } from '../stores.ts';
 import type { OpenedStore } from '../stores.ts';
 
@@ -102,8 +103,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       chains: { [String(facts.chainId)]: store.source },
       defaultChain: String(facts.chainId),
       requireKeyForMultichain: false,
-      // a local demo: generous limits for anyone on this machine
-      anonymousPlan: { name: 'demo', requestsPerSecond: 1000, credits: 100_000_000, creditPeriod: 'day' },
+      // a developer on their own machine: never throttled (README "Keys and limits")
+      anonymousPlan: LOCAL_PLAN,
       log: () => {},
     });
     const { url } = await server.listen(options.port, options.host);

@@ -5,7 +5,14 @@ import t from 'tap';
 import type { Test } from 'tap';
 import Koa from 'koa';
 import { createExplorer, RATE_LIMITED_MESSAGE } from '../../lib/index.ts';
-import { explorerMiddleware, memoryLimiterStore, parseKeysConfig } from '../../host/index.ts';
+import {
+  ANONYMOUS_PLAN,
+  explorerMiddleware,
+  LIMITER_BUSY_MESSAGE,
+  memoryLimiterStore,
+  parseKeysConfig,
+  planWindow,
+} from '../../host/index.ts';
 import type { ExplorerMiddlewareOptions, LimiterStore, Plan } from '../../host/index.ts';
 import { sha256 } from '../../host/plans.ts';
 import { fixtureChains, limitHeaders, listen, request } from './helpers.ts';
@@ -192,7 +199,7 @@ t.test('a burst never admits more than the limit per window', async (t) => {
   t.same(remaining.slice(0, 10), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].slice(0, Math.min(10, remaining.length)).sort(), 'each admitted request has its own slot');
 });
 
-t.test('a failing or slow limiter store: served, headers -1', async (t) => {
+t.test('a failing or slow limiter store: never served unlimited, a JSON 503 to retry', async (t) => {
   const failing: LimiterStore = {
     consume: () => Promise.reject(new Error('store down')),
     peek: () => Promise.reject(new Error('store down')),
@@ -203,13 +210,61 @@ t.test('a failing or slow limiter store: served, headers -1', async (t) => {
   };
   for (const [name, limiter] of [['failing', failing], ['slow', slow]] as const) {
     const s = await serve(t, { limiter, limiterTimeoutMs: 50 });
-    const reply = await request(`${s.url}/1/api/v2/blocks?apikey=key-small`);
-    t.equal(reply.status, 200, `${name}: served`);
-    t.same(limitHeaders(reply), { limit: -1, remaining: -1, reset: -1, credits: -1 }, `${name}: all four -1`);
-    const refused = await request(`${s.url}/1/api/v2/blocks`);
-    t.equal(refused.status, 401, `${name}: identity still enforced`);
-    t.same(limitHeaders(refused), { limit: -1, remaining: -1, reset: -1, credits: -1 });
+    for (const path of ['/1/api/v2/blocks?apikey=key-small', '/1/api/v2/blocks']) {
+      const reply = await request(`${s.url}${path}`);
+      t.equal(reply.status, 503, `${name} ${path}: refused`);
+      t.same(reply.json, { message: LIMITER_BUSY_MESSAGE }, `${name} ${path}: JSON body`);
+      t.equal(reply.headers.get('retry-after'), '1', `${name} ${path}: retry-after`);
+      t.same(limitHeaders(reply), { limit: -1, remaining: -1, reset: -1, credits: -1 }, `${name} ${path}: -1 only on an error`);
+    }
   }
+});
+
+t.test('default anonymous plan: 300 requests per 60-second window, a page burst admitted', async (t) => {
+  const app = new Koa();
+  app.use(explorerMiddleware(explorer)); // no keys, no plans: the defaults
+  const s = await listen(app);
+  t.teardown(() => s.close());
+  const { requests, windowSeconds } = planWindow(ANONYMOUS_PLAN);
+  t.same([requests, windowSeconds], [300, 60], "Blockscout's per-instance default per IP");
+  // a page load: 40 requests at once, all admitted
+  const page = await Promise.all(Array.from({ length: 40 }, () => request(`${s.url}/api/v2/blocks/1`)));
+  t.same(new Set(page.map((r) => r.status)), new Set([200]), 'a 40-request page burst is admitted');
+  t.same(page.map((r) => limitHeaders(r).remaining).sort((a, b) => a - b), Array.from({ length: 40 }, (_v, i) => 260 + i));
+  for (const r of page) {
+    const { limit, reset } = limitHeaders(r);
+    t.ok(limit === 300 && reset > 0 && reset <= 60_000, `limit 300, reset within the minute (${reset} ms)`);
+  }
+  const rest = await Promise.all(Array.from({ length: 261 }, () => request(`${s.url}/api/v2/blocks/1`)));
+  const statuses = rest.map((r) => r.status);
+  t.equal(statuses.filter((x) => x === 200).length, 260, 'the rest of the 300 admitted');
+  t.equal(statuses.filter((x) => x === 429).length, 1, 'the 301st refused');
+  const refused = rest.find((r) => r.status === 429) as Reply;
+  t.same(refused.json, { message: RATE_LIMITED_MESSAGE });
+  t.notOk(refused.text.includes('blockscout'), 'the 429 names no other service');
+});
+
+t.test('a plan window longer than a second', async (t) => {
+  const s = await serve(t, { anonymousPlan: { name: 'slow', requests: 3, windowSeconds: 5, credits: 100, creditPeriod: 'day' } });
+  const replies = [];
+  for (let i = 0; i < 4; i++) replies.push(await request(`${s.url}/api/v2/blocks/1`));
+  t.same(replies.map((r) => r.status), [200, 200, 200, 429]);
+  t.same(replies.map((r) => limitHeaders(r).limit), [3, 3, 3, 3], 'x-ratelimit-limit: requests per window');
+  t.same(replies.map((r) => limitHeaders(r).remaining), [2, 1, 0, 0]);
+  for (const r of replies) resetOk(t, r, 5000);
+  t.ok(limitHeaders(replies[3] as Reply).reset > 1000, 'x-ratelimit-reset counts to the end of the 5 s window');
+});
+
+t.test('the 429 message is configurable (option and keys file)', async (t) => {
+  const message = 'Slow down, friend';
+  const config = parseKeysConfig({ keys: [], anonymous: { requests: 1, windowSeconds: 60, credits: 10 }, rateLimitMessage: message });
+  t.equal(config.rateLimitMessage, message);
+  const s = await serve(t, { ...config });
+  await request(`${s.url}/api/v2/blocks/1`);
+  const refused = await request(`${s.url}/api/v2/blocks/1`);
+  t.equal(refused.status, 429);
+  t.same(refused.json, { message });
+  t.throws(() => parseKeysConfig({ keys: [], rateLimitMessage: '' }), /rateLimitMessage must be a non-empty string/);
 });
 
 t.test('the memory store forgets ended periods and keeps monthly periods past 24.8 days', async (t) => {
@@ -234,11 +289,21 @@ t.test('keys file parsing', async (t) => {
     restrictedAddresses: ['0x0000000000000000000000000000000000000001'],
     secretKey: 'sss',
   });
-  t.same(config.keys[0], { key: 'a', plan: { name: 'pro', requestsPerSecond: 50, credits: 1_000_000, creditPeriod: 'month' }, name: 'alice' });
-  t.same(config.keys[1], { sha256: 'ab'.repeat(32), plan: { name: 'free', requestsPerSecond: 5, credits: 100_000, creditPeriod: 'day' } });
-  t.equal(config.anonymousPlan?.requestsPerSecond, 1);
+  // `requestsPerSecond` is read as before: a one-second window
+  t.same(config.keys[0], { key: 'a', plan: { name: 'pro', requests: 50, windowSeconds: 1, credits: 1_000_000, creditPeriod: 'month' }, name: 'alice' });
+  t.same(config.keys[1], { sha256: 'ab'.repeat(32), plan: { name: 'free', requests: 5, windowSeconds: 1, credits: 100_000, creditPeriod: 'day' } });
+  t.same(config.anonymousPlan && planWindow(config.anonymousPlan), { requests: 1, windowSeconds: 1 });
   t.equal(config.secretKey, 'sss');
   t.throws(() => parseKeysConfig({ keys: [{ key: 'a', plan: 'gold' }] }), /unknown plan "gold"/);
   t.throws(() => parseKeysConfig({ keys: [{ plan: 'free' }] }), /needs "key"/);
   t.throws(() => parseKeysConfig({ plans: { x: { requestsPerSecond: 0, credits: 1 } }, keys: [] }), /positive integer/);
+  const windowed = parseKeysConfig({ plans: { minute: { requests: 300, windowSeconds: 60, credits: 10 } }, keys: [{ key: 'm', plan: 'minute' }] });
+  t.same(windowed.keys[0]?.plan, { name: 'minute', requests: 300, windowSeconds: 60, credits: 10, creditPeriod: 'month' });
+  const perSecond = parseKeysConfig({ plans: { s: { requests: 7, credits: 10 } }, keys: [] , anonymous: 's' });
+  t.same(perSecond.anonymousPlan && planWindow(perSecond.anonymousPlan), { requests: 7, windowSeconds: 1 }, 'windowSeconds defaults to 1');
+  t.throws(() => parseKeysConfig({ plans: { x: { requests: 5, requestsPerSecond: 5, credits: 1 } }, keys: [] }), /give "requests"/);
+  t.throws(() => parseKeysConfig({ plans: { x: { credits: 1 } }, keys: [] }), /give "requests"/);
+  t.throws(() => parseKeysConfig({ plans: { x: { requestsPerSecond: 5, windowSeconds: 60, credits: 1 } }, keys: [] }), /"windowSeconds" goes with "requests"/);
+  t.throws(() => parseKeysConfig({ plans: { x: { requests: 5, windowSeconds: 0, credits: 1 } }, keys: [] }), /windowSeconds" must be a positive integer/);
+  t.throws(() => parseKeysConfig({ plans: { x: { requests: 5, windowSeconds: 86_401, credits: 1 } }, keys: [] }), /at most 86400/);
 });
