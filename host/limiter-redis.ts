@@ -88,7 +88,7 @@ export function redisLimiterStore(options: RedisLimiterOptions): LimiterStore {
 
   const local = async (request: ConsumeRequest, spend: boolean): Promise<ConsumeResult> => {
     const { window } = request;
-    if ('seconds' in window) return spend ? insurance.consume(request) : insurance.peek(request);
+    if ('seconds' in window) return { ...(await (spend ? insurance.consume(request) : insurance.peek(request))), insurance: true };
     const now = Date.now();
     let entry = ledger.get(request.key);
     if (!entry) {
@@ -98,7 +98,8 @@ export function redisLimiterStore(options: RedisLimiterOptions): LimiterStore {
     }
     const admitted = entry.spent + request.cost <= entry.budget;
     if (admitted && spend) entry.spent += request.cost;
-    return { admitted, remaining: admitted ? entry.budget - entry.spent : 0, resetMs: Math.max(0, window.endsAt - now) };
+    const remaining = admitted ? entry.budget - entry.spent : 0;
+    return { admitted, remaining, resetMs: Math.max(0, window.endsAt - now), insurance: true };
   };
 
   const answer = async (request: ConsumeRequest, spend: boolean): Promise<ConsumeResult> => {

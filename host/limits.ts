@@ -42,6 +42,8 @@ export interface ConsumeResult {
   readonly remaining: number;
   /** milliseconds until the window resets */
   readonly resetMs: number;
+  /** answered by the store's per-process insurance while the shared store is down */
+  readonly insurance?: boolean;
 }
 
 /**

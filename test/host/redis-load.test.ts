@@ -66,6 +66,7 @@ if (!(await redisAnswers(REDIS_URL))) {
       t.same(figures.filter((h) => h.limit !== PLAN.requests || h.remaining >= PLAN.requests), [], "every 200 reports the plan's window");
       const mine = slots.filter((s) => s.key === `rate:${keyId(key)}`);
       t.ok(ok <= mine.length, `every 200 holds an admitted slot (${ok} ≤ ${mine.length})`);
+      t.equal(mine.filter((s) => s.insurance).length, 0, 'Redis is healthy: the insurance never answers');
       const perWindow = windows(mine, PLAN.windowSeconds * 1000);
       t.ok(perWindow.length >= 1, 'at least one window admitted requests');
       for (const w of perWindow) {
@@ -94,8 +95,9 @@ if (!(await redisAnswers(REDIS_URL))) {
     t.same(again.map((a) => a.reply.status), [402, 402], 'on either host');
   });
 
-  t.teardown(() => {
-    console.error(`redis-load: ${summary.join(' | ')}`);
+  t.test('summary', async (t) => {
+    t.equal(summary.length, RUNS + SLOW_PATH_RUNS, 'every run reported');
+    for (const line of summary) t.comment(`redis-load: ${line}`);
   });
 }
 

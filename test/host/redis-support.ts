@@ -125,6 +125,10 @@ export interface AdmittedSlot {
   /** estimate of the window's end: the call's start plus the store's reset (ms) */
   readonly windowEnd: number;
   readonly remaining: number;
+  /** when the call started */
+  readonly at: number;
+  /** answered by the insurance (Redis down) */
+  readonly insurance: boolean;
 }
 
 /** The store, with each admitted rate consume recorded (a test observer; answers unchanged). */
@@ -136,7 +140,14 @@ export function observed(store: LimiterStore, host: number, slots: AdmittedSlot[
       const result = await store.consume(req);
       if (result.admitted && 'seconds' in req.window) {
         const after = Date.now();
-        slots.push({ host, key: req.key, windowEnd: (before + after) / 2 + result.resetMs, remaining: result.remaining });
+        slots.push({
+          host,
+          key: req.key,
+          windowEnd: (before + after) / 2 + result.resetMs,
+          remaining: result.remaining,
+          at: before,
+          insurance: result.insurance === true,
+        });
       }
       return result;
     },

@@ -1,5 +1,6 @@
 /**
- * A Redis-backed limiter shared by two app instances enforces one limit.
+ * A Redis-backed limiter shared by two app instances enforces one limit; an unreachable Redis
+ * leaves each host to its insurance. (Load and outages: redis-load and redis-outage tests.)
  * Redis at 127.0.0.1:6379 (REDIS_URL overrides). Under CI=true it must be there; elsewhere, when
  * it is unreachable, this file says so loudly and skips.
  */
@@ -104,19 +105,25 @@ if (!(await reachable())) {
     for (const w of windows) t.ok(w.length <= 8, `≤ 8 admitted per window across both hosts (${w.length})`);
   });
 
-  t.test('Redis unreachable: served, headers -1', async (t) => {
-    const client = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true });
-    client.on('error', () => {});
-    const limiter = redisLimiterStore({ client });
+  t.test('Redis unreachable: the per-process insurance enforces the plan, real headers', async (t) => {
+    const limiter = redisLimiterStore({ url: 'redis://127.0.0.1:1' }); // nothing listens there
     const app = new Koa();
     app.use(explorerMiddleware(explorer, { keys: [{ key: 'shared-key', plan }], limiter }));
     const s = await listen(app);
     t.teardown(async () => {
       await s.close();
-      client.disconnect();
+      await limiter.close?.();
     });
-    const reply = await request(`${s.url}/1/api/v2/blocks/1?apikey=shared-key`);
-    t.equal(reply.status, 200);
-    t.same(limitHeaders(reply), { limit: -1, remaining: -1, reset: -1, credits: -1 });
+    const get = () => request(`${s.url}/1/api/v2/blocks/1?apikey=shared-key`);
+    const replies = [await get(), await get(), await get(), await get(), await get()];
+    t.same(replies.map((r) => r.status), [200, 200, 200, 200, 429], 'the plan (4 per second) holds in this process');
+    t.same(replies.map((r) => limitHeaders(r).limit), [4, 4, 4, 4, 4], 'x-ratelimit-limit: the plan, not -1');
+    t.same(replies.map((r) => limitHeaders(r).remaining), [3, 2, 1, 0, 0]);
+    t.same(replies.map((r) => limitHeaders(r).credits), [5, 4, 3, 2, 2], 'credits counted locally');
+    t.ok(replies.every((r) => limitHeaders(r).reset >= 0 && limitHeaders(r).reset <= 1000));
+    await new Promise((r) => setTimeout(r, limitHeaders(replies[4]!).reset + 50));
+    const more = [await get(), await get(), await get()];
+    t.same(more.map((r) => r.status), [200, 200, 402], 'out of credits locally too');
+    t.same(more[2]?.json, { message: 'Out of credits' });
   });
 }
