@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadKeysFile } from './plans.ts';
 import type { KeysConfig } from './plans.ts';
 import type { LimiterStore } from './limits.ts';
-import { redisLimiterStore } from './limiter-redis.ts';
+import { connectRedisLimiterStore } from './limiter-redis.ts';
 import { createServer } from './server.ts';
 import { openStore, redact } from './stores.ts';
 import type { OpenedStore } from './stores.ts';
@@ -169,7 +169,12 @@ async function serve(args: readonly string[]): Promise<number> {
     }
     if (options.redis) {
       // while Redis is down, each host limits on its own (README "Keys and limits"); it reconnects
-      limiter = redisLimiterStore({ url: options.redis, ...(options.redisPrefix ? { keyPrefix: options.redisPrefix } : {}) });
+      const redis = await connectRedisLimiterStore({
+        url: options.redis,
+        ...(options.redisPrefix ? { keyPrefix: options.redisPrefix } : {}),
+      });
+      limiter = redis.store;
+      if (!redis.connected) info({ msg: 'Redis not reachable yet: each host limits on its own until it is', redis: redact(options.redis) });
     }
     const server = createServer({
       chains,

@@ -7,7 +7,7 @@ export { requestKey } from './identity.ts';
 export type { IdentityOptions } from './identity.ts';
 export { DEFAULT_LIMITER_TIMEOUT_MS, LIMIT_HEADERS, LIMITER_BUSY_MESSAGE, memoryLimiterStore } from './limits.ts';
 export type { ConsumeRequest, ConsumeResult, LimiterStore, LimitWindow, RateLimitOptions } from './limits.ts';
-export { RECONNECT_MAX_MS, redisLimiterClient, redisLimiterStore } from './limiter-redis.ts';
+export { connectRedisLimiterStore, RECONNECT_MAX_MS, redisLimiterClient, redisLimiterStore } from './limiter-redis.ts';
 export type { RedisLimiterOptions } from './limiter-redis.ts';
 export {
   ANONYMOUS_PLAN,

@@ -50,6 +50,27 @@ export type RedisLimiterOptions = {
   | { readonly url: string }
 );
 
+/**
+ * `redisLimiterStore({ url })`, once Redis has answered (or `waitMs` has passed: the insurance
+ * answers until it does). `connected` says which.
+ */
+export async function connectRedisLimiterStore(options: {
+  readonly url: string;
+  readonly keyPrefix?: string;
+  /** default 5000 */
+  readonly waitMs?: number;
+}): Promise<{ readonly store: LimiterStore; readonly connected: boolean }> {
+  const client = redisLimiterClient(options.url);
+  let timer: NodeJS.Timeout | undefined;
+  const connected = await new Promise<boolean>((resolve) => {
+    client.once('ready', () => resolve(true));
+    timer = setTimeout(() => resolve(false), options.waitMs ?? 5000);
+  });
+  clearTimeout(timer);
+  const keyPrefix = options.keyPrefix === undefined ? {} : { keyPrefix: options.keyPrefix };
+  return { store: redisLimiterStore({ client, closeClient: true, ...keyPrefix }), connected };
+}
+
 /** A credit bucket spent locally while Redis was away. */
 interface LedgerEntry {
   readonly request: ConsumeRequest;
@@ -73,7 +94,9 @@ export function redisLimiterStore(options: RedisLimiterOptions): LimiterStore {
   /** Redis answers and holds every local spending: requests go to Redis */
   let synced = client.status === 'ready';
   let reconciling: Promise<void> | undefined;
-  const ready = () => synced && client.status === 'ready';
+  /** the connection can carry a command (status `ready` lags a socket the server has ended) */
+  const up = () => client.status === 'ready' && client.stream?.writable === true;
+  const ready = () => synced && up();
 
   /** the remaining credits Redis last reported per credit bucket (kept low: min of what was seen) */
   const seen = new Map<string, number>();
@@ -142,7 +165,7 @@ export function redisLimiterStore(options: RedisLimiterOptions): LimiterStore {
   };
   const onReady = () => {
     reconciling = (reconciling ?? Promise.resolve()).then(async () => {
-      if (await reconcile()) synced = client.status === 'ready';
+      if (await reconcile()) synced = up();
     });
   };
   const onClose = () => {

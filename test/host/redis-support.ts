@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Test } from 'tap';
-import { createServer, redisLimiterStore } from '../../host/index.ts';
+import { connectRedisLimiterStore, createServer } from '../../host/index.ts';
 import type { KeyGrant, LimiterStore, ServerOptions } from '../../host/index.ts';
 import { fixtureChains, limitHeaders, request } from './helpers.ts';
 import type { Reply } from './helpers.ts';
@@ -190,7 +190,8 @@ export async function hosts(
   const { chain1 } = await fixtureChains();
   const made: Host[] = [];
   for (let i = 0; i < count; i++) {
-    const store = redisLimiterStore({ url: options.url, keyPrefix: options.keyPrefix });
+    const { store, connected } = await connectRedisLimiterStore({ url: options.url, keyPrefix: options.keyPrefix });
+    if (!connected) throw new Error(`Redis at ${options.url} did not answer`);
     const limiter = options.slots ? observed(store, i, options.slots) : store;
     const server = createServer({ chains: { '1': chain1 }, keys: options.keys, limiter, log: false, ...options.server });
     const { url } = await server.listen(0);
