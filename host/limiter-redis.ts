@@ -163,9 +163,13 @@ export function redisLimiterStore(options: RedisLimiterOptions): LimiterStore {
     );
     return results.every(Boolean);
   };
+  let closed = false;
   const onReady = () => {
+    if (closed) return;
     reconciling = (reconciling ?? Promise.resolve()).then(async () => {
       if (await reconcile()) synced = up();
+      // Redis is up but refused a charge: try again shortly rather than wait for a reconnect
+      else if (up()) setTimeout(onReady, RECONNECT_MAX_MS).unref();
     });
   };
   const onClose = () => {
@@ -178,6 +182,7 @@ export function redisLimiterStore(options: RedisLimiterOptions): LimiterStore {
     consume: (request) => answer(request, true),
     peek: (request) => answer(request, false),
     async close() {
+      closed = true;
       client.off('ready', onReady);
       client.off('close', onClose);
       await reconciling;

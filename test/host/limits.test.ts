@@ -9,6 +9,7 @@ import {
   ANONYMOUS_PLAN,
   explorerMiddleware,
   LIMITER_BUSY_MESSAGE,
+  LOCAL_PLAN,
   memoryLimiterStore,
   parseKeysConfig,
   planWindow,
@@ -242,6 +243,14 @@ t.test('default anonymous plan: 300 requests per 60-second window, a page burst 
   const refused = rest.find((r) => r.status === 429) as Reply;
   t.same(refused.json, { message: RATE_LIMITED_MESSAGE });
   t.notOk(refused.text.includes('blockscout'), 'the 429 names no other service');
+});
+
+t.test('the local plan (scoutkit demo, npm start): a developer is never throttled', async (t) => {
+  const s = await serve(t, { anonymousPlan: LOCAL_PLAN });
+  const replies = await Promise.all(Array.from({ length: 500 }, () => request(`${s.url}/api/v2/blocks/1`)));
+  t.same(new Set(replies.map((r) => r.status)), new Set([200]), '500 requests at once, all served');
+  t.same(new Set(replies.map((r) => limitHeaders(r).limit)), new Set([planWindow(LOCAL_PLAN).requests]));
+  t.ok(planWindow(LOCAL_PLAN).requests >= 1_000_000 && LOCAL_PLAN.credits >= 1_000_000_000, 'limits no one reaches on a laptop');
 });
 
 t.test('a plan window longer than a second', async (t) => {
