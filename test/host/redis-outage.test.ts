@@ -8,6 +8,8 @@
  * - the shared limit is back within 2 s of the restart;
  * - credits: while Redis is down each host spends at most the remaining it last saw; on return
  *   the local spending is added to Redis, so the key is out of credits on both hosts.
+ * And Redis frozen (SIGSTOP: connected, silent): each request waits the budget, then 503 with
+ * retry-after — never served unlimited; thawed, the shared limit holds at once.
  */
 import { createHash } from 'node:crypto';
 import t from 'tap';
@@ -130,6 +132,36 @@ if (!redisServerInstalled()) {
     const late = insured.filter((s) => s.at > restartedAt + RESUME_MS);
     t.same(late, [], `no insurance answer later than ${RESUME_MS} ms after the restart`);
   });
+
+  t.test('Redis frozen (connections open, no answers): wait the budget, then 503; thawed: shared again', async (t) => {
+    const budget = 300;
+    const frozenKeys: KeyGrant[] = ['frozen', 'thawed'].map((phase) => ({ key: `probe-${phase}`, plan: PROBE }));
+    const patient = await hosts(t, HOSTS, {
+      url: redis.url,
+      keyPrefix: `scoutkit-test-frozen-${process.pid}`,
+      keys: frozenKeys,
+      server: { limiterTimeoutMs: budget },
+    });
+    redis.freeze(true);
+    let frozen: Answer[];
+    try {
+      frozen = await burst(patient, () => '/1/api/v2/blocks/1?apikey=probe-frozen', 50);
+    } finally {
+      redis.freeze(false);
+    }
+    t.ok(allJson(frozen), 'every answer JSON');
+    t.equal(countStatus(frozen, 503), 50, 'Redis is connected but silent: refused with 503, never served unlimited');
+    t.same(new Set(frozen.map((a) => a.reply.headers.get('retry-after'))), new Set(['1']), 'retry-after: 1');
+    t.equal(frozen.filter(unlimited).length, 0, 'no 200 with -1 headers');
+    const thawed = await probeOn(patient, 'thawed');
+    t.ok(allJson(thawed), 'thawed: every answer JSON');
+    t.equal(countStatus(thawed, 200), PROBE.requests, 'thawed: one shared window admits the plan');
+    t.equal(countStatus(thawed, 429), 100 - PROBE.requests);
+  });
+}
+
+function probeOn(servers: readonly Host[], phase: string): Promise<Answer[]> {
+  return burst(servers, () => `/1/api/v2/blocks/1?apikey=probe-${phase}`, 100);
 }
 
 function keyHex(key: string): string {

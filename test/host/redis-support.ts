@@ -66,6 +66,8 @@ export interface DedicatedRedis {
   stop(): Promise<void>;
   /** start it again on the same port and directory; resolves once it answers */
   start(): Promise<void>;
+  /** SIGSTOP / SIGCONT: a Redis that keeps its connections but does not answer */
+  freeze(frozen: boolean): void;
   close(): Promise<void>;
 }
 
@@ -100,8 +102,12 @@ export async function dedicatedRedis(): Promise<DedicatedRedis> {
     url,
     start,
     stop,
+    freeze(frozen) {
+      child?.kill(frozen ? 'SIGSTOP' : 'SIGCONT');
+    },
     async close() {
       if (child && child.exitCode === null) {
+        child.kill('SIGCONT');
         child.kill('SIGKILL');
         await once(child, 'exit');
       }
