@@ -1,7 +1,7 @@
 /**
  * The `scoutkit` command line. `main(argv)` returns the exit code; run directly, it exits.
  */
-import { parsePort } from './args.ts';
+import { METRICS_FLAGS, metricsOption, parseMetricsFlags, parsePort } from './args.ts';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
@@ -40,10 +40,13 @@ Options:
   --redis <url>           share rate limits between hosts through Redis (e.g. redis://127.0.0.1:6379)
   --open-multichain       do not require an API key on /{chain_id}/api/v2 (default: required)
   --trust-proxy           take the client IP from X-Forwarded-For (behind a load balancer)
+  --metrics-path <path>   where Prometheus metrics are served (default /metrics; not behind keys)
+  --no-metrics            do not serve metrics
   -h, --help              this help
 
 Stops gracefully on SIGTERM/SIGINT: in-flight requests finish, then the stores close.
-Endpoints besides the API: GET /health (liveness), GET /ready (every chain's store answers).`;
+Endpoints besides the API: GET /health (liveness), GET /ready (every chain's store answers),
+GET /metrics (Prometheus text format).`;
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   serve: { summary: 'serve the explorer API over HTTP', help: SERVE_HELP, run: serve },
@@ -92,6 +95,8 @@ export interface ServeArgs {
   readonly redis?: string;
   readonly openMultichain: boolean;
   readonly trustProxy: boolean;
+  /** only when a flag was given: the metrics path, or false for none */
+  readonly metricsPath?: string | false;
 }
 
 export function parseServeArgs(args: readonly string[]): ServeArgs {
@@ -109,6 +114,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       redis: { type: 'string' },
       'open-multichain': { type: 'boolean' },
       'trust-proxy': { type: 'boolean' },
+      ...METRICS_FLAGS,
     },
   });
   const chains = (values.chain ?? []).map((spec): readonly [string, string] => {
@@ -129,6 +135,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     ...(values.redis !== undefined ? { redis: values.redis } : {}),
     openMultichain: values['open-multichain'] ?? false,
     trustProxy: values['trust-proxy'] ?? false,
+    ...parseMetricsFlags(values),
   };
 }
 
@@ -166,6 +173,7 @@ async function serve(args: readonly string[]): Promise<number> {
       ...(limiter ? { limiter } : {}),
       requireKeyForMultichain: !options.openMultichain,
       proxy: options.trustProxy,
+      ...metricsOption(options.metricsPath),
       onClose: closeStores,
     });
     const { url } = await server.listen(options.port, options.host);

@@ -2,7 +2,7 @@
  * `scoutkit demo`: a local anvil with the demo contracts deployed and exercised, indexed into
  * an embedded SQLite file, served on http://127.0.0.1:3000, and followed as new blocks arrive.
  */
-import { parsePort } from '../args.ts';
+import { METRICS_FLAGS, metricsOption, parseMetricsFlags, parsePort } from '../args.ts';
 import { parseArgs } from 'node:util';
 import { startAnvil } from '../../demo/anvil.ts';
 import type { Anvil } from '../../demo/anvil.ts';
@@ -27,6 +27,9 @@ Options:
   --host <addr>         address to bind (default 127.0.0.1)
   --block-time <s>      whole seconds between blocks once the scenario has run (default 1)
   --rounds <n>          extra rounds of token activity in the scenario (default 2)
+  --metrics-path <path> where Prometheus metrics are served (default /metrics), with the
+                        indexer's head and lag
+  --no-metrics          do not serve metrics
   -h, --help            this help
 
 Stop with Ctrl-C (SIGINT) or SIGTERM.`;
@@ -37,6 +40,8 @@ export interface DemoOptions {
   readonly host: string;
   readonly blockTime: number;
   readonly rounds: number;
+  /** only when a flag was given: the metrics path, or false for none */
+  readonly metricsPath?: string | false;
   readonly log?: (line: string) => void;
 }
 
@@ -58,6 +63,7 @@ export function parseDemoArgs(args: readonly string[]): DemoOptions {
       host: { type: 'string' },
       'block-time': { type: 'string' },
       rounds: { type: 'string' },
+      ...METRICS_FLAGS,
     },
   });
   const port = parsePort(values.port);
@@ -65,7 +71,14 @@ export function parseDemoArgs(args: readonly string[]): DemoOptions {
   if (!Number.isInteger(blockTime) || blockTime < 1) throw new Error(`--block-time: whole seconds, at least 1, got ${values['block-time']}`);
   const rounds = Number(values.rounds ?? '2');
   if (!Number.isInteger(rounds) || rounds < 0) throw new Error(`--rounds: a whole number, got ${values.rounds}`);
-  return { db: values.db ?? 'sqlite:./scoutkit-demo.sqlite', port, host: values.host ?? '127.0.0.1', blockTime, rounds };
+  return {
+    db: values.db ?? 'sqlite:./scoutkit-demo.sqlite',
+    port,
+    host: values.host ?? '127.0.0.1',
+    blockTime,
+    rounds,
+    ...parseMetricsFlags(values),
+  };
 }
 
 async function rpc(url: string, method: string, params: readonly unknown[]): Promise<void> {
@@ -92,20 +105,29 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     // the scenario ran on automine; from now on a block every --block-time seconds
     await rpc(anvil.url, 'evm_setIntervalMining', [options.blockTime]);
     store = await openStore(options.db);
-    const source = createRpcChainSource(anvil.url, { log });
-    const indexer = createIndexer({ source, sink: store.sink, log, pollIntervalMs: Math.max(250, options.blockTime * 500) });
-    const first = await indexer.run({ reset: true, to: Number(facts.blockNumber) });
-    log(`indexed ${first.blocks} blocks, ${first.transactions} transactions into ${store.description}`);
-    const follow = indexer.run({ follow: true, signal: following.signal });
-    follow.catch((e: unknown) => log(`indexer stopped: ${e instanceof Error ? e.message : String(e)}`));
+    const chainId = String(facts.chainId);
+    // created before indexing (it listens later) so that its metrics follow the indexer
     const server = createServer({
-      chains: { [String(facts.chainId)]: store.source },
-      defaultChain: String(facts.chainId),
+      chains: { [chainId]: store.source },
+      defaultChain: chainId,
       requireKeyForMultichain: false,
       // a local demo: generous limits for anyone on this machine
       anonymousPlan: { name: 'demo', requestsPerSecond: 1000, credits: 100_000_000, creditPeriod: 'day' },
       log: () => {},
+      ...metricsOption(options.metricsPath),
     });
+    const source = createRpcChainSource(anvil.url, { log });
+    const indexer = createIndexer({
+      source,
+      sink: store.sink,
+      log,
+      pollIntervalMs: Math.max(250, options.blockTime * 500),
+      ...(server.metrics ? { onEvent: server.metrics.indexerEvents(chainId) } : {}),
+    });
+    const first = await indexer.run({ reset: true, to: Number(facts.blockNumber) });
+    log(`indexed ${first.blocks} blocks, ${first.transactions} transactions into ${store.description}`);
+    const follow = indexer.run({ follow: true, signal: following.signal });
+    follow.catch((e: unknown) => log(`indexer stopped: ${e instanceof Error ? e.message : String(e)}`));
     const { url } = await server.listen(options.port, options.host);
     const opened = store;
     const node = anvil;
