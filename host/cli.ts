@@ -1,7 +1,8 @@
 /**
  * The `scoutkit` command line. `main(argv)` returns the exit code; run directly, it exits.
  */
-import { METRICS_FLAGS, metricsOption, parseMetricsFlags, parsePort } from './args.ts';
+import { PAGE_FLAGS, pageOptions, parsePageFlags, parsePort } from './args.ts';
+import type { PageFlags } from './args.ts';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
@@ -42,11 +43,12 @@ Options:
   --trust-proxy           take the client IP from X-Forwarded-For (behind a load balancer)
   --metrics-path <path>   where Prometheus metrics are served (default /metrics; not behind keys)
   --no-metrics            do not serve metrics
+  --no-docs               do not serve the API docs page
   -h, --help              this help
 
 Stops gracefully on SIGTERM/SIGINT: in-flight requests finish, then the stores close.
-Endpoints besides the API: GET /health (liveness), GET /ready (every chain's store answers),
-GET /metrics (Prometheus text format).`;
+Endpoints besides the API: GET / and /api-docs (interactive API docs), GET /health (liveness),
+GET /ready (every chain's store answers), GET /metrics (Prometheus text format).`;
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   serve: { summary: 'serve the explorer API over HTTP', help: SERVE_HELP, run: serve },
@@ -85,7 +87,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-export interface ServeArgs {
+export interface ServeArgs extends PageFlags {
   readonly db?: string;
   readonly defaultChain: string;
   readonly chains: readonly (readonly [string, string])[];
@@ -95,8 +97,6 @@ export interface ServeArgs {
   readonly redis?: string;
   readonly openMultichain: boolean;
   readonly trustProxy: boolean;
-  /** only when a flag was given: the metrics path, or false for none */
-  readonly metricsPath?: string | false;
 }
 
 export function parseServeArgs(args: readonly string[]): ServeArgs {
@@ -114,7 +114,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       redis: { type: 'string' },
       'open-multichain': { type: 'boolean' },
       'trust-proxy': { type: 'boolean' },
-      ...METRICS_FLAGS,
+      ...PAGE_FLAGS,
     },
   });
   const chains = (values.chain ?? []).map((spec): readonly [string, string] => {
@@ -135,7 +135,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     ...(values.redis !== undefined ? { redis: values.redis } : {}),
     openMultichain: values['open-multichain'] ?? false,
     trustProxy: values['trust-proxy'] ?? false,
-    ...parseMetricsFlags(values),
+    ...parsePageFlags(values),
   };
 }
 
@@ -173,12 +173,20 @@ async function serve(args: readonly string[]): Promise<number> {
       ...(limiter ? { limiter } : {}),
       requireKeyForMultichain: !options.openMultichain,
       proxy: options.trustProxy,
-      ...metricsOption(options.metricsPath),
+      ...pageOptions(options),
       onClose: closeStores,
     });
     const { url } = await server.listen(options.port, options.host);
     const described = Object.fromEntries(wanted.map(([id], i) => [id, opened[i]?.description ?? '']));
-    info({ msg: 'listening', url, defaultChain: options.defaultChain, chains: described, keys: keys.keys.length });
+    info({
+      msg: 'listening',
+      url,
+      defaultChain: options.defaultChain,
+      chains: described,
+      keys: keys.keys.length,
+      ...(server.docsPath !== undefined ? { docs: `${url}${server.docsPath}` } : {}),
+      ...(server.metricsPath !== undefined ? { metrics: `${url}${server.metricsPath}` } : {}),
+    });
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGTERM', () => resolve('SIGTERM'));
       process.once('SIGINT', () => resolve('SIGINT'));

@@ -11,6 +11,7 @@ import Koa from 'koa';
 import type { Middleware } from 'koa';
 import { createExplorer, errorResponse, parsePath } from '../lib/index.ts';
 import type { DataSource, EndpointRequest, Explorer } from '../lib/index.ts';
+import { DEFAULT_DOCS_PATH, docsPage } from './docs.ts';
 import { createMetrics } from './metrics.ts';
 import type { ExplorerMetrics } from './metrics.ts';
 import { explorerMiddleware, writeJson } from './middleware.ts';
@@ -45,6 +46,11 @@ export interface ServerOptions extends ExplorerMiddlewareOptions {
   readonly shutdownTimeoutMs?: number;
   /** a chain slower than this is not ready (default 2 s) */
   readonly readyTimeoutMs?: number;
+  /**
+   * API docs for people (swagger-ui over `/api/v2/openapi.json`, served locally) at `/` and
+   * `/api-docs`; `false` for none
+   */
+  readonly docs?: ServerDocsOptions | false;
   /** Prometheus metrics (not behind keys): served at `path` (default `/metrics`); `false` for none */
   readonly metrics?: ServerMetricsOptions | false;
   /**
@@ -52,6 +58,13 @@ export interface ServerOptions extends ExplorerMiddlewareOptions {
    * line on stderr. Only when the server builds the explorer (no `explorer` option).
    */
   readonly onStoreError?: (error: unknown, request: EndpointRequest) => void;
+}
+
+export interface ServerDocsOptions {
+  /** the page's path (default `/api-docs`); its assets are served below it */
+  readonly path?: string;
+  /** also at `/` (default true) */
+  readonly root?: boolean;
 }
 
 export interface ServerMetricsOptions {
@@ -68,6 +81,10 @@ export interface ScoutkitServer {
   readonly explorer: Explorer;
   /** the server's metrics (its own registry); feed an in-process indexer with `indexerEvents()` */
   readonly metrics?: ExplorerMetrics;
+  /** where the metrics are served, when they are */
+  readonly metricsPath?: string;
+  /** the path of the API docs page when it is served: `/`, or `docs.path` when `docs.root` is false */
+  readonly docsPath?: string;
   /** listen; port 0 picks a free one */
   listen(port?: number, host?: string): Promise<{ readonly port: number; readonly url: string }>;
   /** graceful: stop accepting, finish in-flight requests, close the limiter and the stores */
@@ -95,7 +112,18 @@ export function createServer(options: ServerOptions): ScoutkitServer {
   let server: Server | undefined;
   let closing: Promise<void> | undefined;
 
-  if (metrics) app.use(metrics.observe((ctx) => SERVER_ROUTES[ctx.path] ?? (ctx.path === metricsPath ? 'metrics' : undefined)));
+  const docsPath = options.docs === false ? undefined : (options.docs?.path ?? DEFAULT_DOCS_PATH);
+  const docsRoot = options.docs !== false && options.docs?.root !== false;
+  if (metricsPath !== undefined && docsPath !== undefined && (metricsPath === docsPath || metricsPath.startsWith(`${docsPath}/`))) {
+    throw new Error(`metrics path "${metricsPath}" is within the docs page's "${docsPath}"`);
+  }
+  const routeLabel = (path: string): string | undefined => {
+    if (SERVER_ROUTES[path] !== undefined) return SERVER_ROUTES[path];
+    if (path === metricsPath) return 'metrics';
+    if (docsPath !== undefined && ((docsRoot && path === '/') || path === docsPath || path.startsWith(`${docsPath}/`))) return 'docs';
+    return undefined;
+  };
+  if (metrics) app.use(metrics.observe((ctx) => routeLabel(ctx.path)));
   const log = options.log === false ? undefined : (options.log ?? writeLogLine);
   if (log) app.use(requestLog(log));
   const scrape = metrics?.serve();
@@ -110,6 +138,18 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     // while closing, no connection is kept alive after its response
     if (closing) ctx.set('connection', 'close');
   });
+  if (docsPath !== undefined) {
+    app.use(
+      docsPage({
+        chainIds: explorer.chainIds,
+        defaultChain: explorer.defaultChain,
+        ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+        path: docsPath,
+        root: docsRoot,
+        links: { health: '/health', ready: '/ready', ...(metricsPath !== undefined ? { metrics: metricsPath } : {}) },
+      }),
+    );
+  }
   app.use(explorerMiddleware(explorer, options));
   app.use(async (ctx) => {
     const { status, body } = errorResponse({ kind: 'RouteNotFound' });
@@ -120,6 +160,8 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     app,
     explorer,
     ...(metrics ? { metrics } : {}),
+    ...(metricsPath !== undefined ? { metricsPath } : {}),
+    ...(docsPath !== undefined ? { docsPath: docsRoot ? '/' : docsPath } : {}),
     async listen(port = 0, host = '127.0.0.1') {
       server = app.listen(port, host);
       await once(server, 'listening');

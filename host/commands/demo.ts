@@ -2,7 +2,8 @@
  * `scoutkit demo`: a local anvil with the demo contracts deployed and exercised, indexed into
  * an embedded SQLite file, served on http://127.0.0.1:3000, and followed as new blocks arrive.
  */
-import { METRICS_FLAGS, metricsOption, parseMetricsFlags, parsePort } from '../args.ts';
+import { PAGE_FLAGS, pageOptions, parsePageFlags, parsePort } from '../args.ts';
+import type { PageFlags } from '../args.ts';
 import { parseArgs } from 'node:util';
 import { startAnvil } from '../../demo/anvil.ts';
 import type { Anvil } from '../../demo/anvil.ts';
@@ -30,23 +31,26 @@ Options:
   --metrics-path <path> where Prometheus metrics are served (default /metrics), with the
                         indexer's head and lag
   --no-metrics          do not serve metrics
+  --no-docs             do not serve the API docs page (default: at / and /api-docs)
   -h, --help            this help
 
 Stop with Ctrl-C (SIGINT) or SIGTERM.`;
 
-export interface DemoOptions {
+export interface DemoOptions extends PageFlags {
   readonly db: string;
   readonly port: number;
   readonly host: string;
   readonly blockTime: number;
   readonly rounds: number;
-  /** only when a flag was given: the metrics path, or false for none */
-  readonly metricsPath?: string | false;
   readonly log?: (line: string) => void;
 }
 
 export interface RunningDemo {
   readonly url: string;
+  /** the API docs page, unless --no-docs */
+  readonly docsUrl?: string;
+  /** Prometheus metrics, unless --no-metrics */
+  readonly metricsUrl?: string;
   readonly rpcUrl: string;
   readonly facts: ScenarioFacts;
   stop(): Promise<void>;
@@ -63,7 +67,7 @@ export function parseDemoArgs(args: readonly string[]): DemoOptions {
       host: { type: 'string' },
       'block-time': { type: 'string' },
       rounds: { type: 'string' },
-      ...METRICS_FLAGS,
+      ...PAGE_FLAGS,
     },
   });
   const port = parsePort(values.port);
@@ -77,7 +81,7 @@ export function parseDemoArgs(args: readonly string[]): DemoOptions {
     host: values.host ?? '127.0.0.1',
     blockTime,
     rounds,
-    ...parseMetricsFlags(values),
+    ...parsePageFlags(values),
   };
 }
 
@@ -114,7 +118,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       // a local demo: generous limits for anyone on this machine
       anonymousPlan: { name: 'demo', requestsPerSecond: 1000, credits: 100_000_000, creditPeriod: 'day' },
       log: () => {},
-      ...metricsOption(options.metricsPath),
+      ...pageOptions(options),
     });
     const source = createRpcChainSource(anvil.url, { log });
     const indexer = createIndexer({
@@ -133,6 +137,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     const node = anvil;
     return {
       url,
+      ...(server.docsPath !== undefined ? { docsUrl: `${url}${server.docsPath}` } : {}),
+      ...(server.metricsPath !== undefined ? { metricsUrl: `${url}${server.metricsPath}` } : {}),
       rpcUrl: anvil.url,
       facts,
       async stop() {
@@ -171,7 +177,10 @@ export function exampleUrls(base: string, f: ScenarioFacts): string[] {
 export async function runDemoCommand(args: readonly string[]): Promise<number> {
   const options = parseDemoArgs(args);
   const demo = await startDemo(options);
-  process.stdout.write(`\nscoutkit demo: the API is up at ${demo.url} (chain ${demo.facts.chainId}, node ${demo.rpcUrl})\nTry:\n`);
+  process.stdout.write(`\nscoutkit demo: the API is up at ${demo.url} (chain ${demo.facts.chainId}, node ${demo.rpcUrl})\n`);
+  if (demo.docsUrl) process.stdout.write(`\nAPI docs (try any endpoint in the browser): ${demo.docsUrl}\n`);
+  if (demo.metricsUrl) process.stdout.write(`Metrics (Prometheus): ${demo.metricsUrl}\n`);
+  process.stdout.write('\nTry:\n');
   for (const u of exampleUrls(demo.url, demo.facts)) process.stdout.write(`  ${u}\n`);
   process.stdout.write('\nFollowing new blocks. Stop with Ctrl-C.\n');
   await new Promise<void>((resolve) => {
