@@ -2,6 +2,7 @@
  * The public request/response values of the core. The host turns HTTP into an
  * `EndpointRequest` (or a raw `ExplorerRequest`) and writes the `ExplorerResponse` back.
  */
+import type { ENDPOINTS } from './endpoints/index.ts';
 import type { JsonValue } from './json.ts';
 import type { DataSource } from './ports.ts';
 
@@ -41,29 +42,15 @@ export interface EndpointRequest {
   readonly query: RawQuery;
 }
 
-export const ENDPOINT_NAMES = [
-  'addressTokens',
-  'addressTokenBalances',
-  'addressInternalTransactions',
-  'addressNftCollections',
-  'addressBlocksValidated',
-  'transactions',
-  'transaction',
-  'transactionStateChanges',
-  'transactionLogs',
-  'internalTransactions',
-  'tokenTransfers',
-  'tokenInstances',
-  'tokenInstanceTransfers',
-  'tokenTransfersOfToken',
-  'blocks',
-  'block',
-] as const;
-export type EndpointName = (typeof ENDPOINT_NAMES)[number];
+/** An endpoint's name: a key of the registry (lib/endpoints/index.ts). */
+export type EndpointName = keyof typeof ENDPOINTS;
+
+/** Where both forms put the API: `/api/v2/...` and `/{chain_id}/api/v2/...`. */
+export const API_PREFIX = '/api/v2';
 
 /** One row of the route table: a path template under `/api/v2` in @koa/router syntax. */
-export interface Route {
-  readonly endpoint: EndpointName;
+export interface Route<N extends string = EndpointName> {
+  readonly endpoint: N;
   /** e.g. `/addresses/:address_hash_param/tokens` */
   readonly template: string;
 }

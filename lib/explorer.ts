@@ -84,7 +84,7 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     const decoded = decodeRequest(endpoint, request.params, request.query);
     if (E.isLeft(decoded)) return fromError(decoded.left);
     try {
-      const result = await endpoint.handler({ ds, chainId: request.chainId, form: request.form ?? 'instance', render })(decoded.right)();
+      const result = await endpoint.handler({ ds, chainId: request.chainId, chainIds, form: request.form ?? 'instance', render })(decoded.right)();
       return E.isLeft(result) ? fromError(result.left) : { status: 200, headers: JSON_HEADERS, body: result.right };
     } catch (error) {
       options.onError?.(error, request);

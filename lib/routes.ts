@@ -1,57 +1,70 @@
 /**
- * The one route table: path templates under `/api/v2` (in @koa/router syntax) → endpoint.
- * Used by `handle` (lib) and by the Koa host for both the per-instance and the multichain form.
+ * The one route table, derived from the registry: path templates under `/api/v2` (in
+ * @koa/router syntax) → endpoint. Used by `handle` (lib) and by the Koa host for both the
+ * per-instance and the multichain form. Fixed segments match before parameters, whatever the
+ * registry order: `/transactions/stats` would never be taken for a transaction hash.
  */
 import type { EndpointName, Route } from './api.ts';
+import { API_PREFIX } from './api.ts';
+import { ENDPOINT_NAMES, ENDPOINTS } from './endpoints/index.ts';
 
-export const API_PREFIX = '/api/v2';
+export { API_PREFIX };
 
-export const ROUTES: readonly Route[] = [
-  { endpoint: 'addressTokens', template: '/addresses/:address_hash_param/tokens' },
-  { endpoint: 'addressTokenBalances', template: '/addresses/:address_hash_param/token-balances' },
-  { endpoint: 'addressInternalTransactions', template: '/addresses/:address_hash_param/internal-transactions' },
-  { endpoint: 'addressNftCollections', template: '/addresses/:address_hash_param/nft/collections' },
-  { endpoint: 'addressBlocksValidated', template: '/addresses/:address_hash_param/blocks-validated' },
-  { endpoint: 'transactions', template: '/transactions' },
-  { endpoint: 'transaction', template: '/transactions/:transaction_hash_param' },
-  { endpoint: 'transactionStateChanges', template: '/transactions/:transaction_hash_param/state-changes' },
-  { endpoint: 'transactionLogs', template: '/transactions/:transaction_hash_param/logs' },
-  { endpoint: 'internalTransactions', template: '/internal-transactions' },
-  { endpoint: 'tokenTransfers', template: '/token-transfers' },
-  { endpoint: 'tokenInstances', template: '/tokens/:address_hash_param/instances' },
-  { endpoint: 'tokenInstanceTransfers', template: '/tokens/:address_hash_param/instances/:token_id_param/transfers' },
-  { endpoint: 'tokenTransfersOfToken', template: '/tokens/:address_hash_param/transfers' },
-  { endpoint: 'blocks', template: '/blocks' },
-  { endpoint: 'block', template: '/blocks/:block_hash_or_number_param' },
-];
+/** `/blocks/{block_hash_or_number_param}` → `/blocks/:block_hash_or_number_param` */
+const koaTemplate = (route: string): string => route.replace(/\{([^}]+)\}/g, ':$1');
 
-export interface RouteMatch {
-  readonly endpoint: EndpointName;
+export const ROUTES: readonly Route[] = ENDPOINT_NAMES.map((endpoint) => ({ endpoint, template: koaTemplate(ENDPOINTS[endpoint].route) }));
+
+export interface RouteMatch<N extends string = EndpointName> {
+  readonly endpoint: N;
   readonly params: Readonly<Record<string, string>>;
 }
 
-const compiled = ROUTES.map((route) => {
-  const names: string[] = [];
-  const pattern = route.template.replace(/:([a-z_]+)/g, (_m, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  return { route, names, regex: new RegExp(`^${pattern}/?$`) };
-});
+const isParam = (segment: string): boolean => segment.startsWith(':');
+
+/** At the first segment where two templates differ, a fixed segment goes first. */
+function byPrecedence(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i] as string;
+    const y = b[i] as string;
+    if (x === y) continue;
+    if (isParam(x) !== isParam(y)) return isParam(x) ? 1 : -1;
+  }
+  return 0;
+}
+
+/** A matcher over a route table (templates in @koa/router syntax, below `/api/v2`). */
+export function routeMatcher<N extends string>(routes: readonly Route<N>[]): (subPath: string) => RouteMatch<N> | null {
+  const compiled = routes
+    .map((route) => {
+      const segments = route.template.split('/').slice(1);
+      const names: string[] = [];
+      const pattern = segments
+        .map((s) => {
+          if (!isParam(s)) return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          names.push(s.slice(1));
+          return '([^/]+)';
+        })
+        .join('/');
+      return { route, segments, names, regex: new RegExp(`^/${pattern}/?$`) };
+    })
+    .sort((a, b) => byPrecedence(a.segments, b.segments));
+  return (subPath) => {
+    for (const { route, names, regex } of compiled) {
+      const m = regex.exec(subPath);
+      if (!m) continue;
+      const params: Record<string, string> = {};
+      names.forEach((name, i) => {
+        params[name] = safeDecode(m[i + 1] ?? '');
+      });
+      return { endpoint: route.endpoint, params };
+    }
+    return null;
+  };
+}
 
 /** Match a path below `/api/v2` (e.g. `/transactions/0x…`). */
-export function matchRoute(subPath: string): RouteMatch | null {
-  for (const { route, names, regex } of compiled) {
-    const m = regex.exec(subPath);
-    if (!m) continue;
-    const params: Record<string, string> = {};
-    names.forEach((name, i) => {
-      params[name] = safeDecode(m[i + 1] ?? '');
-    });
-    return { endpoint: route.endpoint, params };
-  }
-  return null;
-}
+export const matchRoute: (subPath: string) => RouteMatch | null = routeMatcher(ROUTES);
 
 function safeDecode(segment: string): string {
   try {

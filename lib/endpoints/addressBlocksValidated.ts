@@ -4,11 +4,15 @@ import { addressHash, integer } from '../params/codecs.ts';
 import { itemsCount } from '../paging/page.ts';
 import { blockPage } from './blocks.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { Block } from '../schema/block.ts';
+import { page } from '../schema/page.ts';
 
 export const addressBlocksValidated = defineEndpoint({
-  name: 'addressBlocksValidated',
+  route: '/addresses/{address_hash_param}/blocks-validated',
+  summary: 'Blocks mined by an address',
   path: { address_hash_param: addressHash },
   query: { block_number: integer({ min: 0 }), items_count: itemsCount },
+  response: page(Block),
   handler:
     ({ ds, render }) =>
     ({ path, query }) =>

@@ -12,9 +12,12 @@ import { instanceKey, loadContext } from '../render/context.ts';
 import { renderInstance } from '../render/instance.ts';
 import { renderToken, unknownToken } from '../render/token.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { NftCollection } from '../schema/holdings.ts';
+import { page } from '../schema/page.ts';
 
 export const addressNftCollections = defineEndpoint({
-  name: 'addressNftCollections',
+  route: '/addresses/{address_hash_param}/nft/collections',
+  summary: 'NFT collections held by an address, each with up to 9 instances',
   path: { address_hash_param: addressHash },
   query: {
     type: tokenTypeList,
@@ -22,6 +25,7 @@ export const addressNftCollections = defineEndpoint({
     token_contract_address_hash: addressHash,
     token_type: enumOf(TOKEN_TYPES),
   },
+  response: page(NftCollection),
   handler:
     ({ ds, render }) =>
     ({ path, query }) =>

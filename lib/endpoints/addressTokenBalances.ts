@@ -4,13 +4,17 @@ import { addressHash } from '../params/codecs.ts';
 import type { CurrentTokenBalance } from '../ports.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { balanceContext, renderBalance } from './tokenBalances.ts';
+import * as t from 'io-ts';
+import { TokenBalance } from '../schema/holdings.ts';
 
 const CHUNK = 1000;
 
 export const addressTokenBalances = defineEndpoint({
-  name: 'addressTokenBalances',
+  route: '/addresses/{address_hash_param}/token-balances',
+  summary: 'Every current token balance of an address (a bare array)',
   path: { address_hash_param: addressHash },
   query: {},
+  response: t.array(TokenBalance),
   handler:
     ({ ds, render }) =>
     ({ path }) =>

@@ -10,9 +10,12 @@ import { itemsCount } from '../paging/page.ts';
 import type { TokenBalanceCursor } from '../ports.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { tokenBalancePage } from './tokenBalances.ts';
+import { TokenBalance } from '../schema/holdings.ts';
+import { page } from '../schema/page.ts';
 
 export const addressTokens = defineEndpoint({
-  name: 'addressTokens',
+  route: '/addresses/{address_hash_param}/tokens',
+  summary: 'Token balances of an address (value > 0)',
   path: { address_hash_param: addressHash },
   query: {
     type: tokenTypeList,
@@ -25,6 +28,7 @@ export const addressTokens = defineEndpoint({
     token_contract_address_hash: addressHash,
     token_id: integerStringOrNull,
   },
+  response: page(TokenBalance),
   handler:
     ({ ds, render }) =>
     ({ path, query }) =>

@@ -5,11 +5,14 @@ import { blockHashOrNumber } from '../params/codecs.ts';
 import { renderBlock } from '../render/block.ts';
 import { loadContext } from '../render/context.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { Block } from '../schema/block.ts';
 
 export const block = defineEndpoint({
-  name: 'block',
+  route: '/blocks/{block_hash_or_number_param}',
+  summary: 'A block by number or hash',
   path: { block_hash_or_number_param: blockHashOrNumber },
   query: {},
+  response: Block,
   handler:
     ({ ds, render }) =>
     ({ path }) =>

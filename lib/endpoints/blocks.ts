@@ -10,6 +10,8 @@ import type { RenderOptions } from '../render/context.ts';
 import { renderBlock } from '../render/block.ts';
 import type { JsonObject } from '../json.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { Block } from '../schema/block.ts';
+import { page } from '../schema/page.ts';
 
 export const blocksQuery = {
   type: enumOf(['block', 'uncle', 'reorg'] as const),
@@ -35,9 +37,11 @@ export async function blockPage(
 }
 
 export const blocks = defineEndpoint({
-  name: 'blocks',
+  route: '/blocks',
+  summary: 'Consensus, reorged or uncle blocks, newest first',
   path: {},
   query: blocksQuery,
+  response: page(Block),
   handler:
     ({ ds, render }) =>
     ({ query }) =>

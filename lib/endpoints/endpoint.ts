@@ -1,9 +1,12 @@
 /**
- * What an endpoint module exports: its path and query codecs and its handler
- * `(deps) => (input) => TaskEither<ApiError, JsonValue>`.
+ * What an endpoint module declares: its route, its path and query codecs, the codec of its
+ * answer, and its handler `(deps) => (input) => TaskEither<ApiError, JsonValue>`. The
+ * registry (./index.ts) derives the route table, the endpoint names, the typed client and
+ * the OpenAPI document from these declarations.
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { ApiForm, EndpointName } from '../api.ts';
+import type * as t from 'io-ts';
+import type { ApiForm } from '../api.ts';
 import type { ApiError } from '../errors.ts';
 import type { JsonValue } from '../json.ts';
 import type { Decoded, ParamSpec } from '../params/decode.ts';
@@ -13,24 +16,35 @@ import type { RenderOptions } from '../render/context.ts';
 export interface EndpointDeps {
   readonly ds: DataSource;
   readonly chainId: string;
+  /** every configured chain id */
+  readonly chainIds: readonly string[];
   readonly form: ApiForm;
   readonly render: RenderOptions;
 }
 
+/** A path below `/api/v2`, parameters in braces: `/blocks/{block_hash_or_number_param}`. */
+export type RouteTemplate = `/${string}`;
+
 export interface Endpoint<P extends ParamSpec, Q extends ParamSpec> {
-  readonly name: EndpointName;
+  /** the path below `/api/v2` (both forms), with the official documents' parameter names */
+  readonly route: RouteTemplate;
+  /** one line for the OpenAPI document */
+  readonly summary: string;
   readonly path: P;
   readonly query: Q;
+  /** the 200 body (io-ts codec; documents and validates the answer) */
+  readonly response: t.Mixed;
+  /** the 200 body of the multichain form, where it differs (Pro API 0.5.0) */
+  readonly multichainResponse?: t.Mixed;
+  /** not an explorer endpoint (e.g. the OpenAPI document itself): left out of the document */
+  readonly meta?: true;
   readonly handler: (deps: EndpointDeps) => (input: Decoded<P, Q>) => TE.TaskEither<ApiError, JsonValue>;
 }
 
 /** An endpoint with its parameter types erased, as dispatch sees it (see `erased`). */
-export interface AnyEndpoint {
-  readonly name: EndpointName;
-  readonly path: ParamSpec;
-  readonly query: ParamSpec;
+export type AnyEndpoint = Omit<Endpoint<ParamSpec, ParamSpec>, 'handler'> & {
   readonly handler: (deps: EndpointDeps) => (input: Decoded<ParamSpec, ParamSpec>) => TE.TaskEither<ApiError, JsonValue>;
-}
+};
 
 export function defineEndpoint<P extends ParamSpec, Q extends ParamSpec>(e: Endpoint<P, Q>): Endpoint<P, Q> {
   return e;
@@ -40,6 +54,6 @@ export function defineEndpoint<P extends ParamSpec, Q extends ParamSpec>(e: Endp
  * The one place parameter types are erased: the handler only ever receives what its own
  * codecs decoded, so calling it through the erased signature is sound.
  */
-export function erased(e: Pick<AnyEndpoint, 'name' | 'path' | 'query'>): AnyEndpoint {
+export function erased(e: Omit<AnyEndpoint, 'handler'>): AnyEndpoint {
   return e as unknown as AnyEndpoint;
 }

@@ -1,5 +1,8 @@
-/** Every endpoint, by name: the table `handle`, `dispatch` and the host route through. */
-import type { EndpointName } from '../api.ts';
+/**
+ * The registry: every endpoint module, by name. Everything per endpoint is derived from it —
+ * the endpoint names, the route table (lib/routes.ts), dispatch, the typed client
+ * (lib/client.ts) and the OpenAPI document (lib/openapi/). A new path is a new module here.
+ */
 import { addressBlocksValidated } from './addressBlocksValidated.ts';
 import { addressInternalTransactions } from './addressInternalTransactions.ts';
 import { addressNftCollections } from './addressNftCollections.ts';
@@ -10,6 +13,7 @@ import { blocks } from './blocks.ts';
 import type { AnyEndpoint } from './endpoint.ts';
 import { erased } from './endpoint.ts';
 import { internalTransactions } from './internalTransactions.ts';
+import { openApiEndpoint } from './openApi.ts';
 import { tokenInstances } from './tokenInstances.ts';
 import { tokenInstanceTransfers } from './tokenInstanceTransfers.ts';
 import { tokenTransfers } from './tokenTransfers.ts';
@@ -19,7 +23,8 @@ import { transactionLogs } from './transactionLogs.ts';
 import { transactions } from './transactions.ts';
 import { transactionStateChanges } from './transactionStateChanges.ts';
 
-export const ENDPOINTS = {
+/** The explorer endpoints: what the OpenAPI document describes. */
+const EXPLORER_ENDPOINTS = {
   addressTokens,
   addressTokenBalances,
   addressInternalTransactions,
@@ -36,7 +41,19 @@ export const ENDPOINTS = {
   tokenTransfersOfToken,
   blocks,
   block,
-} as const satisfies Readonly<Record<EndpointName, unknown>>;
+} as const;
+
+/** Explorer endpoints with their parameter types erased. */
+export const DOCUMENTED: Readonly<Record<string, AnyEndpoint>> = Object.fromEntries(
+  Object.entries(EXPLORER_ENDPOINTS).map(([name, e]) => [name, erased(e)]),
+);
+
+export const ENDPOINTS = { ...EXPLORER_ENDPOINTS, openApi: openApiEndpoint(DOCUMENTED) } as const;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+
+/** Every endpoint name, registry order. */
+export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as readonly EndpointName[];
 
 /** An endpoint by name, with its parameter types erased for dispatch. */
 export function endpointByName(name: EndpointName): AnyEndpoint {

@@ -5,11 +5,15 @@ import { addressHash, integer, integerString } from '../params/codecs.ts';
 import { itemsCount } from '../paging/page.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { transferListBody } from './transferList.ts';
+import { page } from '../schema/page.ts';
+import { TokenTransfer } from '../schema/transfer.ts';
 
 export const tokenInstanceTransfers = defineEndpoint({
-  name: 'tokenInstanceTransfers',
+  route: '/tokens/{address_hash_param}/instances/{token_id_param}/transfers',
+  summary: "One NFT instance's transfers",
   path: { address_hash_param: addressHash, token_id_param: integerString },
   query: { index: integer(), block_number: integer({ min: 0 }), token_id: integerString, items_count: itemsCount },
+  response: page(TokenTransfer),
   handler:
     ({ ds, render }) =>
     ({ path, query, rawQuery }) =>

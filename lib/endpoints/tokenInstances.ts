@@ -11,11 +11,16 @@ import { renderAddress } from '../render/address.ts';
 import { loadContext } from '../render/context.ts';
 import { renderInstance } from '../render/instance.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { TokenInstanceListItem, TokenInstanceListItemMultichain } from '../schema/instance.ts';
+import { page } from '../schema/page.ts';
 
 export const tokenInstances = defineEndpoint({
-  name: 'tokenInstances',
+  route: '/tokens/{address_hash_param}/instances',
+  summary: "A token's NFT instances, or those of one holder",
   path: { address_hash_param: addressHash },
   query: { holder_address_hash: addressHash, unique_token: integerStringOrNull, items_count: itemsCount },
+  response: page(TokenInstanceListItem),
+  multichainResponse: page(TokenInstanceListItemMultichain),
   handler:
     ({ ds, render, form }) =>
     ({ path, query, rawQuery }) =>

@@ -5,11 +5,15 @@ import { itemsCount } from '../paging/page.ts';
 import { TRANSFER_PAGING_QUERY } from '../paging/transfers.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { transferListBody } from './transferList.ts';
+import { page } from '../schema/page.ts';
+import { TokenTransfer } from '../schema/transfer.ts';
 
 export const tokenTransfers = defineEndpoint({
-  name: 'tokenTransfers',
+  route: '/token-transfers',
+  summary: 'Every token transfer, newest first',
   path: {},
   query: { type: tokenTypeList, limit: integer(), items_count: itemsCount, ...TRANSFER_PAGING_QUERY },
+  response: page(TokenTransfer),
   handler:
     ({ ds, render }) =>
     ({ query, rawQuery }) =>

@@ -6,11 +6,15 @@ import { itemsCount } from '../paging/page.ts';
 import { TRANSFER_PAGING_QUERY } from '../paging/transfers.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { transferListBody } from './transferList.ts';
+import { page } from '../schema/page.ts';
+import { TokenTransfer } from '../schema/transfer.ts';
 
 export const tokenTransfersOfToken = defineEndpoint({
-  name: 'tokenTransfersOfToken',
+  route: '/tokens/{address_hash_param}/transfers',
+  summary: "A token's transfers, newest first",
   path: { address_hash_param: addressHash },
   query: { items_count: itemsCount, ...TRANSFER_PAGING_QUERY },
+  response: page(TokenTransfer),
   handler:
     ({ ds, render }) =>
     ({ path, query, rawQuery }) =>

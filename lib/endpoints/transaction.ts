@@ -6,14 +6,17 @@ import { loadContext } from '../render/context.ts';
 import { renderTransaction, transactionRefs } from '../render/transaction.ts';
 import { expandTransfer, renderTransfer, transferRefs } from '../render/transfer.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { Transaction } from '../schema/transaction.ts';
 
 /** Embedded token transfers cap, as Blockscout. */
 export const EMBEDDED_TRANSFERS = 10;
 
 export const transaction = defineEndpoint({
-  name: 'transaction',
+  route: '/transactions/{transaction_hash_param}',
+  summary: 'A transaction, with its first 10 token transfers',
   path: { transaction_hash_param: fullHash },
   query: {},
+  response: Transaction,
   handler:
     ({ ds, render }) =>
     ({ path }) =>

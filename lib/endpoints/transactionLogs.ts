@@ -7,11 +7,15 @@ import { itemsCount, listBody, pageSize, splitPage } from '../paging/page.ts';
 import { loadContext } from '../render/context.ts';
 import { renderLog } from '../render/log.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { Log } from '../schema/log.ts';
+import { page } from '../schema/page.ts';
 
 export const transactionLogs = defineEndpoint({
-  name: 'transactionLogs',
+  route: '/transactions/{transaction_hash_param}/logs',
+  summary: 'Event logs of a transaction',
   path: { transaction_hash_param: fullHash },
   query: { index: integer(), block_number: integer({ min: 0 }), items_count: itemsCount },
+  response: page(Log),
   handler:
     ({ ds, render }) =>
     ({ path, query }) =>

@@ -18,6 +18,8 @@ import { loadContext } from '../render/context.ts';
 import { renderToken, unknownToken } from '../render/token.ts';
 import { expandTransfer, renderTotal } from '../render/transfer.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { page } from '../schema/page.ts';
+import { StateChange } from '../schema/stateChange.ts';
 
 /** Position and size from the three accepted cursor forms. */
 function window(q: { items_count?: number; state_changes?: string; state_changes_count?: number }): { offset: number; size: number } {
@@ -51,9 +53,11 @@ function renderChange(sc: StateChangeRecord, transfers: readonly TokenTransferRe
 }
 
 export const transactionStateChanges = defineEndpoint({
-  name: 'transactionStateChanges',
+  route: '/transactions/{transaction_hash_param}/state-changes',
+  summary: 'Coin and token balance changes of a transaction',
   path: { transaction_hash_param: fullHash },
   query: { items_count: integer({ min: 1 }), state_changes: anyString, state_changes_count: integer({ min: 0 }) },
+  response: page(StateChange),
   handler:
     ({ ds, render }) =>
     ({ path, query }) =>

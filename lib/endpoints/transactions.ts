@@ -11,9 +11,12 @@ import { loadContext } from '../render/context.ts';
 import { renderTransaction, transactionRefs } from '../render/transaction.ts';
 import type { JsonObject } from '../json.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { page } from '../schema/page.ts';
+import { Transaction } from '../schema/transaction.ts';
 
 export const transactions = defineEndpoint({
-  name: 'transactions',
+  route: '/transactions',
+  summary: 'Validated or pending transactions, newest first',
   path: {},
   query: {
     filter: enumOf(['validated', 'pending'] as const),
@@ -25,6 +28,7 @@ export const transactions = defineEndpoint({
     hash: fullHash,
     inserted_at: dateTime,
   },
+  response: page(Transaction),
   handler:
     ({ ds, render }) =>
     ({ query, rawQuery }) =>

@@ -3,11 +3,13 @@
  * failure, reports Blockscout's exact 422 `detail` messages (one io-ts error per message).
  */
 import * as t from 'io-ts';
+import type { Described, JsonSchema } from '../openapi/jsonSchema.ts';
+import { withSchema } from '../openapi/jsonSchema.ts';
 import type { Address, Hash, Hex, NftTokenType, TokenType, TransactionKind } from '../domain/records.ts';
 import { NFT_TOKEN_TYPES, TOKEN_TYPES } from '../domain/records.ts';
 
-/** A parameter codec: unknown (a string from the URL) → A. */
-export type ParamCodec<A> = t.Type<A, string, unknown>;
+/** A parameter codec: unknown (a string from the URL) → A, with the JSON Schema of what it accepts. */
+export type ParamCodec<A> = t.Type<A, string, unknown> & Described;
 
 /** A parse failure carrying Blockscout's detail messages, in order. */
 class Fail {
@@ -15,8 +17,8 @@ class Fail {
 }
 const fail = (...messages: string[]): Fail => new Fail(messages);
 
-function codec<A>(name: string, parse: (s: string) => A | Fail, show: (a: A) => string): ParamCodec<A> {
-  return new t.Type<A, string, unknown>(
+function codec<A>(name: string, parse: (s: string) => A | Fail, show: (a: A) => string, schema: JsonSchema): ParamCodec<A> {
+  const type = new t.Type<A, string, unknown>(
     name,
     (_u): _u is A => false,
     (u, c) => {
@@ -29,6 +31,7 @@ function codec<A>(name: string, parse: (s: string) => A | Fail, show: (a: A) => 
     },
     show,
   );
+  return withSchema(type, schema);
 }
 
 export const ADDRESS_HASH_FORMAT = 'Invalid format. Expected ~r/^0x([A-Fa-f0-9]{40})$/';
@@ -39,12 +42,14 @@ const ADDRESS_RE = /^0x[A-Fa-f0-9]{40}$/;
 const FULL_HASH_RE = /^0x[A-Fa-f0-9]{64}$/;
 const INTEGER_STRING_RE = /^-?([1-9][0-9]*|0)$/;
 const INTEGER_RE = /^[+-]?\d+$/;
+const FLOAT_STRING_RE = /^([1-9][0-9]*|0)(\.[0-9]+)?$/;
 
 /** AddressHash in any case → lower-case. */
 export const addressHash: ParamCodec<Address> = codec(
   'AddressHash',
   (s) => (ADDRESS_RE.test(s) ? (s.toLowerCase() as Address) : fail(ADDRESS_HASH_FORMAT)),
   (a) => a,
+  { type: 'string', pattern: ADDRESS_RE.source },
 );
 
 /** FullHash in any case → lower-case. */
@@ -52,6 +57,7 @@ export const fullHash: ParamCodec<Hash> = codec(
   'FullHash',
   (s) => (FULL_HASH_RE.test(s) ? (s.toLowerCase() as Hash) : fail(FULL_HASH_FORMAT)),
   (h) => h,
+  { type: 'string', pattern: FULL_HASH_RE.source },
 );
 
 /** An integer that fits a JS number exactly (block numbers, indexes, sizes). */
@@ -72,6 +78,11 @@ export function integer(bounds: { readonly min?: number; readonly max?: number }
       return Number(big);
     },
     String,
+    {
+      type: 'integer',
+      ...(bounds.min === undefined ? {} : { minimum: bounds.min }),
+      ...(bounds.max === undefined ? {} : { maximum: bounds.max }),
+    },
   );
 }
 
@@ -80,6 +91,7 @@ export const integerString: ParamCodec<bigint> = codec(
   'IntegerString',
   (s) => (INTEGER_STRING_RE.test(s) ? BigInt(s) : fail(INTEGER_STRING_FORMAT)),
   String,
+  { type: 'string', pattern: INTEGER_STRING_RE.source },
 );
 
 /** IntegerString | "" | "null" → bigint | null. */
@@ -97,6 +109,7 @@ export const integerStringOrNull: ParamCodec<bigint | null> = codec(
         );
   },
   (v) => (v === null ? 'null' : String(v)),
+  { type: 'string', pattern: `^(${INTEGER_STRING_RE.source.slice(1, -1)}|null|)$`, description: 'an integer string; empty or `null`: none' },
 );
 
 /** FloatString | "" | "null" → decimal string | null. */
@@ -104,7 +117,7 @@ export const floatStringOrNull: ParamCodec<string | null> = codec(
   'FloatStringOrEmptyOrNullLiteral',
   (s) => {
     if (s === '' || s === 'null') return null;
-    return /^([1-9][0-9]*|0)(\.[0-9]+)?$/.test(s)
+    return FLOAT_STRING_RE.test(s)
       ? s
       : fail(
           'Failed to cast value using any of: Schema(title: "NullString", type: :string), Schema(title: "EmptyString", type: :string), Schema(title: "FloatString", type: :string)',
@@ -114,6 +127,7 @@ export const floatStringOrNull: ParamCodec<string | null> = codec(
         );
   },
   (v) => v ?? 'null',
+  { type: 'string', pattern: `^(${FLOAT_STRING_RE.source.slice(1, -1)}|null|)$`, description: 'a decimal string; empty or `null`: none' },
 );
 
 export function enumOf<const V extends string>(values: readonly V[]): ParamCodec<V> {
@@ -121,15 +135,17 @@ export function enumOf<const V extends string>(values: readonly V[]): ParamCodec
     'enum',
     (s) => ((values as readonly string[]).includes(s) ? (s as V) : fail('Invalid value for enum')),
     (v) => v,
+    { type: 'string', enum: [...values] },
   );
 }
 
-export const anyString: ParamCodec<string> = codec('string', (s) => s, (s) => s);
+export const anyString: ParamCodec<string> = codec('string', (s) => s, (s) => s, { type: 'string' });
 
 export const boolean: ParamCodec<boolean> = codec(
   'boolean',
   (s) => (s === 'true' ? true : s === 'false' ? false : fail('Invalid boolean. Got: string')),
   String,
+  { type: 'boolean' },
 );
 
 /** RFC 3339 date-time → unix ms. */
@@ -141,6 +157,7 @@ export const dateTime: ParamCodec<number> = codec(
     return Number.isNaN(ms) ? fail('Invalid format. Expected :"date-time"') : ms;
   },
   (ms) => new Date(ms).toISOString(),
+  { type: 'string', format: 'date-time' },
 );
 
 const TOKEN_TYPE_ALT = TOKEN_TYPES.join('|');
@@ -169,6 +186,10 @@ export const tokenTypeList: ParamCodec<readonly TokenType[]> = codec<readonly To
     return TOKEN_TYPES.filter((type) => labels.includes(type));
   },
   (types) => types.join(','),
+  {
+    type: 'string',
+    description: `a comma list of token types (${TOKEN_TYPES.join(', ')}), case-insensitive, optionally in brackets; empty: every type`,
+  },
 );
 
 /** NFT types effective for NFT endpoints: other listed types dropped; none left = all NFT types. */
@@ -201,6 +222,10 @@ export const transactionKindList: ParamCodec<readonly TransactionKind[]> = codec
     return TRANSACTION_TYPE_FILTER_VALUES.filter((k) => labels.includes(k));
   },
   (kinds) => kinds.join(','),
+  {
+    type: 'string',
+    description: `a comma list of transaction kinds (${TRANSACTION_TYPE_FILTER_VALUES.join(', ')}), case-insensitive, optionally in brackets; any of them matches`,
+  },
 );
 
 /** Well-known method names accepted by the `method` filter, with their selectors. */
@@ -226,6 +251,10 @@ export const methodList: ParamCodec<readonly Hex[]> = codec<readonly Hex[]>(
     return [...new Set(ids)];
   },
   (ids) => ids.join(','),
+  {
+    type: 'string',
+    description: `a comma list of 4-byte method selectors (0x optional) or the names ${Object.keys(METHOD_SELECTORS).join(', ')}; any of them matches`,
+  },
 );
 
 /** `/blocks/{block_hash_or_number_param}`: non-negative integer or full hash (anyOf). */
@@ -251,4 +280,5 @@ export const blockHashOrNumber: ParamCodec<BlockRefParam> = codec<BlockRefParam>
     );
   },
   (ref) => ('hash' in ref ? ref.hash : String(ref.number)),
+  { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: FULL_HASH_RE.source }] },
 );

@@ -12,10 +12,11 @@ import type * as t from 'io-ts';
 import type { RawQuery } from '../api.ts';
 import type { ApiError, ParamError } from '../errors.ts';
 import { invalidParams } from '../errors.ts';
+import type { Described } from '../openapi/jsonSchema.ts';
 import { anyString } from './codecs.ts';
 
-/** Parameter name → codec (held as a covariant io-ts Decoder). */
-export type ParamSpec = Readonly<Record<string, t.Decoder<unknown, unknown>>>;
+/** Parameter name → codec (held as a covariant io-ts Decoder) with the JSON Schema of what it accepts. */
+export type ParamSpec = Readonly<Record<string, t.Decoder<unknown, unknown> & Described>>;
 
 type ValueOf<C> = C extends t.Decoder<unknown, infer A> ? A : never;
 export type DecodedPath<S extends ParamSpec> = { readonly [K in keyof S]: ValueOf<S[K]> };

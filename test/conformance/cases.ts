@@ -1,8 +1,9 @@
 /**
- * The requests the conformance suite makes: one or more per endpoint, each with the OpenAPI
- * path template it must validate against.
+ * The requests the conformance suite makes: one or more per explorer endpoint of the
+ * registry, each with its route (the OpenAPI path template it validates against).
  */
 import type { EndpointName } from '../../lib/index.ts';
+import { ENDPOINT_NAMES, ENDPOINTS } from '../../lib/index.ts';
 import type { FixtureFacts } from '../fixtures/chain.ts';
 
 export interface Case {
@@ -15,30 +16,17 @@ export interface Case {
   readonly status?: number;
 }
 
-export const TEMPLATES: Readonly<Record<EndpointName, string>> = {
-  addressTokens: '/addresses/{address_hash_param}/tokens',
-  addressTokenBalances: '/addresses/{address_hash_param}/token-balances',
-  addressInternalTransactions: '/addresses/{address_hash_param}/internal-transactions',
-  addressNftCollections: '/addresses/{address_hash_param}/nft/collections',
-  addressBlocksValidated: '/addresses/{address_hash_param}/blocks-validated',
-  transactions: '/transactions',
-  transaction: '/transactions/{transaction_hash_param}',
-  transactionStateChanges: '/transactions/{transaction_hash_param}/state-changes',
-  transactionLogs: '/transactions/{transaction_hash_param}/logs',
-  internalTransactions: '/internal-transactions',
-  tokenTransfers: '/token-transfers',
-  tokenInstances: '/tokens/{address_hash_param}/instances',
-  tokenInstanceTransfers: '/tokens/{address_hash_param}/instances/{token_id_param}/transfers',
-  tokenTransfersOfToken: '/tokens/{address_hash_param}/transfers',
-  blocks: '/blocks',
-  block: '/blocks/{block_hash_or_number_param}',
-};
+/** The route of an endpoint module (the official documents' path template below /api/v2). */
+export const templateOf = (endpoint: EndpointName): string => ENDPOINTS[endpoint].route;
+
+/** The explorer endpoints (the registry without its meta entries such as the OpenAPI document). */
+export const EXPLORER_ENDPOINTS: readonly EndpointName[] = ENDPOINT_NAMES.filter((name) => ENDPOINTS[name].meta !== true);
 
 export function endpointCases(f: FixtureFacts): Case[] {
   const tx = f.transactions;
   const c = (endpoint: EndpointName, path: string, query?: Record<string, string>): Case => ({
     endpoint,
-    template: TEMPLATES[endpoint],
+    template: templateOf(endpoint),
     path,
     ...(query === undefined ? {} : { query }),
   });

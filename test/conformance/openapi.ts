@@ -1,30 +1,39 @@
 /**
- * Every endpoint's responses validated against the official OpenAPI documents: the
+ * Every explorer endpoint's responses validated, in both forms, against our own OpenAPI
+ * document (always) and against the official documents when they are present (the
  * per-instance form against Blockscout 11.2.7, the multichain form `/{chain_id}/api/v2/...`
- * against the Pro API 0.5.0 (the patches of test/support/openapi.ts are the only exceptions).
+ * against the Pro API 0.5.0; the patches of test/support/openapi.ts are the only exceptions).
  */
 import type { Test } from 'tap';
 import { toJson } from '../../lib/index.ts';
 import type { Loaded } from '../support/explorer.ts';
-import { loadApiSpecs, validateResponse } from '../support/openapi.ts';
-import { endpointCases } from './cases.ts';
+import { officialSpecs, validateResponse } from '../support/openapi.ts';
+import { validateOurs } from '../support/openapiOurs.ts';
+import { endpointCases, EXPLORER_ENDPOINTS, templateOf } from './cases.ts';
+
+const FORMS = [
+  { form: 'instance', prefix: '/api/v2', official: 'instance' },
+  { form: 'multichain', prefix: '/1/api/v2', official: 'pro' },
+] as const;
 
 export async function openApiSuite(t: Test, loaded: Loaded): Promise<void> {
-  const specs = await loadApiSpecs();
+  const specs = await officialSpecs();
   const cases = endpointCases(loaded.chain.facts);
-  for (const form of ['instance', 'pro'] as const) {
+  for (const { form, prefix, official } of FORMS) {
     await t.test(`${form} form`, async (t) => {
       const seen = new Set<string>();
       for (const c of cases) {
-        const path = form === 'instance' ? `/api/v2${c.path}` : `/1/api/v2${c.path}`;
+        const path = `${prefix}${c.path}`;
         const r = await loaded.explorer.handle({ path, query: c.query ?? {} });
         t.equal(r.status, c.status ?? 200, `${path} status`);
         // validate what a client receives: the exact JSON text, parsed
-        const errors = validateResponse(specs, form, c.template, r.status, JSON.parse(toJson(r.body)));
-        t.same(errors, [], `${c.endpoint} ${c.path} ${JSON.stringify(c.query ?? {})}`);
+        const body: unknown = JSON.parse(toJson(r.body));
+        const label = `${c.endpoint} ${c.path} ${JSON.stringify(c.query ?? {})}`;
+        t.same(validateOurs(form, c.template, r.status, body), [], `${label}: our document`);
+        if (specs !== null) t.same(validateResponse(specs, official, c.template, r.status, body), [], `${label}: official document`);
         seen.add(c.endpoint);
       }
-      t.equal(seen.size, 16, 'every endpoint was validated');
+      t.same([...seen].sort(), [...EXPLORER_ENDPOINTS].sort(), 'every explorer endpoint of the registry was validated');
     });
   }
   await t.test('error bodies validate too', async (t) => {
@@ -36,11 +45,21 @@ export async function openApiSuite(t: Test, loaded: Loaded): Promise<void> {
       ['/blocks/{block_hash_or_number_param}', '/blocks/abc', 422],
       ['/tokens/{address_hash_param}/transfers', `/tokens/${f.unknownAddress}/transfers`, 404],
     ];
-    for (const [template, full, status] of checks) {
-      const [path, qs] = full.split('?');
-      const r = await loaded.explorer.handle({ path: `/api/v2${path}`, query: Object.fromEntries(new URLSearchParams(qs ?? '')) });
-      t.equal(r.status, status, full);
-      t.same(validateResponse(specs, 'instance', template, r.status, JSON.parse(toJson(r.body))), [], `${full} body`);
+    // every explorer endpoint: an unknown query parameter is a 422
+    const first = new Map(endpointCases(f).map((c) => [c.endpoint, c.path]));
+    for (const name of EXPLORER_ENDPOINTS) checks.push([templateOf(name), `${first.get(name) ?? ''}?surprise=1`, 422]);
+    for (const { form, prefix, official } of FORMS) {
+      for (const [template, full, status] of checks) {
+        const [path, qs] = full.split('?');
+        const r = await loaded.explorer.handle({ path: `${prefix}${path}`, query: Object.fromEntries(new URLSearchParams(qs ?? '')) });
+        t.equal(r.status, status, `${form} ${full}`);
+        const body: unknown = JSON.parse(toJson(r.body));
+        t.same(validateOurs(form, template, r.status, body), [], `${form} ${full}: our document`);
+        if (specs !== null) t.same(validateResponse(specs, official, template, r.status, body), [], `${form} ${full}: official document`);
+      }
     }
+    const unknownChain = await loaded.explorer.handle({ path: '/7/api/v2/blocks' });
+    t.equal(unknownChain.status, 404);
+    t.same(validateOurs('multichain', '/blocks', 404, JSON.parse(toJson(unknownChain.body))), [], 'unknown chain 404: our document');
   });
 }

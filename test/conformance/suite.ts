@@ -11,14 +11,22 @@ import { behaviourSuite } from './behaviour.ts';
 import { errorSuite } from './errors.ts';
 import { openApiSuite } from './openapi.ts';
 import { walkSuite } from './walks.ts';
+import { validatingExplorer } from '../support/openapiOurs.ts';
 
 export async function runConformance(storeName: string, open: () => Promise<Store>): Promise<void> {
-  const loaded = await loadExplorer(open);
-  t.teardown(async () => loaded.store.close?.());
-  await t.test(`${storeName}: responses validate against the official OpenAPI documents`, (t) => openApiSuite(t, loaded));
+  const plain = await loadExplorer(open);
+  t.teardown(async () => plain.store.close?.());
+  // every answer of every suite below is also validated against our own OpenAPI document
+  const checked = validatingExplorer(plain.explorer);
+  const loaded = { ...plain, explorer: checked.explorer };
+  await t.test(`${storeName}: responses validate against our and the official OpenAPI documents`, (t) => openApiSuite(t, loaded));
   await t.test(`${storeName}: every list, every page, every row once`, (t) => walkSuite(t, loaded));
   await t.test(`${storeName}: filters and derived fields`, (t) => behaviourSuite(t, loaded));
   await t.test(`${storeName}: bad input and unknown entities`, (t) => errorSuite(t, loaded));
+  await t.test(`${storeName}: every answer above validates against our OpenAPI document`, async (t) => {
+    t.same(checked.failures, [], 'no answer outside our document');
+    t.ok(checked.validated() > 1000, `${checked.validated()} answers validated`);
+  });
 }
 
 /** Run the suite over one named store when SCOUTKIT_STORES selects it (default: all). */

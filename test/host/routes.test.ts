@@ -4,12 +4,13 @@
  */
 import t from 'tap';
 import Koa from 'koa';
-import { createExplorer, ENDPOINT_NAMES, toJson } from '../../lib/index.ts';
+import { createExplorer, openApiDocument, toJson } from '../../lib/index.ts';
 import type { EndpointName } from '../../lib/index.ts';
 import { explorerMiddleware } from '../../host/index.ts';
 import { fixtureChains, limitHeaders, listen, request } from './helpers.ts';
-import { loadApiSpecs, validateResponse } from '../support/openapi.ts';
-import { TEMPLATES } from '../conformance/cases.ts';
+import { officialSpecs, validateResponse } from '../support/openapi.ts';
+import { validateOurs } from '../support/openapiOurs.ts';
+import { EXPLORER_ENDPOINTS, templateOf } from '../conformance/cases.ts';
 
 const { chain1, chain5, facts } = await fixtureChains();
 const explorer = createExplorer({ chains: { '1': chain1, '5': chain5 }, defaultChain: '1' });
@@ -27,8 +28,8 @@ const withKey = { headers: { 'x-api-key': KEY } };
 
 const missingTx = `0x${'ab'.repeat(32)}`;
 const f = facts;
-/** One 200 path per endpoint, and where the endpoint has them a 404 and a 422 path. */
-const cases: Record<EndpointName, { ok: string; notFound?: string; invalid?: string }> = {
+/** One 200 path per explorer endpoint, and where the endpoint has them a 404 and a 422 path. */
+const cases: Partial<Record<EndpointName, { ok: string; notFound?: string; invalid?: string }>> = {
   addressTokens: { ok: `/addresses/${f.hotAddress}/tokens`, invalid: '/addresses/0x/tokens' },
   addressTokenBalances: { ok: `/addresses/${f.hotAddress}/token-balances`, invalid: '/addresses/0x12/token-balances' },
   addressInternalTransactions: {
@@ -71,9 +72,10 @@ const cases: Record<EndpointName, { ok: string; notFound?: string; invalid?: str
 };
 
 t.test('every endpoint answers in both forms, exactly what lib answers', async (t) => {
-  const specs = await loadApiSpecs();
-  t.same(Object.keys(cases).sort(), [...ENDPOINT_NAMES].sort(), 'a case per endpoint of the route table');
-  for (const [endpoint, c] of Object.entries(cases)) {
+  const specs = await officialSpecs();
+  t.same(Object.keys(cases).sort(), [...EXPLORER_ENDPOINTS].sort(), 'a case per explorer endpoint of the registry');
+  for (const [name, c] of Object.entries(cases)) {
+    const endpoint = name as EndpointName;
     for (const [kind, status] of [['ok', 200], ['notFound', 404], ['invalid', 422]] as const) {
       const path = c[kind];
       if (path === undefined) continue;
@@ -88,11 +90,27 @@ t.test('every endpoint answers in both forms, exactly what lib answers', async (
         t.equal(reply.headers.get('content-type'), 'application/json; charset=utf-8');
         t.equal(reply.text, toJson(expected.body), `${endpoint} ${kind} ${form}: lib's body, bytes for bytes`);
         t.ok(limitHeaders(reply).limit > 0, `${endpoint} ${kind} ${form}: limit headers`);
-        const errors = validateResponse(specs, form === 'instance' ? 'instance' : 'pro', TEMPLATES[endpoint as EndpointName], reply.status, reply.json);
-        t.same(errors, [], `${endpoint} ${kind} ${form}: valid against the ${form === 'instance' ? '11.2.7' : 'Pro 0.5.0'} document`);
+        t.same(validateOurs(form, templateOf(endpoint), reply.status, reply.json), [], `${endpoint} ${kind} ${form}: valid against our document`);
+        if (specs !== null) {
+          const errors = validateResponse(specs, form === 'instance' ? 'instance' : 'pro', templateOf(endpoint), reply.status, reply.json);
+          t.same(errors, [], `${endpoint} ${kind} ${form}: valid against the ${form === 'instance' ? '11.2.7' : 'Pro 0.5.0'} document`);
+        }
       }
     }
   }
+});
+
+t.test('our OpenAPI document over HTTP, in both forms', async (t) => {
+  const expected = toJson(openApiDocument({ chainIds: ['1', '5'] }));
+  const instance = await request(`${server.url}/api/v2/openapi.json`);
+  t.equal(instance.status, 200);
+  t.equal(instance.headers.get('content-type'), 'application/json; charset=utf-8');
+  t.equal(instance.text, expected, 'the per-instance form serves openApiDocument({ chainIds })');
+  const multichain = await request(`${server.url}/5/api/v2/openapi.json`, withKey);
+  t.equal(multichain.status, 200);
+  t.equal(multichain.text, expected, 'the multichain form serves the same document');
+  t.equal((await request(`${server.url}/7/api/v2/openapi.json`, withKey)).status, 404, 'an unknown chain is 404 here too');
+  t.equal((await request(`${server.url}/api/v2/openapi.json?x=1`)).status, 422, 'unknown query parameters are 422 as anywhere');
 });
 
 t.test('two chains in one process', async (t) => {

@@ -10,8 +10,12 @@
  * `additionalProperties: false` kept). The only loosening is the named list SPEC_PATCHES, for
  * the known spec bugs of reference/openapi-notes.md §3.
  *
- * shared/ is found beside the repository (`../shared`) or at $SCOUTKIT_SHARED.
+ * The documents are a test oracle found at $SCOUTKIT_OPENAPI_DIR (default
+ * `../shared/reference/openapi` beside the repository). When they are absent, `officialSpecs()`
+ * answers null after one loud line (off CI) or throws (under CI=true); every response is still
+ * validated against our own document (./openapiOurs.ts).
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
@@ -41,19 +45,45 @@ export interface ApiSpecs {
   readonly applied: Readonly<Record<ApiForm, readonly string[]>>;
 }
 
-/** The directory holding the shared references (spec, openapi documents). */
-export function sharedDir(): string {
-  const env = process.env.SCOUTKIT_SHARED;
+/** The directory of the official OpenAPI documents. */
+export function officialDir(): string {
+  const env = process.env.SCOUTKIT_OPENAPI_DIR;
   if (env !== undefined && env !== '') return path.resolve(env);
-  return fileURLToPath(new URL('../../../shared/', import.meta.url));
+  return fileURLToPath(new URL('../../../shared/reference/openapi/', import.meta.url));
 }
 
 export function specFiles(): Record<ApiForm, string> {
-  const dir = path.join(sharedDir(), 'reference', 'openapi');
+  const dir = officialDir();
   return {
     instance: path.join(dir, 'blockscout', '11.2.7', 'default', 'swagger.yaml'),
     pro: path.join(dir, 'services', 'pro-api', 'prod', 'swagger.json'),
   };
+}
+
+/** The files of specFiles() that are missing (empty when both are there). */
+export function missingSpecFiles(): string[] {
+  return Object.values(specFiles()).filter((file) => !existsSync(file));
+}
+
+let warned = false;
+
+/**
+ * The official documents, or null when they are absent off CI (announced in one loud line per
+ * process). Under CI=true they are required: absent documents throw.
+ */
+export async function officialSpecs(): Promise<ApiSpecs | null> {
+  const missing = missingSpecFiles();
+  if (missing.length === 0) return loadApiSpecs();
+  if (process.env.CI === 'true') {
+    throw new Error(`CI=true requires the official OpenAPI documents: missing ${missing.join(', ')} (set SCOUTKIT_OPENAPI_DIR)`);
+  }
+  if (!warned) {
+    warned = true;
+    console.error(
+      `!!!!! OFFICIAL OPENAPI DOCUMENTS NOT FOUND at ${officialDir()} (set SCOUTKIT_OPENAPI_DIR) — SKIPPING THE CHECKS AGAINST THEM; OUR OWN DOCUMENT STILL VALIDATES EVERY BODY !!!!!`,
+    );
+  }
+  return null;
 }
 
 // ---- patches --------------------------------------------------------------------------------

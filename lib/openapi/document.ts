@@ -1,0 +1,133 @@
+/**
+ * The OpenAPI 3.1 document of our API, generated from endpoint declarations: paths from their
+ * routes (both forms), parameters from their codecs' schemas, 200 bodies from their response
+ * codecs, error bodies from lib/schema/page.ts. Nothing here is written per endpoint.
+ */
+import type { ApiForm } from '../api.ts';
+import { API_PREFIX } from '../api.ts';
+import type { AnyEndpoint } from '../endpoints/endpoint.ts';
+import type { JsonObject, JsonValue } from '../json.ts';
+import { COMMON_QUERY } from '../params/decode.ts';
+import type { ParamSpec } from '../params/decode.ts';
+import { InvalidParamsError, MessageError } from '../schema/page.ts';
+import type { Components, JsonSchema } from './jsonSchema.ts';
+import { toJsonSchema } from './jsonSchema.ts';
+
+export interface OpenApiOptions {
+  /** the configured chain ids: the values of `{chain_id}` */
+  readonly chainIds: readonly string[];
+  /** where the API is served (e.g. `https://explorer.example/explorer`); default: this host's root */
+  readonly serverUrl?: string;
+  /** `info.version`; default `2` (the API is Blockscout's v2) */
+  readonly version?: string;
+}
+
+export const OPENAPI_PATH = '/openapi.json';
+
+const MULTICHAIN_PREFIX = `/{chain_id}${API_PREFIX}`;
+
+/** OpenAPI path key of a route in a form. */
+export const documentPath = (form: ApiForm, route: string): string =>
+  `${form === 'instance' ? API_PREFIX : MULTICHAIN_PREFIX}${route}`;
+
+const LIMIT_HEADERS: JsonObject = Object.fromEntries(
+  [
+    ['x-ratelimit-limit', 'requests allowed in the current window'],
+    ['x-ratelimit-remaining', 'requests left in the current window'],
+    ['x-ratelimit-reset', 'milliseconds until the window resets'],
+    ['x-credits-remaining', 'credits left in the current period'],
+  ].map(([name, description]) => [name, { description: `${description} (-1: the limiter failed)`, schema: { type: 'integer' } }]),
+);
+
+const ERROR_STATUSES: readonly (readonly [string, string])[] = [
+  ['401', 'Missing or unknown API key'],
+  ['402', 'Out of credits'],
+  ['403', 'A restricted address without the secret key'],
+  ['404', 'Unknown transaction, token, block, instance or chain'],
+  ['429', 'Over the rate limit'],
+  ['503', 'The data source failed to answer'],
+];
+
+const COMMON_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  apikey: 'API key (also `Authorization: Bearer <key>` or `x-api-key`)',
+  key: 'Secret key for restricted addresses',
+};
+
+function parameters(spec: ParamSpec, where: 'path' | 'query'): JsonObject[] {
+  return Object.entries(spec).map(([name, codec]) => ({
+    name,
+    in: where,
+    ...(where === 'path' ? { required: true } : {}),
+    ...(COMMON_DESCRIPTIONS[name] === undefined ? {} : { description: COMMON_DESCRIPTIONS[name] }),
+    schema: codec.jsonSchema,
+  }));
+}
+
+const json = (schema: JsonSchema): JsonObject => ({ 'application/json': { schema } });
+
+function operation(name: string, e: AnyEndpoint, form: ApiForm, options: OpenApiOptions, components: Components): JsonObject {
+  const chainParam: JsonObject = {
+    name: 'chain_id',
+    in: 'path',
+    required: true,
+    description: 'The chain, one of the configured chain ids',
+    schema: { type: 'string', enum: [...options.chainIds] },
+  };
+  const common = form === 'instance' ? COMMON_QUERY : { key: COMMON_QUERY.key };
+  const body = form === 'multichain' ? (e.multichainResponse ?? e.response) : e.response;
+  const responses: Record<string, JsonValue> = {
+    '200': { description: 'OK', headers: LIMIT_HEADERS, content: json(toJsonSchema(body, components)) },
+    '422': { description: 'Invalid parameters', content: json(toJsonSchema(InvalidParamsError, components)) },
+  };
+  for (const [status, description] of ERROR_STATUSES) responses[status] = { description, content: json(toJsonSchema(MessageError, components)) };
+  return {
+    operationId: form === 'instance' ? name : `${name}Multichain`,
+    summary: e.summary,
+    tags: [tagOf(e.route)],
+    parameters: [
+      ...(form === 'multichain' ? [chainParam] : []),
+      ...parameters(e.path, 'path'),
+      ...parameters(e.query, 'query'),
+      ...parameters(common, 'query'),
+    ],
+    ...(form === 'multichain' ? { security: [{ bearerAuth: [] }, { apiKeyAuth: [] }, { apiKeyHeader: [] }] } : {}),
+    responses,
+  };
+}
+
+/** `/addresses/{…}/tokens` → `addresses` */
+const tagOf = (route: string): string => route.split('/')[1] ?? 'api';
+
+/** The document of the given endpoints (meta endpoints left out), both forms. */
+export function buildOpenApiDocument(endpoints: Readonly<Record<string, AnyEndpoint>>, options: OpenApiOptions): JsonObject {
+  const components: Components = new Map();
+  const paths: Record<string, JsonValue> = {};
+  for (const form of ['instance', 'multichain'] as const) {
+    for (const [name, e] of Object.entries(endpoints)) {
+      if (e.meta === true) continue;
+      paths[documentPath(form, e.route)] = { get: operation(name, e, form, options, components) };
+    }
+  }
+  const schemas = Object.fromEntries([...components.entries()].sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'scoutkit',
+      version: options.version ?? '2',
+      description:
+        'Blockscout API v2 (read-only explorer data). The per-instance form `/api/v2/...` answers for the default chain ' +
+        '(Blockscout 11.2.7); the multichain form `/{chain_id}/api/v2/...` for any configured chain (Blockscout Pro API 0.5.0), ' +
+        'and needs an API key unless the server says otherwise.',
+    },
+    ...(options.serverUrl === undefined ? {} : { servers: [{ url: options.serverUrl }] }),
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key as a Bearer token' },
+        apiKeyAuth: { type: 'apiKey', in: 'query', name: 'apikey', description: 'API key as the `apikey` query parameter' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'API key in the `x-api-key` header' },
+      },
+    },
+  };
+}

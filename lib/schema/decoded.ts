@@ -1,0 +1,26 @@
+/** Decoded call input, event and revert reason, as lib/render/decode.ts renders them. */
+import * as t from 'io-ts';
+import { component, withSchema } from '../openapi/jsonSchema.ts';
+
+/** A decoded ABI value: a string, or a list of them (nested for nested arrays). */
+const AbiValue = withSchema(new t.Type<unknown>('AbiValue', (u): u is unknown => true, t.success, t.identity), {
+  anyOf: [{ type: 'string' }, { type: 'array' }],
+});
+
+export const DecodedInput = component(
+  'DecodedInput',
+  t.type({
+    method_call: t.string,
+    method_id: t.string,
+    parameters: t.array(t.type({ name: t.string, type: t.string, value: AbiValue })),
+  }),
+);
+
+export const DecodedLog = component(
+  'DecodedLog',
+  t.type({
+    method_call: t.string,
+    method_id: t.string,
+    parameters: t.array(t.type({ indexed: t.boolean, name: t.string, type: t.string, value: AbiValue })),
+  }),
+);

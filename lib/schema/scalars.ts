@@ -1,0 +1,53 @@
+/**
+ * The value formats of the API as io-ts codecs with their JSON Schemas: hashes, integer
+ * strings, timestamps, and the fields scoutkit always sends empty or null.
+ */
+import * as t from 'io-ts';
+import { TOKEN_TYPES, TRANSACTION_KINDS } from '../domain/records.ts';
+import type { JsonSchema } from '../openapi/jsonSchema.ts';
+import { component, withSchema } from '../openapi/jsonSchema.ts';
+
+/** A string codec checked against `pattern` (when given), documented by `schema`. */
+function text(name: string, schema: JsonSchema, pattern?: RegExp) {
+  const codec = new t.Type<string, string, unknown>(
+    name,
+    (u): u is string => typeof u === 'string' && (pattern === undefined || pattern.test(u)),
+    (u, c) => (typeof u === 'string' && (pattern === undefined || pattern.test(u)) ? t.success(u) : t.failure(u, c)),
+    t.identity,
+  );
+  return component(name, withSchema(codec, { type: 'string', ...(pattern === undefined ? {} : { pattern: pattern.source }), ...schema }));
+}
+
+export const AddressHash = text('AddressHash', { description: 'an address, EIP-55 checksummed' }, /^0x([A-Fa-f0-9]{40})$/);
+export const FullHash = text('FullHash', { description: 'a 32-byte hash, lower-case' }, /^0x([A-Fa-f0-9]{64})$/);
+export const HexString = text('HexString', { description: 'bytes as 0x-prefixed hex' }, /^0x([A-Fa-f0-9]*)$/);
+export const IntegerString = text('IntegerString', { description: 'an integer as a decimal string (exact beyond 2^53)' }, /^-?([1-9][0-9]*|0)$/);
+export const Timestamp = text('Timestamp', { format: 'date-time', description: 'ISO 8601 UTC, e.g. 2024-03-21T10:15:23.000000Z' });
+
+/** A JSON integer (block numbers, indexes, counts; bigints are written as exact integers). */
+export const Integer = withSchema(new t.Type<number, number, unknown>('Integer', t.number.is, t.number.validate, t.identity), {
+  type: 'integer',
+});
+
+export const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
+
+export const TokenTypeCodec = component('TokenType', t.keyof(Object.fromEntries(TOKEN_TYPES.map((k) => [k, null])) as Record<(typeof TOKEN_TYPES)[number], null>));
+export const TransactionKindCodec = t.keyof(
+  Object.fromEntries(TRANSACTION_KINDS.map((k) => [k, null])) as Record<(typeof TRANSACTION_KINDS)[number], null>,
+);
+
+/** A list scoutkit always sends empty (the data behind it is not indexed). */
+export function emptyList(why: string) {
+  return withSchema(new t.Type<readonly never[], readonly never[], unknown>('EmptyList', (u): u is readonly never[] => Array.isArray(u) && u.length === 0, (u, c) => (Array.isArray(u) && u.length === 0 ? t.success(u as never[]) : t.failure(u, c)), t.identity), {
+    type: 'array',
+    maxItems: 0,
+    items: {},
+    description: `always empty: ${why}`,
+  });
+}
+
+/** A free-form JSON object (token metadata as fetched). */
+export const AnyObject = withSchema(
+  new t.Type<Record<string, unknown>, Record<string, unknown>, unknown>('AnyObject', t.UnknownRecord.is, t.UnknownRecord.validate, t.identity),
+  { type: 'object' },
+);

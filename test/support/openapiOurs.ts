@@ -1,0 +1,118 @@
+/**
+ * Validates responses against OUR OpenAPI document (lib's `openApiDocument`), always — it needs
+ * nothing beside the repository. The document is OpenAPI 3.1, so its schemas are JSON Schema:
+ * ajv compiles them as they are, `$ref`s resolved inside the document.
+ */
+import { Ajv } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { ENDPOINTS, matchRoute, openApiDocument, parsePath, toJson } from '../../lib/index.ts';
+import type { ApiForm, EndpointName, Explorer, ExplorerResponse } from '../../lib/index.ts';
+
+/** The chain ids our document is generated for in tests (the `{chain_id}` enum). */
+export const DOC_CHAIN_IDS = ['1', '5'] as const;
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+export const ourDocument = (): { [k: string]: Json } => openApiDocument({ chainIds: [...DOC_CHAIN_IDS] }) as { [k: string]: Json };
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const DOC_ID = 'scoutkit-openapi';
+
+let ajv: Ajv | undefined;
+function validatorAjv(): Ajv {
+  if (ajv === undefined) {
+    ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
+    addFormats(ajv);
+    ajv.addSchema(ourDocument() as object, DOC_ID);
+  }
+  return ajv;
+}
+
+/** `/api/v2` + route (instance) or `/{chain_id}/api/v2` + route (multichain). */
+export const ourPath = (form: ApiForm, route: string): string => `${form === 'instance' ? '/api/v2' : '/{chain_id}/api/v2'}${route}`;
+
+const pointer = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const compiled = new Map<string, ValidateFunction | string>();
+
+function validatorFor(form: ApiForm, route: string, status: number): ValidateFunction | string {
+  const key = `${form} ${route} ${status}`;
+  const hit = compiled.get(key);
+  if (hit !== undefined) return hit;
+  const doc = ourDocument();
+  const p = ourPath(form, route);
+  const op = ((doc.paths as Record<string, Json>)[p] as Record<string, Json> | undefined)?.get as Record<string, Json> | undefined;
+  let result: ValidateFunction | string;
+  if (op === undefined) result = `ours: no GET ${p}`;
+  else if ((op.responses as Record<string, Json>)[String(status)] === undefined) result = `ours: GET ${p} documents no ${status}`;
+  else {
+    const ref = `${DOC_ID}#/paths/${pointer(p)}/get/responses/${status}/content/${pointer('application/json')}/schema`;
+    result = validatorAjv().compile({ $ref: ref });
+  }
+  compiled.set(key, result);
+  return result;
+}
+
+function describe(e: ErrorObject): string {
+  const where = e.instancePath === '' ? '(root)' : e.instancePath;
+  const p = e.params as Record<string, unknown>;
+  const detail = e.keyword === 'additionalProperties' ? ` '${String(p.additionalProperty)}'` : '';
+  return `${where}: ${e.message ?? e.keyword}${detail}`;
+}
+
+/**
+ * Validate a body (plain JSON: pass `JSON.parse(text)`) against our document. `route` is the
+ * endpoint's route below /api/v2. Empty means valid.
+ */
+export function validateOurs(form: ApiForm, route: string, status: number, body: unknown): string[] {
+  const v = validatorFor(form, route, status);
+  if (typeof v === 'string') return [v];
+  if (v(body)) return [];
+  return [...new Set((v.errors ?? []).map(describe))];
+}
+
+export interface ValidatingExplorer {
+  readonly explorer: Explorer;
+  /** responses validated so far */
+  readonly validated: () => number;
+  /** `<form> <path> <status>: <errors>` of every response that failed */
+  readonly failures: string[];
+}
+
+/**
+ * An explorer whose every answer (handle and dispatch) is validated against our document;
+ * failures are collected for one assertion at the end. Paths outside the route table and meta
+ * endpoints (the document itself) are not documented, so not validated.
+ */
+export function validatingExplorer(inner: Explorer): ValidatingExplorer {
+  let count = 0;
+  const failures: string[] = [];
+  const check = (form: ApiForm, endpoint: EndpointName, label: string, r: ExplorerResponse): void => {
+    const e = ENDPOINTS[endpoint];
+    if (e.meta === true) return;
+    count += 1;
+    const errors = validateOurs(form, e.route, r.status, JSON.parse(toJson(r.body)));
+    if (errors.length > 0) failures.push(`${form} ${label} ${r.status}: ${errors.slice(0, 5).join('; ')}`);
+  };
+  const explorer: Explorer = {
+    chainIds: inner.chainIds,
+    defaultChain: inner.defaultChain,
+    async handle(request) {
+      const r = await inner.handle(request);
+      // an operation is a GET (HEAD answers the same); other methods are 405 before any endpoint
+      if (!['GET', 'HEAD'].includes((request.method ?? 'GET').toUpperCase())) return r;
+      const parsed = parsePath(request.path);
+      const match = parsed === null ? null : matchRoute(parsed.subPath);
+      if (parsed !== null && match !== null) {
+        check(parsed.chainId === undefined ? 'instance' : 'multichain', match.endpoint, `${request.path} ${JSON.stringify(request.query ?? {})}`, r);
+      }
+      return r;
+    },
+    async dispatch(request) {
+      const r = await inner.dispatch(request);
+      check(request.form ?? 'instance', request.endpoint, `${request.endpoint} ${JSON.stringify(request.params)} ${JSON.stringify(request.query)}`, r);
+      return r;
+    },
+  };
+  return { explorer, validated: () => count, failures };
+}
