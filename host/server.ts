@@ -146,6 +146,7 @@ export function createServer(options: ServerOptions): ScoutkitServer {
         ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
         path: docsPath,
         root: docsRoot,
+        multichainNeedsKey: options.requireKeyForMultichain ?? true,
         links: { health: '/health', ready: '/ready', ...(metricsPath !== undefined ? { metrics: metricsPath } : {}) },
       }),
     );
