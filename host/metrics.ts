@@ -104,13 +104,12 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
   });
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
 
-  const count = (ctx: ParameterizedContext, endpoint: string, seconds: number): void => {
+  const count = (ctx: ParameterizedContext, endpoint: string, status: number, seconds: number): void => {
     const info = requestInfo(ctx);
-    const status = String(ctx.status);
-    requests.inc({ endpoint, chain: chainLabel(info?.chainId), status });
+    requests.inc({ endpoint, chain: chainLabel(info?.chainId), status: String(status) });
     duration.observe({ endpoint }, seconds);
-    if (info && (ctx.status === 429 || ctx.status === 402)) {
-      rejections.inc({ kind: ctx.status === 429 ? 'rate' : 'credits', caller: info.identity?.kind ?? 'anonymous' });
+    if (info && (status === 429 || status === 402)) {
+      rejections.inc({ kind: status === 429 ? 'rate' : 'credits', caller: info.identity?.kind ?? 'anonymous' });
     }
   };
 
@@ -119,12 +118,17 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
     observe(route) {
       return async (ctx, next) => {
         const started = process.hrtime.bigint();
+        let status: number | undefined;
         try {
           await next();
+        } catch (e) {
+          // an error that escapes every handler: Koa answers its status, else 500
+          const own = (e as { status?: unknown } | null)?.status;
+          status = typeof own === 'number' && own >= 400 && own < 600 ? own : 500;
+          throw e;
         } finally {
-          // a throw that escapes every handler is Koa's 500
           const endpoint = requestInfo(ctx)?.endpoint ?? route?.(ctx) ?? UNMATCHED;
-          count(ctx, endpoint, Number(process.hrtime.bigint() - started) / 1e9);
+          count(ctx, endpoint, status ?? ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
         }
       };
     },

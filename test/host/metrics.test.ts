@@ -9,7 +9,7 @@ import { createMemoryStore } from '../../adapters/memory/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
 import { parseDemoArgs } from '../../host/commands/demo.ts';
 import { parseServeArgs } from '../../host/cli.ts';
-import { createServer, explorerMiddleware } from '../../host/index.ts';
+import { createMetrics, createServer, explorerMiddleware } from '../../host/index.ts';
 import type { Plan } from '../../host/index.ts';
 import { createExplorer } from '../../lib/index.ts';
 import type { DataSource } from '../../lib/index.ts';
@@ -185,6 +185,27 @@ t.test('mounted in another app, the middleware leaves /metrics alone', async (t)
   const l = await listen(app);
   t.teardown(() => l.close());
   t.equal((await request(`${l.url}/metrics`)).text, 'theirs: /metrics');
+});
+
+t.test('createMetrics in your own app: errors that escape are counted with the status Koa sends', async (t) => {
+  const metrics = createMetrics({ processMetrics: false });
+  const app = new Koa();
+  app.silent = true;
+  app.use(metrics.observe((ctx) => (ctx.path.startsWith('/teapot') ? 'teapot' : undefined)));
+  app.use((ctx) => {
+    if (ctx.path === '/teapot') ctx.throw(418, 'short and stout');
+    if (ctx.path === '/crash') throw new Error('boom');
+    ctx.body = 'fine';
+  });
+  const l = await listen(app);
+  t.teardown(() => l.close());
+  const statuses = [(await request(`${l.url}/teapot`)).status, (await request(`${l.url}/crash`)).status, (await request(`${l.url}/x`)).status];
+  t.same(statuses, [418, 500, 200]);
+  const m = parseExposition(await metrics.text());
+  t.equal(value(m, 'scoutkit_http_requests_total', { endpoint: 'teapot', status: '418' }), 1);
+  t.equal(value(m, 'scoutkit_http_requests_total', { endpoint: 'unmatched', status: '500' }), 1);
+  t.equal(value(m, 'scoutkit_http_requests_total', { endpoint: 'unmatched', status: '200' }), 1);
+  t.equal(value(m, 'scoutkit_http_requests_total', { endpoint: 'unmatched', status: '404' }), 0, 'not the 404 Koa holds before handling the error');
 });
 
 t.test('serve and demo flags', async (t) => {
