@@ -52,7 +52,7 @@ function value(samples: readonly Sample[], name: string, labels: Readonly<Record
   return found[0]?.value ?? 0;
 }
 
-async function scrape(url: string): Promise<Sample[]> {
+async function scrapeSamples(url: string): Promise<Sample[]> {
   const reply = await request(url);
   if (reply.status !== 200) throw new Error(`scrape ${url}: ${reply.status}`);
   return parseExposition(reply.text);
@@ -135,7 +135,7 @@ t.test('requests, latency, limiter rejections and store errors, as scraped', asy
   t.ok(value(m, `${hist}_sum`, { endpoint: 'blocks' }) > 0, 'time was measured');
 
   t.ok(value(m, 'scoutkit_process_resident_memory_bytes', {}) > 0, 'process metrics');
-  const after = await scrape(`${url}/metrics`);
+  const after = await scrapeSamples(`${url}/metrics`);
   t.equal(value(after, requests, { endpoint: 'metrics', status: '200' }), 1, 'the scrape itself is counted, under its own label');
   t.equal((await request(`${url}/metrics`, { method: 'POST' })).status, 405);
 });
@@ -152,8 +152,8 @@ t.test('a registry per server: two servers in one process count apart', async (t
   await request(`${la.url}/api/v2/blocks`);
   await request(`${lb.url}/api/v2/blocks`);
   const key = { endpoint: 'blocks', chain: '1', status: '200' };
-  t.equal(value(await scrape(`${la.url}/metrics`), 'scoutkit_http_requests_total', key), 2);
-  t.equal(value(await scrape(`${lb.url}/metrics`), 'scoutkit_http_requests_total', key), 1);
+  t.equal(value(await scrapeSamples(`${la.url}/metrics`), 'scoutkit_http_requests_total', key), 2);
+  t.equal(value(await scrapeSamples(`${lb.url}/metrics`), 'scoutkit_http_requests_total', key), 1);
   t.not(a.metrics?.registry, b.metrics?.registry);
 });
 
@@ -166,7 +166,7 @@ t.test('the path is an option, and metrics can be turned off', async (t) => {
     await off.close();
   });
   t.equal((await request(`${lm.url}/metrics`)).status, 404);
-  const scraped = await scrape(`${lm.url}/internal/metrics`);
+  const scraped = await scrapeSamples(`${lm.url}/internal/metrics`);
   t.equal(find(scraped, 'scoutkit_process_resident_memory_bytes').length, 0, 'process metrics off');
   t.equal(value(scraped, 'scoutkit_http_requests_total', { endpoint: 'unmatched', status: '404' }), 1);
   t.equal((await request(`${lo.url}/metrics`)).status, 404);
@@ -187,25 +187,32 @@ t.test('mounted in another app, the middleware leaves /metrics alone', async (t)
   t.equal((await request(`${l.url}/metrics`)).text, 'theirs: /metrics');
 });
 
-t.test('createMetrics in your own app: errors that escape are counted with the status Koa sends', async (t) => {
-  const metrics = createMetrics({ processMetrics: false });
+t.test('createMetrics in your own app (as the README shows); escaped errors count with the status Koa sends', async (t) => {
+  const metrics = createMetrics({ chainIds: ['1'], processMetrics: false });
+  const broken: DataSource = { ...chain1, listBlocks: () => Promise.reject(new Error('gone')) };
   const app = new Koa();
   app.silent = true;
   app.use(metrics.observe((ctx) => (ctx.path.startsWith('/teapot') ? 'teapot' : undefined)));
-  app.use((ctx) => {
+  app.use(explorerMiddleware(createExplorer({ chains: { '1': broken }, onError: metrics.storeError }), { anonymousPlan: plan('anon', 1000, 1000) }));
+  const scrape = metrics.serve();
+  app.use((ctx, next) => {
+    if (ctx.path === '/internal/metrics') return scrape(ctx, next);
     if (ctx.path === '/teapot') ctx.throw(418, 'short and stout');
     if (ctx.path === '/crash') throw new Error('boom');
     ctx.body = 'fine';
+    return next();
   });
   const l = await listen(app);
   t.teardown(() => l.close());
-  const statuses = [(await request(`${l.url}/teapot`)).status, (await request(`${l.url}/crash`)).status, (await request(`${l.url}/x`)).status];
-  t.same(statuses, [418, 500, 200]);
-  const m = parseExposition(await metrics.text());
+  const paths = ['/teapot', '/crash', '/x', '/api/v2/blocks'];
+  t.same(await Promise.all(paths.map(async (p) => (await request(`${l.url}${p}`)).status)), [418, 500, 200, 503]);
+  const m = await scrapeSamples(`${l.url}/internal/metrics`);
   t.equal(value(m, 'scoutkit_http_requests_total', { endpoint: 'teapot', status: '418' }), 1);
   t.equal(value(m, 'scoutkit_http_requests_total', { endpoint: 'unmatched', status: '500' }), 1);
   t.equal(value(m, 'scoutkit_http_requests_total', { endpoint: 'unmatched', status: '200' }), 1);
   t.equal(value(m, 'scoutkit_http_requests_total', { endpoint: 'unmatched', status: '404' }), 0, 'not the 404 Koa holds before handling the error');
+  t.equal(value(m, 'scoutkit_http_requests_total', { endpoint: 'blocks', chain: '1', status: '503' }), 1);
+  t.equal(value(m, 'scoutkit_store_errors_total', { endpoint: 'blocks', chain: '1' }), 1);
 });
 
 t.test('serve and demo flags', async (t) => {
@@ -232,7 +239,7 @@ t.test('an indexer in the same process feeds head and lag', async (t) => {
   const server = createServer({ chains: { '31337': store }, log: false, metrics: { processMetrics: false } });
   const { url } = await server.listen(0);
   t.teardown(() => server.close());
-  const before = await scrape(`${url}/metrics`);
+  const before = await scrapeSamples(`${url}/metrics`);
   t.equal(find(before, 'scoutkit_indexer_head_block').length, 0, 'no indexer, no indexer series');
 
   const metrics = server.metrics;
@@ -240,7 +247,7 @@ t.test('an indexer in the same process feeds head and lag', async (t) => {
   const indexer = createIndexer({ source: createRpcChainSource(anvil.url), sink: store, batchSize: 3, onEvent: metrics.indexerEvents() });
   const summary = await indexer.run({ reset: true });
   t.equal(summary.indexedHead, mined);
-  const m = await scrape(`${url}/metrics`);
+  const m = await scrapeSamples(`${url}/metrics`);
   t.equal(value(m, 'scoutkit_indexer_head_block', { chain: '31337' }), mined, 'the chain id comes from the indexer');
   t.equal(value(m, 'scoutkit_indexer_node_head_block', { chain: '31337' }), mined);
   t.equal(value(m, 'scoutkit_indexer_lag_blocks', { chain: '31337' }), 0);
