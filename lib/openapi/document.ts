@@ -109,7 +109,8 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, AnyEndpo
     }
   }
   const schemas = Object.fromEntries([...components.entries()].sort(([a], [b]) => a.localeCompare(b)));
-  return {
+  // a tree of its own: tools that dereference in place must not reach the codecs' schemas
+  return structuredClone({
     openapi: '3.1.0',
     info: {
       title: 'scoutkit',
@@ -129,5 +130,5 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, AnyEndpo
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'API key in the `x-api-key` header' },
       },
     },
-  };
+  });
 }

@@ -15,7 +15,8 @@
  * answers null after one loud line (off CI) or throws (under CI=true); every response is still
  * validated against our own document (./openapiOurs.ts).
  */
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
@@ -68,8 +69,37 @@ export function missingSpecFiles(): string[] {
 let warned = false;
 
 /**
+ * Announce once per test run: tap runs each file in its own process, so the first process of a
+ * run claims a marker file named after the runner (its pid and start time); outside tap, or
+ * where that is unknown, once per process.
+ */
+function firstToWarn(): boolean {
+  if (warned) return false;
+  warned = true;
+  const run = runnerKey();
+  if (run === null) return true;
+  try {
+    closeSync(openSync(path.join(tmpdir(), `scoutkit-openapi-absent-${run}`), 'wx'));
+    return true;
+  } catch {
+    return false; // another file of this run said it
+  }
+}
+
+function runnerKey(): string | null {
+  if (process.env.TAP !== '1') return null;
+  try {
+    const stat = readFileSync(`/proc/${process.ppid}/stat`, 'utf8');
+    const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return startTime === undefined ? null : `${process.ppid}-${startTime}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The official documents, or null when they are absent off CI (announced in one loud line per
- * process). Under CI=true they are required: absent documents throw.
+ * test run). Under CI=true they are required: absent documents throw.
  */
 export async function officialSpecs(): Promise<ApiSpecs | null> {
   const missing = missingSpecFiles();
@@ -77,8 +107,7 @@ export async function officialSpecs(): Promise<ApiSpecs | null> {
   if (process.env.CI === 'true') {
     throw new Error(`CI=true requires the official OpenAPI documents: missing ${missing.join(', ')} (set SCOUTKIT_OPENAPI_DIR)`);
   }
-  if (!warned) {
-    warned = true;
+  if (firstToWarn()) {
     console.error(
       `!!!!! OFFICIAL OPENAPI DOCUMENTS NOT FOUND at ${officialDir()} (set SCOUTKIT_OPENAPI_DIR) — SKIPPING THE CHECKS AGAINST THEM; OUR OWN DOCUMENT STILL VALIDATES EVERY BODY !!!!!`,
     );
