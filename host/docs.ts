@@ -70,7 +70,7 @@ export function docsPage(options: DocsPageOptions): Middleware {
   const assetsBase = `${path}/`;
   const html = pageHtml(options, assetsBase);
   const init = initScript(documentUrl(options.prefix));
-  const dir = swaggerUiDir();
+  let dir: string | undefined; // resolved at the first asset: the API never waits on the page
   const loaded = new Map<string, Promise<Buffer>>();
 
   return async (ctx, next) => {
@@ -94,6 +94,7 @@ export function docsPage(options: DocsPageOptions): Middleware {
     if (type === undefined) return next();
     let file = loaded.get(name);
     if (file === undefined) {
+      dir ??= swaggerUiDir();
       file = readFile(join(dir, name));
       file.catch(() => loaded.delete(name));
       loaded.set(name, file);
