@@ -47,9 +47,22 @@ const DEFAULT_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** the endpoint label of a request that matched no route */
 export const UNMATCHED = 'unmatched';
 
+/**
+ * prom-client's process metrics, collected once per process (they describe the process, and each
+ * collection starts an event-loop monitor that is never stopped) and shown by every server.
+ */
+let processRegistry: Registry | undefined;
+function processMetricsRegistry(): Registry {
+  if (processRegistry === undefined) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry, prefix: METRIC_PREFIX });
+  }
+  return processRegistry;
+}
+
 export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
-  const registry = new Registry();
-  const registers = [registry];
+  const own = new Registry();
+  const registers = [own];
   const known = options.chainIds === undefined ? undefined : new Set(options.chainIds);
   const chainLabel = (id: string | undefined): string => (id === undefined ? '' : known && !known.has(id) ? 'unknown' : id);
 
@@ -102,7 +115,8 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
     labelNames: ['chain'] as const,
     registers,
   });
-  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
+  // this server's metrics, plus the process's
+  const registry = (options.processMetrics ?? true) ? Registry.merge([own, processMetricsRegistry()]) : own;
 
   const count = (ctx: ParameterizedContext, endpoint: string, status: number, seconds: number): void => {
     const info = requestInfo(ctx);
