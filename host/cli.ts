@@ -1,7 +1,8 @@
 /**
  * The `scoutkit` command line. `main(argv)` returns the exit code; run directly, it exits.
  */
-import { parsePort } from './args.ts';
+import { PAGE_FLAGS, pageOptions, parsePageFlags, parsePort } from './args.ts';
+import type { PageFlags } from './args.ts';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadKeysFile } from './plans.ts';
@@ -41,10 +42,14 @@ Options:
   --limiter-timeout <ms>  wait this long for Redis, then answer 503 (default 3000)
   --open-multichain       do not require an API key on /{chain_id}/api/v2 (default: required)
   --trust-proxy           take the client IP from X-Forwarded-For (behind a load balancer)
+  --metrics-path <path>   where Prometheus metrics are served (default /metrics; not behind keys)
+  --no-metrics            do not serve metrics
+  --no-docs               do not serve the API docs page
   -h, --help              this help
 
 Stops gracefully on SIGTERM/SIGINT: in-flight requests finish, then the stores close.
-Endpoints besides the API: GET /health (liveness), GET /ready (every chain's store answers).`;
+Endpoints besides the API: GET / and /api-docs (interactive API docs), GET /health (liveness),
+GET /ready (every chain's store answers), GET /metrics (Prometheus text format).`;
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   serve: { summary: 'serve the explorer API over HTTP', help: SERVE_HELP, run: serve },
@@ -83,7 +88,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-export interface ServeArgs {
+export interface ServeArgs extends PageFlags {
   readonly db?: string;
   readonly defaultChain: string;
   readonly chains: readonly (readonly [string, string])[];
@@ -114,6 +119,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       'limiter-timeout': { type: 'string' },
       'open-multichain': { type: 'boolean' },
       'trust-proxy': { type: 'boolean' },
+      ...PAGE_FLAGS,
     },
   });
   const chains = (values.chain ?? []).map((spec): readonly [string, string] => {
@@ -136,6 +142,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     ...(values['limiter-timeout'] !== undefined ? { limiterTimeoutMs: positiveMs(values['limiter-timeout']) } : {}),
     openMultichain: values['open-multichain'] ?? false,
     trustProxy: values['trust-proxy'] ?? false,
+    ...parsePageFlags(values),
   };
 }
 
@@ -184,11 +191,20 @@ async function serve(args: readonly string[]): Promise<number> {
       ...(options.limiterTimeoutMs !== undefined ? { limiterTimeoutMs: options.limiterTimeoutMs } : {}),
       requireKeyForMultichain: !options.openMultichain,
       proxy: options.trustProxy,
+      ...pageOptions(options),
       onClose: closeStores,
     });
     const { url } = await server.listen(options.port, options.host);
     const described = Object.fromEntries(wanted.map(([id], i) => [id, opened[i]?.description ?? '']));
-    info({ msg: 'listening', url, defaultChain: options.defaultChain, chains: described, keys: keys.keys.length });
+    info({
+      msg: 'listening',
+      url,
+      defaultChain: options.defaultChain,
+      chains: described,
+      keys: keys.keys.length,
+      ...(server.docsPath !== undefined ? { docs: `${url}${server.docsPath}` } : {}),
+      ...(server.metricsPath !== undefined ? { metrics: `${url}${server.metricsPath}` } : {}),
+    });
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGTERM', () => resolve('SIGTERM'));
       process.once('SIGINT', () => resolve('SIGINT'));

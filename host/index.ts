@@ -2,7 +2,11 @@
 export { explorerMiddleware, renderErrors } from './middleware.ts';
 export type { ExplorerMiddlewareOptions } from './middleware.ts';
 export { createServer } from './server.ts';
-export type { RequestLogLine, ScoutkitServer, ServerOptions } from './server.ts';
+export type { RequestLogLine, ScoutkitServer, ServerDocsOptions, ServerMetricsOptions, ServerOptions } from './server.ts';
+export { createMetrics } from './metrics.ts';
+export type { ExplorerMetrics, MetricsOptions } from './metrics.ts';
+export { docsPage } from './docs.ts';
+export type { DocsPageOptions } from './docs.ts';
 export { requestKey } from './identity.ts';
 export type { IdentityOptions } from './identity.ts';
 export { DEFAULT_LIMITER_TIMEOUT_MS, LIMIT_HEADERS, LIMITER_BUSY_MESSAGE, memoryLimiterStore } from './limits.ts';

@@ -1,15 +1,19 @@
 /**
- * `createServer(options)`: a Koa app serving the explorer middleware, `/health` (liveness) and
- * `/ready` (every chain's DataSource answers), one JSON log line per request, and a graceful
- * `close()` (stop accepting, let in-flight requests finish, then close the stores).
+ * `createServer(options)`: a Koa app serving the explorer middleware, `/health` (liveness),
+ * `/ready` (every chain's DataSource answers), `/metrics` (Prometheus), one JSON log line per
+ * request, and a graceful `close()` (stop accepting, let in-flight requests finish, then close
+ * the stores).
  */
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import type { Middleware } from 'koa';
-import { createExplorer, errorResponse } from '../lib/index.ts';
-import type { DataSource, Explorer } from '../lib/index.ts';
+import { createExplorer, errorResponse, parsePath } from '../lib/index.ts';
+import type { DataSource, EndpointRequest, Explorer } from '../lib/index.ts';
+import { DEFAULT_DOCS_PATH, docsPage } from './docs.ts';
+import { createMetrics } from './metrics.ts';
+import type { ExplorerMetrics } from './metrics.ts';
 import { explorerMiddleware, writeJson } from './middleware.ts';
 import type { ExplorerMiddlewareOptions } from './middleware.ts';
 import { requestInfo } from './request.ts';
@@ -42,11 +46,45 @@ export interface ServerOptions extends ExplorerMiddlewareOptions {
   readonly shutdownTimeoutMs?: number;
   /** a chain slower than this is not ready (default 2 s) */
   readonly readyTimeoutMs?: number;
+  /**
+   * API docs for people (swagger-ui over `/api/v2/openapi.json`, served locally) at `/` and
+   * `/api-docs`; `false` for none
+   */
+  readonly docs?: ServerDocsOptions | false;
+  /** Prometheus metrics (not behind keys): served at `path` (default `/metrics`); `false` for none */
+  readonly metrics?: ServerMetricsOptions | false;
+  /**
+   * told about a DataSource that threw (answered 503; counted in the metrics); default: one JSON
+   * line on stderr. Only when the server builds the explorer (no `explorer` option).
+   */
+  readonly onStoreError?: (error: unknown, request: EndpointRequest) => void;
 }
+
+export interface ServerDocsOptions {
+  /** the page's path (default `/api-docs`); its assets are served below it */
+  readonly path?: string;
+  /** also at `/` (default true) */
+  readonly root?: boolean;
+}
+
+export interface ServerMetricsOptions {
+  /** where the scrape is answered (default `/metrics`); outside the API's paths */
+  readonly path?: string;
+  /** prom-client's process metrics (memory, CPU, event loop, GC) too (default true) */
+  readonly processMetrics?: boolean;
+}
+
+export const DEFAULT_METRICS_PATH = '/metrics';
 
 export interface ScoutkitServer {
   readonly app: Koa;
   readonly explorer: Explorer;
+  /** the server's metrics (its own registry); feed an in-process indexer with `indexerEvents()` */
+  readonly metrics?: ExplorerMetrics;
+  /** where the metrics are served, when they are */
+  readonly metricsPath?: string;
+  /** the path of the API docs page when it is served: `/`, or `docs.path` when `docs.root` is false */
+  readonly docsPath?: string;
   /** listen; port 0 picks a free one */
   listen(port?: number, host?: string): Promise<{ readonly port: number; readonly url: string }>;
   /** graceful: stop accepting, finish in-flight requests, close the limiter and the stores */
@@ -54,20 +92,44 @@ export interface ScoutkitServer {
 }
 
 export function createServer(options: ServerOptions): ScoutkitServer {
+  const metricsPath = options.metrics === false ? undefined : checkMetricsPath(options.metrics?.path ?? DEFAULT_METRICS_PATH);
+  const metrics =
+    options.metrics === false
+      ? undefined
+      : createMetrics({ chainIds: Object.keys(options.chains), processMetrics: options.metrics?.processMetrics ?? true });
+  const onStoreError = options.onStoreError ?? writeStoreError;
   const explorer =
     options.explorer ??
     createExplorer({
       chains: options.chains,
       ...(options.defaultChain !== undefined ? { defaultChain: options.defaultChain } : {}),
+      onError(error, request) {
+        metrics?.storeError(error, request);
+        onStoreError(error, request);
+      },
     });
   const app = new Koa({ proxy: options.proxy ?? false });
   let server: Server | undefined;
   let closing: Promise<void> | undefined;
 
+  const docsPath = options.docs === false ? undefined : (options.docs?.path ?? DEFAULT_DOCS_PATH);
+  const docsRoot = options.docs !== false && options.docs?.root !== false;
+  if (metricsPath !== undefined && docsPath !== undefined && (metricsPath === docsPath || metricsPath.startsWith(`${docsPath}/`))) {
+    throw new Error(`metrics path "${metricsPath}" is within the docs page's "${docsPath}"`);
+  }
+  const routeLabel = (path: string): string | undefined => {
+    if (SERVER_ROUTES[path] !== undefined) return SERVER_ROUTES[path];
+    if (path === metricsPath) return 'metrics';
+    if (docsPath !== undefined && ((docsRoot && path === '/') || path === docsPath || path.startsWith(`${docsPath}/`))) return 'docs';
+    return undefined;
+  };
+  if (metrics) app.use(metrics.observe((ctx) => routeLabel(ctx.path)));
   const log = options.log === false ? undefined : (options.log ?? writeLogLine);
   if (log) app.use(requestLog(log));
+  const scrape = metrics?.serve();
   app.use(async (ctx, next) => {
-    if (ctx.path === '/health') writeJson(ctx, 200, { status: 'ok' });
+    if (scrape && ctx.path === metricsPath) await scrape(ctx, next);
+    else if (ctx.path === '/health') writeJson(ctx, 200, { status: 'ok' });
     else if (ctx.path === '/ready') {
       const chains = await readiness(options.chains, options.readyTimeoutMs ?? 2000);
       const ready = !closing && Object.values(chains).every((c) => c.ready);
@@ -76,6 +138,19 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     // while closing, no connection is kept alive after its response
     if (closing) ctx.set('connection', 'close');
   });
+  if (docsPath !== undefined) {
+    app.use(
+      docsPage({
+        chainIds: explorer.chainIds,
+        defaultChain: explorer.defaultChain,
+        ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+        path: docsPath,
+        root: docsRoot,
+        multichainNeedsKey: options.requireKeyForMultichain ?? true,
+        links: { health: '/health', ready: '/ready', ...(metricsPath !== undefined ? { metrics: metricsPath } : {}) },
+      }),
+    );
+  }
   app.use(explorerMiddleware(explorer, options));
   app.use(async (ctx) => {
     const { status, body } = errorResponse({ kind: 'RouteNotFound' });
@@ -85,6 +160,9 @@ export function createServer(options: ServerOptions): ScoutkitServer {
   return {
     app,
     explorer,
+    ...(metrics ? { metrics } : {}),
+    ...(metricsPath !== undefined ? { metricsPath } : {}),
+    ...(docsPath !== undefined ? { docsPath: docsRoot ? '/' : docsPath } : {}),
     async listen(port = 0, host = '127.0.0.1') {
       server = app.listen(port, host);
       await once(server, 'listening');
@@ -131,6 +209,22 @@ function requestLog(log: (line: RequestLogLine) => void): Middleware {
 
 function writeLogLine(line: RequestLogLine): void {
   process.stdout.write(`${JSON.stringify(line)}\n`);
+}
+
+function writeStoreError(error: unknown, request: EndpointRequest): void {
+  const message = error instanceof Error ? error.message : String(error);
+  const line = { time: new Date().toISOString(), level: 'error', msg: 'store error', endpoint: request.endpoint, chain: request.chainId, error: message };
+  process.stderr.write(`${JSON.stringify(line)}\n`);
+}
+
+/** the metrics label of the server's own routes */
+const SERVER_ROUTES: Readonly<Record<string, string>> = { '/health': 'health', '/ready': 'ready' };
+
+function checkMetricsPath(path: string): string {
+  if (!path.startsWith('/') || path === '/' || SERVER_ROUTES[path] !== undefined || parsePath(path) !== null) {
+    throw new Error(`metrics path: a path of its own outside the API (e.g. /metrics), got "${path}"`);
+  }
+  return path;
 }
 
 /** Failures are not described: a store error may name hosts or credentials. */

@@ -2,7 +2,8 @@
  * `scoutkit demo`: a local anvil with the demo contracts deployed and exercised, indexed into
  * an embedded SQLite file, served on http://127.0.0.1:3000, and followed as new blocks arrive.
  */
-import { parsePort } from '../args.ts';
+import { PAGE_FLAGS, pageOptions, parsePageFlags, parsePort } from '../args.ts';
+import type { PageFlags } from '../args.ts';
 import { parseArgs } from 'node:util';
 import { startAnvil } from '../../demo/anvil.ts';
 import type { Anvil } from '../../demo/anvil.ts';
@@ -28,11 +29,15 @@ Options:
   --host <addr>         address to bind (default 127.0.0.1)
   --block-time <s>      whole seconds between blocks once the scenario has run (default 1)
   --rounds <n>          extra rounds of token activity in the scenario (default 2)
+  --metrics-path <path> where Prometheus metrics are served (default /metrics), with the
+                        indexer's head and lag
+  --no-metrics          do not serve metrics
+  --no-docs             do not serve the API docs page (default: at / and /api-docs)
   -h, --help            this help
 
 Stop with Ctrl-C (SIGINT) or SIGTERM.`;
 
-export interface DemoOptions {
+export interface DemoOptions extends PageFlags {
   readonly db: string;
   readonly port: number;
   readonly host: string;
@@ -43,6 +48,10 @@ export interface DemoOptions {
 
 export interface RunningDemo {
   readonly url: string;
+  /** the API docs page, unless --no-docs */
+  readonly docsUrl?: string;
+  /** Prometheus metrics, unless --no-metrics */
+  readonly metricsUrl?: string;
   readonly rpcUrl: string;
   readonly facts: ScenarioFacts;
   stop(): Promise<void>;
@@ -59,6 +68,7 @@ export function parseDemoArgs(args: readonly string[]): DemoOptions {
       host: { type: 'string' },
       'block-time': { type: 'string' },
       rounds: { type: 'string' },
+      ...PAGE_FLAGS,
     },
   });
   const port = parsePort(values.port);
@@ -66,7 +76,14 @@ export function parseDemoArgs(args: readonly string[]): DemoOptions {
   if (!Number.isInteger(blockTime) || blockTime < 1) throw new Error(`--block-time: whole seconds, at least 1, got ${values['block-time']}`);
   const rounds = Number(values.rounds ?? '2');
   if (!Number.isInteger(rounds) || rounds < 0) throw new Error(`--rounds: a whole number, got ${values.rounds}`);
-  return { db: values.db ?? 'sqlite:./scoutkit-demo.sqlite', port, host: values.host ?? '127.0.0.1', blockTime, rounds };
+  return {
+    db: values.db ?? 'sqlite:./scoutkit-demo.sqlite',
+    port,
+    host: values.host ?? '127.0.0.1',
+    blockTime,
+    rounds,
+    ...parsePageFlags(values),
+  };
 }
 
 async function rpc(url: string, method: string, params: readonly unknown[]): Promise<void> {
@@ -93,25 +110,36 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     // the scenario ran on automine; from now on a block every --block-time seconds
     await rpc(anvil.url, 'evm_setIntervalMining', [options.blockTime]);
     store = await openStore(options.db);
-    const source = createRpcChainSource(anvil.url, { log });
-    const indexer = createIndexer({ source, sink: store.sink, log, pollIntervalMs: Math.max(250, options.blockTime * 500) });
-    const first = await indexer.run({ reset: true, to: Number(facts.blockNumber) });
-    log(`indexed ${first.blocks} blocks, ${first.transactions} transactions into ${store.description}`);
-    const follow = indexer.run({ follow: true, signal: following.signal });
-    follow.catch((e: unknown) => log(`indexer stopped: ${e instanceof Error ? e.message : String(e)}`));
+    const chainId = String(facts.chainId);
+    // created before indexing (it listens later) so that its metrics follow the indexer
     const server = createServer({
-      chains: { [String(facts.chainId)]: store.source },
-      defaultChain: String(facts.chainId),
+      chains: { [chainId]: store.source },
+      defaultChain: chainId,
       requireKeyForMultichain: false,
       // a developer on their own machine: never throttled (README "Keys and limits")
       anonymousPlan: LOCAL_PLAN,
       log: () => {},
+      ...pageOptions(options),
     });
+    const source = createRpcChainSource(anvil.url, { log });
+    const indexer = createIndexer({
+      source,
+      sink: store.sink,
+      log,
+      pollIntervalMs: Math.max(250, options.blockTime * 500),
+      ...(server.metrics ? { onEvent: server.metrics.indexerEvents(chainId) } : {}),
+    });
+    const first = await indexer.run({ reset: true, to: Number(facts.blockNumber) });
+    log(`indexed ${first.blocks} blocks, ${first.transactions} transactions into ${store.description}`);
+    const follow = indexer.run({ follow: true, signal: following.signal });
+    follow.catch((e: unknown) => log(`indexer stopped: ${e instanceof Error ? e.message : String(e)}`));
     const { url } = await server.listen(options.port, options.host);
     const opened = store;
     const node = anvil;
     return {
       url,
+      ...(server.docsPath !== undefined ? { docsUrl: `${url}${server.docsPath}` } : {}),
+      ...(server.metricsPath !== undefined ? { metricsUrl: `${url}${server.metricsPath}` } : {}),
       rpcUrl: anvil.url,
       facts,
       async stop() {
@@ -150,7 +178,10 @@ export function exampleUrls(base: string, f: ScenarioFacts): string[] {
 export async function runDemoCommand(args: readonly string[]): Promise<number> {
   const options = parseDemoArgs(args);
   const demo = await startDemo(options);
-  process.stdout.write(`\nscoutkit demo: the API is up at ${demo.url} (chain ${demo.facts.chainId}, node ${demo.rpcUrl})\nTry:\n`);
+  process.stdout.write(`\nscoutkit demo: the API is up at ${demo.url} (chain ${demo.facts.chainId}, node ${demo.rpcUrl})\n`);
+  if (demo.docsUrl) process.stdout.write(`\nAPI docs (try any endpoint in the browser): ${demo.docsUrl}\n`);
+  if (demo.metricsUrl) process.stdout.write(`Metrics (Prometheus): ${demo.metricsUrl}\n`);
+  process.stdout.write('\nTry:\n');
   for (const u of exampleUrls(demo.url, demo.facts)) process.stdout.write(`  ${u}\n`);
   process.stdout.write('\nFollowing new blocks. Stop with Ctrl-C.\n');
   await new Promise<void>((resolve) => {

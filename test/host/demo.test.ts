@@ -25,6 +25,12 @@ t.test('the demo indexes the scenario, serves it, and follows new blocks', async
     const res = await fetch(url);
     t.equal(res.status, 200, url);
   }
+  t.equal(demo.docsUrl, `${demo.url}/`, 'the API docs page is at /');
+  t.match(await (await fetch(`${demo.url}/`)).text(), /<div id="swagger-ui">/);
+  const metrics = await (await fetch(demo.metricsUrl ?? `${demo.url}/nothing`)).text();
+  const indexed = /^scoutkit_indexer_head_block\{chain="(\d+)"\} (\d+)$/m.exec(metrics);
+  t.equal(indexed?.[1], String(demo.facts.chainId), 'metrics: the indexer feeds them');
+  t.ok(Number(indexed?.[2]) >= Number(demo.facts.blockNumber), `metrics: indexed head ${indexed?.[2]}`);
   const tx = (await (await fetch(`${demo.url}/api/v2/transactions/${demo.facts.txs.reverted}`)).json()) as Record<string, unknown>;
   t.equal(tx['status'], 'error', 'the reverted transaction');
   const headAt = async () => ((await (await fetch(`${demo.url}/api/v2/blocks?items_count=1`)).json()) as { items: { height: number }[] }).items[0]?.height ?? -1;

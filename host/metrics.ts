@@ -1,0 +1,195 @@
+/**
+ * `createMetrics()`: the server's Prometheus metrics (prom-client), in a registry of its own so
+ * that several servers in one process never share or collide.
+ *
+ * - `scoutkit_http_requests_total{endpoint,chain,status}` and
+ *   `scoutkit_http_request_duration_seconds{endpoint}` (a histogram) for every request;
+ * - `scoutkit_limiter_rejections_total{kind,caller}`: 429 (`kind="rate"`) and 402 (`"credits"`);
+ * - `scoutkit_store_errors_total{endpoint,chain}`: a DataSource that threw (the explorer's onError);
+ * - `scoutkit_indexer_head_block`, `scoutkit_indexer_node_head_block`, `scoutkit_indexer_lag_blocks`
+ *   and `scoutkit_indexer_reorgs_total` (by chain), fed by an indexer in the same process;
+ * - the process metrics of prom-client (`scoutkit_process_resident_memory_bytes`, …) unless off.
+ *
+ * Labels take bounded values only: endpoint names (or the name of a non-API route), configured
+ * chain ids (anything else is `unknown`), status codes. Never a raw path.
+ */
+import type { Middleware, ParameterizedContext } from 'koa';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { EndpointRequest } from '../lib/index.ts';
+import type { IndexerEvent } from '../lib/indexer/index.ts';
+import { requestInfo } from './request.ts';
+
+export interface MetricsOptions {
+  /** the chains whose ids may appear as labels; any other id is `unknown` (default: any) */
+  readonly chainIds?: readonly string[];
+  /** also the process metrics of prom-client: memory, CPU, event loop, GC (default true) */
+  readonly processMetrics?: boolean;
+  /** histogram buckets in seconds (default 1 ms … 5 s) */
+  readonly buckets?: readonly number[];
+}
+
+export interface ExplorerMetrics {
+  readonly registry: Registry;
+  /** Koa middleware counting and timing every request below it; `route(ctx)` names non-API routes */
+  observe(route?: (ctx: ParameterizedContext) => string | undefined): Middleware;
+  /** a Koa middleware answering the scrape (GET/HEAD) */
+  serve(): Middleware;
+  /** the explorer's `onError`: a DataSource that threw */
+  storeError(error: unknown, request: EndpointRequest): void;
+  /** an indexer's `onEvent` listener: head, node head, lag and reorgs of the chain it indexes */
+  indexerEvents(chainId?: string): (event: IndexerEvent) => void;
+  /** the exposition text */
+  text(): Promise<string>;
+}
+
+export const METRIC_PREFIX = 'scoutkit_';
+const DEFAULT_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+/** the endpoint label of a request that matched no route */
+export const UNMATCHED = 'unmatched';
+
+/**
+ * prom-client's process metrics, collected once per process (they describe the process, and each
+ * collection starts an event-loop monitor that is never stopped) and shown by every server.
+ */
+let processRegistry: Registry | undefined;
+function processMetricsRegistry(): Registry {
+  if (processRegistry === undefined) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry, prefix: METRIC_PREFIX });
+  }
+  return processRegistry;
+}
+
+export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
+  const own = new Registry();
+  const registers = [own];
+  const known = options.chainIds === undefined ? undefined : new Set(options.chainIds);
+  const chainLabel = (id: string | undefined): string => (id === undefined ? '' : known && !known.has(id) ? 'unknown' : id);
+
+  const requests = new Counter({
+    name: `${METRIC_PREFIX}http_requests_total`,
+    help: 'HTTP requests answered, by endpoint (or route), chain and status',
+    labelNames: ['endpoint', 'chain', 'status'] as const,
+    registers,
+  });
+  const duration = new Histogram({
+    name: `${METRIC_PREFIX}http_request_duration_seconds`,
+    help: 'time to answer a request, by endpoint (or route)',
+    labelNames: ['endpoint'] as const,
+    buckets: [...(options.buckets ?? DEFAULT_BUCKETS)],
+    registers,
+  });
+  const rejections = new Counter({
+    name: `${METRIC_PREFIX}limiter_rejections_total`,
+    help: 'requests refused by the limiter: kind="rate" (429) or "credits" (402); caller="key" or "anonymous"',
+    labelNames: ['kind', 'caller'] as const,
+    registers,
+  });
+  const storeErrors = new Counter({
+    name: `${METRIC_PREFIX}store_errors_total`,
+    help: 'data source failures (answered 503), by endpoint and chain',
+    labelNames: ['endpoint', 'chain'] as const,
+    registers,
+  });
+  const indexedHead = new Gauge({
+    name: `${METRIC_PREFIX}indexer_head_block`,
+    help: 'highest block the in-process indexer has written',
+    labelNames: ['chain'] as const,
+    registers,
+  });
+  const nodeHead = new Gauge({
+    name: `${METRIC_PREFIX}indexer_node_head_block`,
+    help: "the node's head when the in-process indexer last asked",
+    labelNames: ['chain'] as const,
+    registers,
+  });
+  const lag = new Gauge({
+    name: `${METRIC_PREFIX}indexer_lag_blocks`,
+    help: 'node head minus indexed head',
+    labelNames: ['chain'] as const,
+    registers,
+  });
+  const reorgs = new Counter({
+    name: `${METRIC_PREFIX}indexer_reorgs_total`,
+    help: 'reorgs the in-process indexer rolled back',
+    labelNames: ['chain'] as const,
+    registers,
+  });
+  // this server's metrics, plus the process's
+  const registry = (options.processMetrics ?? true) ? Registry.merge([own, processMetricsRegistry()]) : own;
+
+  const count = (ctx: ParameterizedContext, endpoint: string, status: number, seconds: number): void => {
+    const info = requestInfo(ctx);
+    requests.inc({ endpoint, chain: chainLabel(info?.chainId), status: String(status) });
+    duration.observe({ endpoint }, seconds);
+    if (info && (status === 429 || status === 402)) {
+      rejections.inc({ kind: status === 429 ? 'rate' : 'credits', caller: info.identity?.kind ?? 'anonymous' });
+    }
+  };
+
+  return {
+    registry,
+    observe(route) {
+      return async (ctx, next) => {
+        const started = process.hrtime.bigint();
+        let status: number | undefined;
+        try {
+          await next();
+        } catch (e) {
+          // an error that escapes every handler: Koa answers its status, else 500
+          const own = (e as { status?: unknown } | null)?.status;
+          status = typeof own === 'number' && own >= 400 && own < 600 ? own : 500;
+          throw e;
+        } finally {
+          const endpoint = requestInfo(ctx)?.endpoint ?? route?.(ctx) ?? UNMATCHED;
+          count(ctx, endpoint, status ?? ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
+        }
+      };
+    },
+    serve() {
+      return async (ctx) => {
+        if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+          ctx.status = 405;
+          ctx.set('allow', 'GET, HEAD');
+          ctx.type = 'application/json; charset=utf-8';
+          ctx.body = JSON.stringify({ message: 'Method not allowed' });
+          return;
+        }
+        ctx.status = 200;
+        ctx.type = registry.contentType;
+        ctx.set('cache-control', 'no-store');
+        ctx.body = await registry.metrics();
+      };
+    },
+    storeError(_error, request) {
+      storeErrors.inc({ endpoint: request.endpoint, chain: chainLabel(request.chainId) });
+    },
+    indexerEvents(chainId) {
+      let chain = chainId;
+      return (event) => {
+        switch (event.type) {
+          case 'start':
+            chain ??= String(event.chainId);
+            nodeHead.set({ chain }, event.nodeHead);
+            break;
+          case 'progress':
+            indexedHead.set({ chain: chain ?? '' }, event.indexedHead);
+            nodeHead.set({ chain: chain ?? '' }, event.nodeHead);
+            lag.set({ chain: chain ?? '' }, event.headLag);
+            break;
+          case 'caught-up':
+            if (event.indexedHead !== null) indexedHead.set({ chain: chain ?? '' }, event.indexedHead);
+            nodeHead.set({ chain: chain ?? '' }, event.nodeHead);
+            lag.set({ chain: chain ?? '' }, Math.max(0, event.nodeHead - (event.indexedHead ?? -1)));
+            break;
+          case 'reorg':
+            reorgs.inc({ chain: chain ?? '' });
+            break;
+          default:
+            break;
+        }
+      };
+    },
+    text: () => registry.metrics(),
+  };
+}
