@@ -117,6 +117,7 @@ export function rateLimit(options: RateLimitOptions = {}): Middleware {
     } catch {
       // never serve unlimited: the store is slow or failing, the caller retries
       ctx.set('retry-after', '1');
+      info.limiterBusy = true;
       throw new ApiException({ kind: 'Unavailable', message: LIMITER_BUSY_MESSAGE });
     }
     ctx.set('x-ratelimit-limit', String(requests));

@@ -4,7 +4,7 @@
  *
  * - `scoutkit_http_requests_total{endpoint,chain,status}` and
  *   `scoutkit_http_request_duration_seconds{endpoint}` (a histogram) for every request;
- * - `scoutkit_limiter_rejections_total{kind,caller}`: 429 (`kind="rate"`) and 402 (`"credits"`);
+ * - `scoutkit_limiter_rejections_total{kind,caller}`: 429 (`kind="rate"`), 402 (`"credits"`) and the limiter's 503 (`"busy"`);
  * - `scoutkit_store_errors_total{endpoint,chain}`: a DataSource that threw (the explorer's onError);
  * - `scoutkit_indexer_head_block`, `scoutkit_indexer_node_head_block`, `scoutkit_indexer_lag_blocks`
  *   and `scoutkit_indexer_reorgs_total` (by chain), fed by an indexer in the same process;
@@ -122,9 +122,8 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
     const info = requestInfo(ctx);
     requests.inc({ endpoint, chain: chainLabel(info?.chainId), status: String(status) });
     duration.observe({ endpoint }, seconds);
-    if (info && (status === 429 || status === 402)) {
-      rejections.inc({ kind: status === 429 ? 'rate' : 'credits', caller: info.identity?.kind ?? 'anonymous' });
-    }
+    const kind = status === 429 ? 'rate' : status === 402 ? 'credits' : status === 503 && info?.limiterBusy ? 'busy' : null;
+    if (info && kind !== null) rejections.inc({ kind, caller: info.identity?.kind ?? 'anonymous' });
   };
 
   return {

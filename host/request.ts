@@ -24,6 +24,8 @@ export interface RequestInfo {
   identity?: Identity;
   /** set by identity when the caller must be refused (after being counted as anonymous) */
   rejection?: ApiError;
+  /** set by the rate limit when its store was too slow or failing and the request got a 503 */
+  limiterBusy?: boolean;
 }
 
 const infos = new WeakMap<object, RequestInfo>();

@@ -10,7 +10,7 @@ import { startAnvil } from '../../demo/anvil.ts';
 import { parseDemoArgs } from '../../host/commands/demo.ts';
 import { parseServeArgs } from '../../host/cli.ts';
 import { createMetrics, createServer, explorerMiddleware } from '../../host/index.ts';
-import type { Plan } from '../../host/index.ts';
+import type { LimiterStore, Plan } from '../../host/index.ts';
 import { createExplorer } from '../../lib/index.ts';
 import type { DataSource } from '../../lib/index.ts';
 import { createRpcChainSource } from '../../adapters/rpc/index.ts';
@@ -155,6 +155,21 @@ t.test('a registry per server: two servers in one process count apart', async (t
   t.equal(value(await scrapeSamples(`${la.url}/metrics`), 'scoutkit_http_requests_total', key), 2);
   t.equal(value(await scrapeSamples(`${lb.url}/metrics`), 'scoutkit_http_requests_total', key), 1);
   t.not(a.metrics?.registry, b.metrics?.registry);
+});
+
+t.test('a limiter store that fails: the 503 counts as a busy rejection', async (t) => {
+  const failing: LimiterStore = {
+    consume: () => Promise.reject(new Error('store down')),
+    peek: () => Promise.reject(new Error('store down')),
+  };
+  const server = createServer({ chains: { '1': chain1 }, log: false, limiter: failing, metrics: { processMetrics: false } });
+  const { url } = await server.listen(0);
+  t.teardown(() => server.close());
+  t.equal((await request(`${url}/api/v2/blocks`)).status, 503);
+  t.equal((await request(`${url}/api/v2/blocks`)).status, 503);
+  const m = await scrapeSamples(`${url}/metrics`);
+  t.equal(value(m, 'scoutkit_limiter_rejections_total', { kind: 'busy', caller: 'anonymous' }), 2);
+  t.equal(value(m, 'scoutkit_http_requests_total', { endpoint: 'blocks', chain: '1', status: '503' }), 2);
 });
 
 t.test('the path is an option, and metrics can be turned off', async (t) => {
