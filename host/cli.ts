@@ -11,6 +11,7 @@ import type { LimiterStore } from './limits.ts';
 import { connectRedisLimiterStore } from './limiter-redis.ts';
 import { createServer } from './server.ts';
 import { openStore, redact } from './stores.ts';
+import { createRpcNode } from '../adapters/rpc/index.ts';
 import type { OpenedStore } from './stores.ts';
 import type { DataSource } from '../lib/index.ts';
 import { DEMO_HELP, runDemoCommand } from './commands/demo.ts';
@@ -26,7 +27,9 @@ interface Command {
 
 const SERVE_HELP = `Usage: scoutkit serve --db <url> [options]
 
-Serve the Blockscout API v2 (per-instance /api/v2/... and multichain /{chain_id}/api/v2/...).
+Serve the Blockscout API v2 (per-instance /api/v2/... and multichain /{chain_id}/api/v2/...),
+the JSON-RPC subset (POST /api/eth-rpc and POST /{chain_id}/json-rpc) and the gateway's
+chain list (GET /api/json/config).
 
 Store URLs: memory:   memory:fixture (the test fixture chain)   sqlite:<path>   postgres://...
 
@@ -36,6 +39,10 @@ Options:
   --chain <id>=<url>      another chain (repeatable), served at /<id>/api/v2
   --port <n>              port (default 3000; 0 picks a free one)
   --host <addr>           address to bind (default 127.0.0.1)
+  --rpc [<id>=]<url>      a chain's node (repeatable; no id: the default chain): JSON-RPC state reads
+                          (eth_call, eth_getCode, eth_getStorageAt, eth_estimateGas,
+                          eth_sendRawTransaction, old balances) are forwarded to it
+  --public-url <url>      this host's public URL in /api/json/config (default: the request's origin)
   --keys <file>           API keys, plans and restricted addresses (JSON; see README "Keys file")
   --redis <url>           share rate limits between hosts through Redis (e.g. redis://127.0.0.1:6379)
   --redis-prefix <name>   namespace of the limiter's Redis keys (default scoutkit)
@@ -100,6 +107,9 @@ export interface ServeArgs extends PageFlags {
   readonly limiterTimeoutMs?: number;
   readonly openMultichain: boolean;
   readonly trustProxy: boolean;
+  /** chain id → node URL */
+  readonly rpc: readonly (readonly [string, string])[];
+  readonly publicUrl?: string;
 }
 
 export function parseServeArgs(args: readonly string[]): ServeArgs {
@@ -119,6 +129,8 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       'limiter-timeout': { type: 'string' },
       'open-multichain': { type: 'boolean' },
       'trust-proxy': { type: 'boolean' },
+      rpc: { type: 'string', multiple: true },
+      'public-url': { type: 'string' },
       ...PAGE_FLAGS,
     },
   });
@@ -130,9 +142,19 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   if (values.db === undefined && chains.length === 0) throw new Error('give --db <url> (or at least one --chain)');
   const port = parsePort(values.port);
   const defaultChain = values['default-chain'] ?? (values.db === undefined ? chains[0]?.[0] : undefined) ?? '1';
+  const rpc = (values.rpc ?? []).map((spec): readonly [string, string] => {
+    const m = /^([^=:/]+)=(.+)$/.exec(spec);
+    const [id, url] = m ? [m[1] ?? '', m[2] ?? ''] : [defaultChain, spec];
+    if (!/^(https?|wss?):\/\//.test(url)) throw new Error(`--rpc expects [<chain id>=]<http(s) url>, got "${redact(spec)}"`);
+    return [id, url];
+  });
+  const publicUrl = values['public-url'];
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]/.test(publicUrl)) throw new Error(`--public-url expects an http(s) URL, got "${publicUrl}"`);
   return {
     ...(values.db !== undefined ? { db: values.db } : {}),
     defaultChain,
+    rpc,
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
     chains,
     port,
     host: values.host ?? '127.0.0.1',
@@ -183,9 +205,13 @@ async function serve(args: readonly string[]): Promise<number> {
       limiter = redis.store;
       if (!redis.connected) info({ msg: 'Redis not reachable yet: each host limits on its own until it is', redis: redact(options.redis) });
     }
+    for (const [id] of options.rpc) if (chains[id] === undefined) throw new Error(`--rpc names chain ${id}, which is not served`);
+    const nodes = Object.fromEntries(options.rpc.map(([id, url]) => [id, createRpcNode(url)]));
     const server = createServer({
       chains,
       defaultChain: options.defaultChain,
+      nodes,
+      ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
       ...keys,
       ...(limiter ? { limiter } : {}),
       ...(options.limiterTimeoutMs !== undefined ? { limiterTimeoutMs: options.limiterTimeoutMs } : {}),

@@ -12,7 +12,7 @@
  */
 import type { Middleware } from 'koa';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import type { EndpointName } from '../lib/index.ts';
+import type { ServiceName } from '../lib/index.ts';
 import { flexibleStore } from './limiter-flexible.ts';
 import { planWindow } from './plans.ts';
 import { ApiException, requestInfo } from './request.ts';
@@ -72,8 +72,8 @@ export const LIMITER_BUSY_MESSAGE = 'Rate limiter busy, retry shortly';
 export interface RateLimitOptions {
   /** default: in-memory */
   readonly limiter?: LimiterStore;
-  /** credits an endpoint costs (default 1) */
-  readonly costs?: Partial<Readonly<Record<EndpointName, number>>>;
+  /** credits an endpoint costs (default 1); `ethRpc` is charged per call of a batch */
+  readonly costs?: Partial<Readonly<Record<ServiceName, number>>>;
   /** a store slower than this: the request is refused with 503 and `retry-after` (default 3000 ms) */
   readonly limiterTimeoutMs?: number;
   /** the message of a 429 body (default `RATE_LIMITED_MESSAGE`) */
@@ -98,7 +98,7 @@ export function rateLimit(options: RateLimitOptions = {}): Middleware {
     if (!info || !identity) return next();
     const { plan } = identity;
     const { requests, windowSeconds } = planWindow(plan);
-    const cost = options.costs?.[info.endpoint] ?? 1;
+    const cost = (options.costs?.[info.endpoint] ?? 1) * (info.units ?? 1);
     const endsAt = periodEnd(plan.creditPeriod, Date.now());
     let result: { readonly rate: ConsumeResult; readonly credits: ConsumeResult };
     try {
@@ -125,7 +125,7 @@ export function rateLimit(options: RateLimitOptions = {}): Middleware {
     ctx.set('x-ratelimit-reset', String(result.rate.resetMs));
     ctx.set('x-credits-remaining', String(result.credits.remaining));
     if (!result.rate.admitted) throw new ApiException({ kind: 'RateLimited', ...tooMany });
-    if (!result.credits.admitted) throw new ApiException({ kind: 'PaymentRequired' });
+    if (!result.credits.admitted) throw new ApiException({ kind: 'PaymentRequired', form: info.form });
     return next();
   };
 }

@@ -15,7 +15,7 @@
  */
 import type { Middleware, ParameterizedContext } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { EndpointRequest } from '../lib/index.ts';
+import type { FailedRequest } from '../lib/index.ts';
 import type { IndexerEvent } from '../lib/indexer/index.ts';
 import { requestInfo } from './request.ts';
 
@@ -35,7 +35,7 @@ export interface ExplorerMetrics {
   /** a Koa middleware answering the scrape (GET/HEAD) */
   serve(): Middleware;
   /** the explorer's `onError`: a DataSource that threw */
-  storeError(error: unknown, request: EndpointRequest): void;
+  storeError(error: unknown, request: FailedRequest): void;
   /** an indexer's `onEvent` listener: head, node head, lag and reorgs of the chain it indexes */
   indexerEvents(chainId?: string): (event: IndexerEvent) => void;
   /** the exposition text */

@@ -9,23 +9,30 @@
  *
  * renderErrors is outermost so that headers set before a failure (the limit headers) survive;
  * answer hands lib a plain `EndpointRequest` and writes the `ExplorerResponse` it gets back.
+ *
+ * The JSON-RPC subset (`POST /api/eth-rpc`, `POST /:chain_id/json-rpc`) and the gateway's
+ * `GET /api/json/config` run the same steps with their own last one (host/rpc.ts); a JSON-RPC
+ * body is read (bounded) before them, so that a batch is charged per call.
  */
 import Router from '@koa/router';
 import compose from 'koa-compose';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { API_PREFIX, errorResponse, matchRoute, parsePath, toJson } from '../lib/index.ts';
-import type { ApiError, ApiForm, Explorer, JsonValue, RawQuery } from '../lib/index.ts';
+import { API_PREFIX, callCount, CONFIG_ENDPOINT, CONFIG_PATH, errorResponse, INSTANCE_RPC_PATH, matchRoute, MULTICHAIN_RPC_PATH, parseJson, parsePath, RPC_ENDPOINT, toJson } from '../lib/index.ts';
+import type { ApiError, ApiForm, Explorer, JsonValue, RawQuery, ServiceName } from '../lib/index.ts';
 import { authorize, identify } from './identity.ts';
 import type { IdentityOptions } from './identity.ts';
 import { LIMIT_HEADERS, rateLimit } from './limits.ts';
 import type { RateLimitOptions } from './limits.ts';
 import { ApiException, requestInfo, setRequestInfo } from './request.ts';
+import { answerConfig, answerRpc, readBody } from './rpc.ts';
 
 export interface ExplorerMiddlewareOptions extends IdentityOptions, RateLimitOptions {
   /** serve below this path, e.g. `/explorer` → `/explorer/api/v2/blocks` */
   readonly prefix?: string;
   /** told about unexpected errors (rendered as 500); default: one JSON line on stderr */
   readonly onError?: (error: unknown, ctx: ParameterizedContext) => void;
+  /** the public URL of this host (with the prefix) in `GET /api/json/config`; default: the request's origin */
+  readonly publicUrl?: string;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -51,6 +58,26 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
     };
   router.all(`${API_PREFIX}{/*rest}`, enter('instance'));
   router.all(`/:chain_id${API_PREFIX}{/*rest}`, enter('multichain'));
+
+  const rpcChain = compose([...steps, answerRpc(explorer, writeJson)]);
+  const enterRpc =
+    (form: ApiForm): Middleware =>
+    async (ctx, next) => {
+      if (explorer.rpc === undefined) return next();
+      const chainId = form === 'instance' ? explorer.defaultChain : String(ctx.params.chain_id ?? '');
+      const read = ctx.method === 'POST' ? await readBody(ctx) : undefined;
+      const units = read !== undefined && 'text' in read ? callCount(parseJson(read.text)) : 1;
+      setRequestInfo(ctx, { endpoint: RPC_ENDPOINT, chainId, form, params: {}, units });
+      return rpcChain(ctx, next);
+    };
+  router.all(INSTANCE_RPC_PATH, enterRpc('instance'));
+  router.all(`/:chain_id${MULTICHAIN_RPC_PATH}`, enterRpc('multichain'));
+
+  const configChain = compose([...steps, answerConfig(explorer, { prefix, ...options }, writeJson)]);
+  router.all(CONFIG_PATH, (ctx, next) => {
+    setRequestInfo(ctx, { endpoint: CONFIG_ENDPOINT, chainId: explorer.defaultChain, form: 'instance', params: {} });
+    return configChain(ctx, next);
+  });
   return router.routes() as Middleware;
 }
 
@@ -93,7 +120,7 @@ function answer(explorer: Explorer): Middleware {
       throw new ApiException({ kind: 'MethodNotAllowed' });
     }
     const info = requestInfo(ctx);
-    if (!info) throw new ApiException({ kind: 'RouteNotFound' });
+    if (!info || !isEndpoint(info.endpoint)) throw new ApiException({ kind: 'RouteNotFound' });
     const response = await explorer.dispatch({
       endpoint: info.endpoint,
       chainId: info.chainId,
@@ -105,6 +132,9 @@ function answer(explorer: Explorer): Middleware {
     writeJson(ctx, response.status, response.body);
   };
 }
+
+const isEndpoint = (name: ServiceName): name is Exclude<ServiceName, typeof RPC_ENDPOINT | typeof CONFIG_ENDPOINT> =>
+  name !== RPC_ENDPOINT && name !== CONFIG_ENDPOINT;
 
 export function writeJson(ctx: ParameterizedContext, status: number, body: JsonValue): void {
   ctx.status = status;

@@ -2,7 +2,7 @@
  * What the host's middlewares learn about one request, shared between them without touching
  * `ctx.state` of the surrounding app, and the one exception type they throw.
  */
-import type { ApiError, ApiForm, EndpointName } from '../lib/index.ts';
+import type { ApiError, ApiForm, ServiceName } from '../lib/index.ts';
 import type { Plan } from './plans.ts';
 
 /** Who is calling. `id` keys the limiter: a key digest or an IP, never the key itself. */
@@ -15,7 +15,9 @@ export interface Identity {
 }
 
 export interface RequestInfo {
-  readonly endpoint: EndpointName;
+  readonly endpoint: ServiceName;
+  /** what the request is charged in units of its endpoint's cost (a JSON-RPC batch: its calls); default 1 */
+  readonly units?: number;
   /** the chain the request addresses (the default chain for the per-instance form) */
   readonly chainId: string;
   readonly form: ApiForm;

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import type { Middleware } from 'koa';
 import { createExplorer, errorResponse, parsePath } from '../lib/index.ts';
-import type { DataSource, EndpointRequest, Explorer } from '../lib/index.ts';
+import type { DataSource, Explorer, FailedRequest, RpcNode } from '../lib/index.ts';
 import { DEFAULT_DOCS_PATH, docsPage } from './docs.ts';
 import { createMetrics } from './metrics.ts';
 import type { ExplorerMetrics } from './metrics.ts';
@@ -34,6 +34,8 @@ export interface ServerOptions extends ExplorerMiddlewareOptions {
   readonly chains: Readonly<Record<string, DataSource>>;
   /** chain of the per-instance form; default the first chain */
   readonly defaultChain?: string;
+  /** per chain id: the node JSON-RPC state reads are forwarded to (`createRpcNode(url)` from scoutkit/rpc) */
+  readonly nodes?: Readonly<Record<string, RpcNode>>;
   /** a ready-made explorer over the same chains (default: `createExplorer({ chains, defaultChain })`) */
   readonly explorer?: Explorer;
   /** receives one line per request; default: JSON on stdout; `false` for no log */
@@ -57,7 +59,7 @@ export interface ServerOptions extends ExplorerMiddlewareOptions {
    * told about a DataSource that threw (answered 503; counted in the metrics); default: one JSON
    * line on stderr. Only when the server builds the explorer (no `explorer` option).
    */
-  readonly onStoreError?: (error: unknown, request: EndpointRequest) => void;
+  readonly onStoreError?: (error: unknown, request: FailedRequest) => void;
 }
 
 export interface ServerDocsOptions {
@@ -103,6 +105,7 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     createExplorer({
       chains: options.chains,
       ...(options.defaultChain !== undefined ? { defaultChain: options.defaultChain } : {}),
+      ...(options.nodes !== undefined ? { nodes: options.nodes } : {}),
       onError(error, request) {
         metrics?.storeError(error, request);
         onStoreError(error, request);
@@ -211,7 +214,7 @@ function writeLogLine(line: RequestLogLine): void {
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
-function writeStoreError(error: unknown, request: EndpointRequest): void {
+function writeStoreError(error: unknown, request: FailedRequest): void {
   const message = error instanceof Error ? error.message : String(error);
   const line = { time: new Date().toISOString(), level: 'error', msg: 'store error', endpoint: request.endpoint, chain: request.chainId, error: message };
   process.stderr.write(`${JSON.stringify(line)}\n`);

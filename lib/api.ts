@@ -5,6 +5,7 @@
 import type { ENDPOINTS } from './endpoints/index.ts';
 import type { JsonValue } from './json.ts';
 import type { DataSource } from './ports.ts';
+import type { RpcNode } from './rpc/node.ts';
 
 /** Raw query as a web framework gives it: repeated keys arrive as arrays. */
 export type RawQuery = Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -55,9 +56,28 @@ export interface Route<N extends string = EndpointName> {
   readonly template: string;
 }
 
+/** A JSON-RPC request to one chain: the body as parsed JSON (undefined when it was not JSON). */
+export interface RpcRequest {
+  readonly chainId: string;
+  readonly body: unknown;
+}
+
+/** What the host charges and meters besides the API v2 endpoints: the JSON-RPC subset and the gateway's config. */
+export const RPC_ENDPOINT = 'ethRpc';
+export const CONFIG_ENDPOINT = 'config';
+export type ServiceName = EndpointName | typeof RPC_ENDPOINT | typeof CONFIG_ENDPOINT;
+
+/** What `onError` hears about the request whose data source failed. */
+export interface FailedRequest {
+  readonly endpoint: ServiceName;
+  readonly chainId: string;
+}
+
 export interface ExplorerOptions {
   /** one DataSource per chain id (strings, as in `/{chain_id}/api/v2`) */
   readonly chains: Readonly<Record<string, DataSource>>;
+  /** per chain id: the node that answers the JSON-RPC state reads a store cannot (eth_call, ...) */
+  readonly nodes?: Readonly<Record<string, RpcNode>>;
   /** the chain served by the per-instance form `/api/v2/...`; defaults to the first chain */
   readonly defaultChain?: string;
 }
@@ -72,4 +92,9 @@ export interface Explorer {
   handle(request: ExplorerRequest): Promise<ExplorerResponse>;
   /** answer a routed request; unknown chain → 404; never throws */
   dispatch(request: EndpointRequest): Promise<ExplorerResponse>;
+  /**
+   * answer a JSON-RPC 2.0 body (one call or a batch) from the chain's store (and node): always
+   * 200 with JSON-RPC responses, errors as error objects; unknown chain → 404; never throws
+   */
+  rpc?(request: RpcRequest): Promise<ExplorerResponse>;
 }

@@ -1,6 +1,7 @@
 /**
  * The closed union of API errors and the one table that maps them to a status and a body.
  */
+import type { ApiForm } from './api.ts';
 
 export interface ParamError {
   /** parameter name, e.g. `address_hash_param`, `type` */
@@ -16,7 +17,8 @@ export type ApiError =
   | { readonly kind: 'MethodNotAllowed' }
   | { readonly kind: 'Unauthorized'; readonly message: string }
   | { readonly kind: 'Forbidden' }
-  | { readonly kind: 'PaymentRequired' }
+  /** the multichain form answers the hosted gateway's body `{"error": "Out of credits"}` */
+  | { readonly kind: 'PaymentRequired'; readonly form?: ApiForm }
   /** `message` replaces the default 429 message (a host option) */
   | { readonly kind: 'RateLimited'; readonly message?: string }
   | { readonly kind: 'Unavailable'; readonly message: string }
@@ -60,7 +62,7 @@ export function errorResponse(error: ApiError): ErrorResponse {
     case 'Forbidden':
       return { status: 403, body: { message: 'Restricted access' } };
     case 'PaymentRequired':
-      return { status: 402, body: { message: 'Out of credits' } };
+      return { status: 402, body: error.form === 'multichain' ? { error: 'Out of credits' } : { message: 'Out of credits' } };
     case 'RateLimited':
       return { status: 429, body: { message: error.message ?? RATE_LIMITED_MESSAGE } };
     case 'Unavailable':

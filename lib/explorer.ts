@@ -10,8 +10,11 @@ import type {
   ExplorerOptions,
   ExplorerRequest,
   ExplorerResponse,
+  FailedRequest,
   RawQuery,
+  RpcRequest,
 } from './api.ts';
+import { RPC_ENDPOINT } from './api.ts';
 import type { ResponseCacheOptions } from './cache.ts';
 import { createResponseCache, requestKey } from './cache.ts';
 import { endpointByName } from './endpoints/index.ts';
@@ -21,6 +24,7 @@ import type { JsonValue } from './json.ts';
 import { decodeRequest } from './params/decode.ts';
 import type { DataSource } from './ports.ts';
 import type { RenderOptions } from './render/context.ts';
+import { answerRpc } from './rpc/index.ts';
 import { matchRoute, parsePath } from './routes.ts';
 
 export const DEFAULT_IPFS_GATEWAY = 'https://ipfs.io/ipfs/';
@@ -28,8 +32,8 @@ export const DEFAULT_IPFS_GATEWAY = 'https://ipfs.io/ipfs/';
 export interface CreateExplorerOptions extends ExplorerOptions {
   /** gateway for ipfs:// metadata URLs (default https://ipfs.io/ipfs/) */
   readonly ipfsGateway?: string;
-  /** called with unexpected exceptions (the response is then a 503); default: none */
-  readonly onError?: (error: unknown, request: EndpointRequest) => void;
+  /** called with unexpected exceptions (the response is then a 503; in JSON-RPC a -32603 error); default: none */
+  readonly onError?: (error: unknown, request: FailedRequest) => void;
   /**
    * Cache rendered answers of sources that report a data version (memory and SQL stores do):
    * default 500 answers; `{ maxEntries: 0 }` turns it off.
@@ -108,7 +112,17 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     });
   }
 
-  return { chainIds, defaultChain, handle, dispatch };
+  async function rpc(request: RpcRequest): Promise<ExplorerResponse> {
+    const ds = sourceOf(request.chainId);
+    if (ds === undefined) return fromError({ kind: 'NotFound', message: `Unknown chain: ${request.chainId}` });
+    const node = options.nodes !== undefined && Object.prototype.hasOwnProperty.call(options.nodes, request.chainId) ? options.nodes[request.chainId] : undefined;
+    const body = await answerRpc({ ds, chainId: request.chainId, ...(node !== undefined ? { node } : {}) }, request.body, (error) =>
+      options.onError?.(error, { endpoint: RPC_ENDPOINT, chainId: request.chainId }),
+    );
+    return { status: 200, headers: JSON_HEADERS, body };
+  }
+
+  return { chainIds, defaultChain, handle, dispatch, rpc };
 }
 
 /** Typed library calls: `call(explorer, 'blocks', { query: { type: 'block' } })`. */

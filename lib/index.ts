@@ -7,9 +7,20 @@ export type {
   ExplorerOptions,
   ExplorerRequest,
   ExplorerResponse,
+  FailedRequest,
   RawQuery,
   Route,
+  RpcRequest,
+  ServiceName,
 } from './api.ts';
+export { RPC_ENDPOINT, CONFIG_ENDPOINT } from './api.ts';
+export { RPC_METHODS, answerRpc, runMethod } from './rpc/index.ts';
+export type { RpcContext, RpcMethod, RpcNode } from './rpc/index.ts';
+export type { RpcCall, RpcErrorObject, RpcOutcome, RpcResponse } from './rpc/protocol.ts';
+export { MAX_BATCH_SIZE, RPC_CODES, callCount, parseJson } from './rpc/protocol.ts';
+export { MAX_LOG_BLOCK_RANGE, MAX_LOG_RESULTS, MAX_LOG_TRANSACTIONS } from './rpc/store.ts';
+export { gatewayConfig, CONFIG_PATH, INSTANCE_RPC_PATH, MULTICHAIN_RPC_PATH } from './gateway/config.ts';
+export type { GatewayConfig, GatewayConfigOptions } from './gateway/config.ts';
 export { createExplorer, call, DEFAULT_IPFS_GATEWAY } from './explorer.ts';
 export { explorerClient } from './client.ts';
 export type { ExplorerClient } from './client.ts';

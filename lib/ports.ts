@@ -231,6 +231,12 @@ export interface DataSource {
   listStateChanges(transactionHash: Hash): Promise<readonly StateChangeRecord[]>;
 
   /**
+   * Optional: the current coin balance of an address (its latest coin balance record in a
+   * consensus block), null when the store has none. `eth_getBalance` answers from it.
+   */
+  getCoinBalance?(address: Address): Promise<bigint | null>;
+
+  /**
    * Optional: a token that changes whenever anything this source answers may have changed (a
    * block written or rolled back, new pending transactions) — also when another process
    * wrote. Explorers cache rendered answers per version; a source without it is not cached.

@@ -272,6 +272,10 @@ export function createReader(s: State): VersionedDataSource {
     async listStateChanges(transactionHash) {
       return [...(s.consensusBlockOf(transactionHash)?.stateChangesByTx.get(transactionHash) ?? NO_ROWS)];
     },
+
+    async getCoinBalance(address) {
+      return s.coinBalances.current(address)?.value ?? null;
+    },
   };
 }
 

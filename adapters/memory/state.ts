@@ -11,6 +11,7 @@
  */
 import type {
   AddressRecord,
+  CoinBalanceRecord,
   Hash,
   TokenBalanceRecord,
   TokenInstanceWrite,
@@ -46,6 +47,8 @@ export class State {
   readonly tokens = new HistoryTable<TokenRecord>();
   /** balanceKey → balance history */
   readonly balances = new HistoryTable<TokenBalanceRecord>();
+  /** address → coin balance history */
+  readonly coinBalances = new HistoryTable<CoinBalanceRecord>();
   /** instanceKey → metadata history */
   readonly instances = new HistoryTable<TokenInstanceWrite>();
   /** holder → balanceKeys */
@@ -86,6 +89,7 @@ export class State {
       this.balancesByToken.add(b.tokenAddress, key);
       if (b.tokenId !== null) this.balancesById.add(instanceKey(b.tokenAddress, b.tokenId), key);
     }
+    for (const c of bundle.coinBalances) this.coinBalances.add(c.address, { value: c, ...at(c.blockNumber) });
     for (const i of bundle.tokenInstances) {
       const key = instanceKey(i.tokenAddress, i.tokenId);
       this.instances.add(key, { value: i, ...at(i.blockNumber) });
@@ -122,6 +126,7 @@ export class State {
         if (b.tokenId !== null) this.balancesById.remove(instanceKey(b.tokenAddress, b.tokenId), key);
       }
     }
+    for (const c of bundle.coinBalances) this.coinBalances.removeBlock(c.address, hash);
     for (const i of bundle.tokenInstances) {
       const key = instanceKey(i.tokenAddress, i.tokenId);
       if (this.instances.removeBlock(key, hash)) this.instancesByToken.remove(i.tokenAddress, key);

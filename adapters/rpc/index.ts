@@ -24,6 +24,8 @@ import { arr, hex, num, parseBlock, parseCallTraces, parsePrestateDiffs, parseRe
 export { RetryableRpcError, FinalRpcError, classify, withRetry } from './errors.ts';
 export type { RetryPolicy } from './errors.ts';
 export { createMetadataFetcher, resolveUri } from './metadata.ts';
+export { createRpcNode } from './node.ts';
+export type { RpcNodeOptions } from './node.ts';
 export type { MetadataOptions } from './metadata.ts';
 
 export interface RpcChainSourceOptions {

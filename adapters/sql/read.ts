@@ -581,6 +581,18 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
       const rows = await knex('state_changes').where('transaction_hash', transactionHash).orderBy('ordinal', 'asc');
       return asRows(rows).map(toStateChange);
     },
+
+    async getCoinBalance(address) {
+      const rows = asRows(
+        await knex('coin_balances as c')
+          .join('blocks as b', 'b.hash', 'c.block_hash')
+          .select('c.value')
+          .where({ 'c.address': address, 'b.consensus': true })
+          .orderBy([{ column: 'c.block_number', order: 'desc' }, { column: 'c.seq', order: 'desc' }])
+          .limit(1),
+      );
+      return rows.length === 0 ? null : big(rows[0], 'value');
+    },
   };
 
   async function balanceOf(holder: Address, token: Address, id: bigint): Promise<bigint> {

@@ -1,0 +1,26 @@
+/** What every JSON-RPC method runs against: the chain's store, its id and its node (if any). */
+import type { DataSource } from '../ports.ts';
+import type { RpcNode } from './node.ts';
+import type { RpcCall, RpcOutcome } from './protocol.ts';
+import { RPC_CODES, rpcError } from './protocol.ts';
+
+export interface RpcContext {
+  readonly ds: DataSource;
+  /** the chain id the explorer serves this store under (decimal) */
+  readonly chainId: string;
+  readonly node?: RpcNode;
+}
+
+/** One JSON-RPC method: its name and how it answers its params. */
+export interface RpcMethod {
+  readonly name: string;
+  run(ctx: RpcContext, params: readonly unknown[]): Promise<RpcOutcome>;
+}
+
+export const NO_NODE_MESSAGE = 'no node is configured for this chain (serve --rpc): this method needs the chain state';
+
+/** Hand the call to the node, or say there is none. */
+export function forward(ctx: RpcContext, call: RpcCall): Promise<RpcOutcome> {
+  if (ctx.node === undefined) return Promise.resolve(rpcError(RPC_CODES.serverError, `${call.method}: ${NO_NODE_MESSAGE}`));
+  return ctx.node.forward(call);
+}

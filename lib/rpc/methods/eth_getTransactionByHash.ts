@@ -1,0 +1,17 @@
+/** `eth_getTransactionByHash`: a mined or pending transaction of the store, else null. */
+import type { RpcMethod } from '../context.ts';
+import { renderTransaction } from '../format.ts';
+import { hash } from '../params.ts';
+import { invalidParams } from '../protocol.ts';
+
+export const eth_getTransactionByHash: RpcMethod = {
+  name: 'eth_getTransactionByHash',
+  async run(ctx, params) {
+    const h = hash(params[0], 'transaction hash');
+    if (!h.ok) return invalidParams(h.message);
+    const tx = await ctx.ds.getTransaction(h.value);
+    // a copy in a block that lost consensus only: the node does not know it
+    if (tx === null || (tx.blockHash !== null && (await ctx.ds.getBlock({ hash: tx.blockHash }))?.consensus === false)) return { result: null };
+    return { result: renderTransaction(tx, ctx.chainId) };
+  },
+};

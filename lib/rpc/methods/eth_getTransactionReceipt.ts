@@ -1,0 +1,23 @@
+/** `eth_getTransactionReceipt`: the receipt of a mined transaction (with its logs and bloom), else null. */
+import type { RpcMethod } from '../context.ts';
+import { renderReceipt } from '../format.ts';
+import { hash } from '../params.ts';
+import { invalidParams } from '../protocol.ts';
+import { cumulativeGasUsed } from '../store.ts';
+
+export const eth_getTransactionReceipt: RpcMethod = {
+  name: 'eth_getTransactionReceipt',
+  async run(ctx, params) {
+    const h = hash(params[0], 'transaction hash');
+    if (!h.ok) return invalidParams(h.message);
+    const tx = await ctx.ds.getTransaction(h.value);
+    if (tx === null || tx.blockNumber === null || tx.blockHash === null || tx.index === null) return { result: null };
+    const [block, logs, cumulative] = await Promise.all([
+      ctx.ds.getBlock({ hash: tx.blockHash }),
+      ctx.ds.listLogs({ transactionHash: tx.hash }, { after: null, limit: 100_000 }),
+      cumulativeGasUsed(ctx.ds, tx.blockNumber, tx.index),
+    ]);
+    if (block === null || !block.consensus) return { result: null };
+    return { result: renderReceipt(tx, logs, cumulative) };
+  },
+};
