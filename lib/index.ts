@@ -14,7 +14,7 @@ export type {
   ServiceName,
 } from './api.ts';
 export { RPC_ENDPOINT, CONFIG_ENDPOINT } from './api.ts';
-export { RPC_METHODS, answerRpc, runMethod } from './rpc/index.ts';
+export { RPC_METHODS } from './rpc/index.ts';
 export type { RpcContext, RpcMethod, RpcNode } from './rpc/index.ts';
 export type { RpcCall, RpcErrorObject, RpcOutcome, RpcResponse } from './rpc/protocol.ts';
 export { MAX_BATCH_SIZE, RPC_CODES, callCount, parseJson } from './rpc/protocol.ts';

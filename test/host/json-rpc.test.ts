@@ -87,7 +87,6 @@ function sameWhereRendered(t: Test, got: unknown, want: unknown, what: string): 
 
 t.test('the store answers as the node does', async (t) => {
   for (const factory of await storeFactories()) {
-    if (factory.name === 'postgres') continue; // two stores suffice here; the conformance suite covers Postgres
     await t.test(factory.name, async (t) => {
       const store = await factory.open();
       t.teardown(() => store.close());

@@ -120,8 +120,10 @@ t.test('out of credits: 402', async (t) => {
   const replies = [await get(), await get(), await get()];
   t.same(replies.map((r) => r.status), [200, 200, 402]);
   t.same(replies.map((r) => limitHeaders(r).credits), [1, 0, 0]);
-  t.same(replies[2]?.json, { message: 'Out of credits' });
+  t.same(replies[2]?.json, { error: 'Out of credits' }, "the multichain form: the hosted gateway's body");
   t.same(headersOf(replies[2] as Reply), { limit: 100, remaining: 97, credits: 0 });
+  const instance = await request(`${s.url}/api/v2/blocks?apikey=key-poor`);
+  t.same([instance.status, instance.json], [402, { message: 'Out of credits' }], 'the per-instance form keeps its body');
   // a monthly plan: the period ends at the next first of a month (UTC)
   t.ok(limitHeaders(replies[2] as Reply).reset <= 1000);
 });

@@ -90,7 +90,7 @@ if (!(await redisAnswers(REDIS_URL))) {
     t.equal(Math.max(...spent), 299);
     const refused = answers.filter((a) => a.reply.status === 402).map((a) => limitHeaders(a.reply).credits);
     t.same(new Set(refused), new Set([0]), 'every 402 reports 0 credits');
-    t.same(answers.find((a) => a.reply.status === 402)?.reply.json, { message: 'Out of credits' });
+    t.same(answers.find((a) => a.reply.status === 402)?.reply.json, { error: 'Out of credits' });
     const again = await burst(patient, () => '/1/api/v2/blocks/1?apikey=credit-key', 2);
     t.same(again.map((a) => a.reply.status), [402, 402], 'on either host');
   });

@@ -124,6 +124,6 @@ if (!(await reachable())) {
     await new Promise((r) => setTimeout(r, limitHeaders(replies[4]!).reset + 50));
     const more = [await get(), await get(), await get()];
     t.same(more.map((r) => r.status), [200, 200, 402], 'out of credits locally too');
-    t.same(more[2]?.json, { message: 'Out of credits' });
+    t.same(more[2]?.json, { error: 'Out of credits' });
   });
 }

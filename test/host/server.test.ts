@@ -95,8 +95,13 @@ t.test('serve arguments and store URLs', async (t) => {
     host: '127.0.0.1',
     openMultichain: false,
     trustProxy: false,
+    rpc: [],
   });
   t.equal(parseServeArgs(['--chain', '8=memory:']).defaultChain, '8');
+  const withNodes = parseServeArgs(['--db', 'memory:', '--default-chain', '7', '--rpc', 'http://127.0.0.1:8545', '--rpc', '5=https://node.example/rpc', '--public-url', 'https://gw.example']);
+  t.same([withNodes.rpc, withNodes.publicUrl], [[['7', 'http://127.0.0.1:8545'], ['5', 'https://node.example/rpc']], 'https://gw.example'], '--rpc [<id>=]<url>, --public-url');
+  t.throws(() => parseServeArgs(['--db', 'memory:', '--rpc', '5=nope']), /--rpc expects/);
+  t.throws(() => parseServeArgs(['--db', 'memory:', '--public-url', 'gw']), /--public-url expects/);
   t.throws(() => parseServeArgs([]), /--db/);
   t.throws(() => parseServeArgs(['--db', 'memory:', '--chain', 'nope']), /<id>=<db url>/);
   t.throws(() => parseServeArgs(['--db', 'memory:', '--port', 'x']), /not a port/);
