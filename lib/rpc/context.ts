@@ -19,8 +19,14 @@ export interface RpcMethod {
 
 export const NO_NODE_MESSAGE = 'no node is configured for this chain (serve --rpc): this method needs the chain state';
 
-/** Hand the call to the node, or say there is none. */
-export function forward(ctx: RpcContext, call: RpcCall): Promise<RpcOutcome> {
-  if (ctx.node === undefined) return Promise.resolve(rpcError(RPC_CODES.serverError, `${call.method}: ${NO_NODE_MESSAGE}`));
-  return ctx.node.forward(call);
+export const NODE_DOWN_MESSAGE = 'the node did not answer';
+
+/** Hand the call to the node, or say there is none (or that it did not answer). */
+export async function forward(ctx: RpcContext, call: RpcCall): Promise<RpcOutcome> {
+  if (ctx.node === undefined) return rpcError(RPC_CODES.serverError, `${call.method}: ${NO_NODE_MESSAGE}`);
+  try {
+    return await ctx.node.forward(call);
+  } catch {
+    return rpcError(RPC_CODES.serverError, `${call.method}: ${NODE_DOWN_MESSAGE}`);
+  }
 }
