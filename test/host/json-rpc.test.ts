@@ -5,6 +5,9 @@
  * agree key by key (every key we send holds the node's value). Then batches, error codes,
  * bounds, keys/limits/402 in the multichain form, and `/api/json/config`.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import t from 'tap';
 import type { Test } from 'tap';
 import { createPublicClient, http, parseAbi } from 'viem';
@@ -281,4 +284,26 @@ t.test('keys, limits and credits in the multichain form; the config', async (t) 
   const pubConfig = (await request(`${pubUrl}/api/json/config`)).json as typeof body;
   t.same(pubConfig.chains, { [CHAIN]: `https://gw.example/x/${CHAIN}` }, '--public-url');
   t.same([pubConfig.credits.endpoints['POST /json-rpc'], pubConfig.credits.endpoints['GET /api/v2/blocks'], pubConfig.credits.endpoints['GET /api/v2/transactions']], [3, 2, 1], 'the costs charged');
+});
+
+t.test('scoutkit serve --rpc --public-url', async (t) => {
+  const bin = new URL('../../bin/scoutkit.mjs', import.meta.url).pathname;
+  const args = ['serve', '--db', 'memory:', '--default-chain', CHAIN, '--rpc', anvil.url, '--public-url', 'https://gw.example', '--port', '0', '--no-docs', '--no-metrics'];
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      if (parsed.msg === 'listening') resolve(String(parsed.url));
+    });
+    child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
+  });
+  const client = createPublicClient({ transport: http(`${url}/api/eth-rpc`) });
+  const read = { address: facts.contracts.token, abi: ABI, functionName: 'name' } as const;
+  t.equal(await client.readContract(read), await node.readContract(read), 'eth_call forwarded to --rpc');
+  t.equal(await client.getBlockNumber(), 0n, 'eth_blockNumber from the (empty) store');
+  const config = (await request(`${url}/api/json/config`)).json as { chains: Record<string, string> };
+  t.same(config.chains, { [CHAIN]: `https://gw.example/${CHAIN}` }, '--public-url in the config');
+  child.kill('SIGTERM');
+  const [code] = (await once(child, 'exit')) as [number];
+  t.equal(code, 0, 'clean exit');
 });
