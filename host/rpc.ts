@@ -9,7 +9,7 @@
  */
 import type { Middleware, ParameterizedContext } from 'koa';
 import { gatewayConfig, parseJson, RPC_CODES } from '../lib/index.ts';
-import type { Explorer, ServiceName } from '../lib/index.ts';
+import type { Explorer, JsonValue, ServiceName } from '../lib/index.ts';
 import { ApiException, requestInfo } from './request.ts';
 
 /** The largest JSON-RPC request body read (1 MiB: a batch of 100 calls of 10 KiB each). */
@@ -28,13 +28,17 @@ export async function readBody(ctx: ParameterizedContext, limit = MAX_RPC_BODY_B
     const chunks: Buffer[] = [];
     let size = 0;
     read = { text: '' };
-    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) {
-        read = { tooLarge: true };
-        break;
+    try {
+      for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > limit) {
+          read = { tooLarge: true };
+          break;
+        }
+        chunks.push(chunk);
       }
-      chunks.push(chunk);
+    } catch {
+      chunks.length = 0; // the client went away: whatever it sent is answered as not JSON
     }
     if (!('tooLarge' in read)) read = { text: Buffer.concat(chunks).toString('utf8') };
   }
@@ -42,11 +46,14 @@ export async function readBody(ctx: ParameterizedContext, limit = MAX_RPC_BODY_B
   return read;
 }
 
+/** How the host writes a JSON answer (middleware.ts's `writeJson`). */
+export type WriteJson = (ctx: ParameterizedContext, status: number, body: JsonValue) => void;
+
 /** The body `readBody` read for this request. */
 export const bodyOf = (ctx: object): BodyRead | undefined => bodies.get(ctx);
 
 /** The last step of a JSON-RPC request: the explorer answers the body for the request's chain. */
-export function answerRpc(explorer: Explorer, write: (ctx: ParameterizedContext, status: number, body: never) => void): Middleware {
+export function answerRpc(explorer: Explorer, write: WriteJson): Middleware {
   return async (ctx) => {
     if (ctx.method !== 'POST') {
       ctx.set('allow', 'POST');
@@ -57,12 +64,12 @@ export function answerRpc(explorer: Explorer, write: (ctx: ParameterizedContext,
     if (!info || !read || explorer.rpc === undefined) throw new ApiException({ kind: 'RouteNotFound' });
     if ('tooLarge' in read) {
       const error = { code: RPC_CODES.invalidRequest, message: `request body too large: at most ${MAX_RPC_BODY_BYTES} bytes` };
-      write(ctx, 413, { jsonrpc: '2.0', id: null, error } as never);
+      write(ctx, 413, { jsonrpc: '2.0', id: null, error });
       return;
     }
     const response = await explorer.rpc({ chainId: info.chainId, body: parseJson(read.text) });
     for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
-    write(ctx, response.status, response.body as never);
+    write(ctx, response.status, response.body);
   };
 }
 
@@ -74,14 +81,14 @@ export interface ConfigOptions {
 }
 
 /** The last step of `GET /api/json/config`. */
-export function answerConfig(explorer: Explorer, options: ConfigOptions, write: (ctx: ParameterizedContext, status: number, body: never) => void): Middleware {
+export function answerConfig(explorer: Explorer, options: ConfigOptions, write: WriteJson): Middleware {
   return async (ctx) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('allow', 'GET, HEAD');
       throw new ApiException({ kind: 'MethodNotAllowed' });
     }
     const baseUrl = options.publicUrl ?? `${ctx.protocol}://${ctx.host}${options.prefix ?? ''}`;
-    write(ctx, 200, gatewayConfig({ chainIds: explorer.chainIds, baseUrl, ...(options.costs ? { costs: options.costs } : {}) }) as never);
+    write(ctx, 200, gatewayConfig({ chainIds: explorer.chainIds, baseUrl, ...(options.costs ? { costs: options.costs } : {}) }));
   };
 }
 
