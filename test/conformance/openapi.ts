@@ -16,6 +16,9 @@ const FORMS = [
   { form: 'multichain', prefix: '/1/api/v2' },
 ] as const;
 
+/** Operations whose official documents list no 422 (their 422 is checked against ours only). */
+const UNDOCUMENTED_422: readonly string[] = ['/main-page/blocks', '/main-page/indexing-status'];
+
 export async function openApiSuite(t: Test, loaded: Loaded): Promise<void> {
   const specs = await officialSpecs();
   const cases = endpointCases(loaded.chain.facts);
@@ -55,7 +58,12 @@ export async function openApiSuite(t: Test, loaded: Loaded): Promise<void> {
         t.equal(r.status, status, `${form} ${full}`);
         const body: unknown = JSON.parse(toJson(r.body));
         t.same(validateOurs(form, template, r.status, body), [], `${form} ${full}: our document`);
-        if (specs !== null) t.same(validateResponse(specs, officialFormOf(form, template), template, r.status, body), [], `${form} ${full}: official document`);
+        if (specs === null) continue;
+        const errors = validateResponse(specs, officialFormOf(form, template), template, r.status, body);
+        if (UNDOCUMENTED_422.includes(template) && status === 422) {
+          // Blockscout answers it (every operation validates its query), the documents omit it
+          t.match(errors.join(), /documents no 422 response/, `${form} ${full}: the official document has no 422 here`);
+        } else t.same(errors, [], `${form} ${full}: official document`);
       }
     }
     const unknownChain = await loaded.explorer.handle({ path: '/7/api/v2/blocks' });

@@ -65,7 +65,7 @@ const errorCases: Partial<Record<EndpointName, { notFound?: string; invalid?: st
 
 t.test('every endpoint answers in both forms, exactly what lib answers', async (t) => {
   const specs = await officialSpecs();
-  const okCases = endpointCases(facts).map((c) => ({
+  const okCases = endpointCases(facts).filter((c) => c.status === undefined).map((c) => ({
     endpoint: c.endpoint,
     kind: 'ok' as const,
     path: `${c.path}${c.query === undefined ? '' : `?${new URLSearchParams(c.query).toString()}`}`,
