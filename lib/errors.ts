@@ -13,6 +13,8 @@ export type ApiError =
   | { readonly kind: 'InvalidParams'; readonly errors: readonly ParamError[] }
   | { readonly kind: 'NotFound'; readonly message?: string }
   | { readonly kind: 'BlockLostConsensus'; readonly hash: string }
+  /** an answer that needs indexed blocks, asked of an empty store */
+  | { readonly kind: 'ChainIndexing' }
   | { readonly kind: 'RouteNotFound' }
   | { readonly kind: 'MethodNotAllowed' }
   | { readonly kind: 'Unauthorized'; readonly message: string }
@@ -53,6 +55,8 @@ export function errorResponse(error: ApiError): ErrorResponse {
       return { status: 404, body: { message: error.message ?? 'Not found' } };
     case 'BlockLostConsensus':
       return { status: 404, body: { message: 'Block lost consensus', hash: error.hash } };
+    case 'ChainIndexing':
+      return { status: 422, body: { message: 'Chain is indexing now, try again later' } };
     case 'RouteNotFound':
       return { status: 404, body: { message: 'Page not found' } };
     case 'MethodNotAllowed':

@@ -36,6 +36,8 @@ export interface Endpoint<P extends ParamSpec, Q extends ParamSpec> {
   readonly response: t.Mixed;
   /** the 200 body of the multichain form, where it differs (Pro API 0.5.0) */
   readonly multichainResponse?: t.Mixed;
+  /** also answers 422 `{message}` (not only bad parameters): when, in a few words */
+  readonly unprocessableMessage?: string;
   /** not an explorer endpoint (e.g. the OpenAPI document itself): left out of the document */
   readonly meta?: true;
   readonly handler: (deps: EndpointDeps) => (input: Decoded<P, Q>) => TE.TaskEither<ApiError, JsonValue>;

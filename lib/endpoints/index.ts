@@ -9,11 +9,23 @@ import { addressNftCollections } from './addressNftCollections.ts';
 import { addressTokenBalances } from './addressTokenBalances.ts';
 import { addressTokens } from './addressTokens.ts';
 import { block } from './block.ts';
+import { blockCountdown } from './blockCountdown.ts';
 import { blocks } from './blocks.ts';
+import { configBackend } from './configBackend.ts';
+import { configBackendVersion } from './configBackendVersion.ts';
+import { configCsvExport } from './configCsvExport.ts';
+import { configDbBackgroundMigrations } from './configDbBackgroundMigrations.ts';
+import { configIndexer } from './configIndexer.ts';
+import { configPublicMetrics } from './configPublicMetrics.ts';
+import { configSmartContractLanguages } from './configSmartContractLanguages.ts';
 import type { AnyEndpoint } from './endpoint.ts';
 import { erased } from './endpoint.ts';
 import { internalTransactions } from './internalTransactions.ts';
+import { mainPageBlocks } from './mainPageBlocks.ts';
+import { mainPageIndexingStatus } from './mainPageIndexingStatus.ts';
+import { mainPageTransactions } from './mainPageTransactions.ts';
 import { openApiEndpoint } from './openApi.ts';
+import { statsMarketChart } from './statsMarketChart.ts';
 import { tokenInstances } from './tokenInstances.ts';
 import { tokenInstanceTransfers } from './tokenInstanceTransfers.ts';
 import { tokenTransfers } from './tokenTransfers.ts';
@@ -41,6 +53,18 @@ const EXPLORER_ENDPOINTS = {
   tokenTransfersOfToken,
   blocks,
   block,
+  blockCountdown,
+  mainPageBlocks,
+  mainPageTransactions,
+  mainPageIndexingStatus,
+  statsMarketChart,
+  configBackendVersion,
+  configBackend,
+  configIndexer,
+  configCsvExport,
+  configPublicMetrics,
+  configDbBackgroundMigrations,
+  configSmartContractLanguages,
 } as const;
 
 /** Explorer endpoints with their parameter types erased. */

@@ -4,6 +4,7 @@
  * codecs, error bodies from lib/schema/page.ts. Nothing here is written per endpoint.
  */
 import type { ApiForm } from '../api.ts';
+import * as t from 'io-ts';
 import { API_PREFIX } from '../api.ts';
 import type { AnyEndpoint } from '../endpoints/endpoint.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
@@ -77,7 +78,13 @@ function operation(name: string, e: AnyEndpoint, form: ApiForm, options: OpenApi
   const body = form === 'multichain' ? (e.multichainResponse ?? e.response) : e.response;
   const responses: Record<string, JsonValue> = {
     '200': { description: 'OK', headers: LIMIT_HEADERS, content: json(toJsonSchema(body, components)) },
-    '422': { description: 'Invalid parameters', content: json(toJsonSchema(InvalidParamsError, components)) },
+    '422':
+      e.unprocessableMessage === undefined
+        ? { description: 'Invalid parameters', content: json(toJsonSchema(InvalidParamsError, components)) }
+        : {
+            description: `Invalid parameters, or \`{message}\` when ${e.unprocessableMessage}`,
+            content: json(toJsonSchema(t.union([InvalidParamsError, MessageError]), components)),
+          },
   };
   for (const [status, description] of ERROR_STATUSES) responses[status] = { description, content: json(toJsonSchema(MessageError, components)) };
   return {

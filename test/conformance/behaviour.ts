@@ -198,4 +198,81 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     const huge = await get(`/tokens/${f.tokens.erc1155}/instances/${f.huge1155Id}/transfers`);
     t.equal(((items(huge)[0] as Body)['total'] as Body)['token_id'], f.huge1155Id.toString());
   });
+
+  await t.test('home page: the newest blocks and transactions, indexing status, market chart', async (t) => {
+    const bare = async (path: string): Promise<Body[]> => {
+      const r = await ex.handle({ path: `/api/v2${path}` });
+      t.equal(r.status, 200, path);
+      return JSON.parse(toJson(r.body)) as Body[];
+    };
+    const json = async (path: string, query: Record<string, string> = {}): Promise<Body> => {
+      const r = await ex.handle({ path: `/api/v2${path}`, query });
+      t.equal(r.status, 200, path);
+      return JSON.parse(toJson(r.body)) as Body;
+    };
+    const blocks = items(await json('/blocks'));
+    t.same(await bare('/main-page/blocks'), blocks.slice(0, 4), 'the first 4 items of /blocks');
+    const txs = items(await json('/transactions'));
+    t.same(await bare('/main-page/transactions'), txs.slice(0, 6), 'the first 6 items of /transactions');
+    t.same(await json('/main-page/indexing-status'), {
+      finished_indexing: true,
+      finished_indexing_blocks: true,
+      indexed_blocks_ratio: 1,
+      indexed_internal_transactions_ratio: 1,
+    });
+    t.same(await json('/stats/charts/market'), { chart_data: [], available_supply: 0 }, 'no market data source');
+    t.same(await json('/stats/charts/market', { apikey: 'k', key: 'x' }), { chart_data: [], available_supply: 0 }, 'apikey and key accepted');
+  });
+
+  await t.test('countdown: remaining blocks at the average block time of the window below the newest 100', async (t) => {
+    const consensus = chain.bundles.map((b) => b.block).filter((b) => b.consensus && b.number > 0).sort((a, b) => b.number - a.number);
+    const head = consensus[0]?.number ?? -1;
+    t.equal(head, f.headBlockNumber);
+    const window = consensus.slice(100, 200);
+    t.ok(window.length >= 2, `a window of ${window.length} blocks`);
+    const spacing = window.slice(1).map((b, i) => ((window[i]?.timestamp ?? 0) - b.timestamp) / ((window[i]?.number ?? 0) - b.number));
+    t.ok(spacing.every((s) => s === spacing[0]), 'the fixture spaces its blocks evenly, so the mean is one spacing');
+    const seconds = spacing[0] ?? 0;
+    for (const ahead of [1, 10, 12345]) {
+      const r = await ex.handle({ path: `/api/v2/blocks/${head + ahead}/countdown` });
+      t.same(r.body, {
+        current_block_number: String(head),
+        countdown_block_number: String(head + ahead),
+        remaining_blocks_count: String(ahead),
+        estimated_time_in_seconds: `${ahead * seconds}.0`,
+      }, `${ahead} block(s) ahead`);
+      const pro = await ex.handle({ path: `/1/api/v2/blocks/${head + ahead}/countdown` });
+      t.same(pro.body, { current_block: head, countdown_block: head + ahead, remaining_blocks: ahead, estimated_time_in_sec: ahead * seconds }, 'multichain: the Pro API body');
+    }
+    for (const past of [head, head - 1, 0]) {
+      const r = await ex.handle({ path: `/api/v2/blocks/${past}/countdown` });
+      t.same({ status: r.status, body: r.body }, { status: 404, body: { message: 'Block number already mined' } }, `block ${past}`);
+    }
+  });
+
+  await t.test('config: what is true of this server, in both forms', async (t) => {
+    const expected: Record<string, Body> = {
+      '/config/backend': { chain_type: null, openapi_spec_folder_name: 'default' },
+      '/config/indexer': {
+        indexer_enabled: false,
+        internal_transactions_fetcher_enabled: false,
+        pending_transactions_fetcher_enabled: false,
+        block_reward_fetcher_enabled: false,
+        token_instance_retry_fetcher_enabled: false,
+        token_instance_sanitize_fetcher_enabled: false,
+      },
+      '/config/csv-export': { limit: 0, async_enabled: false },
+      '/config/public-metrics': { update_period_hours: 0 },
+      '/config/db-background-migrations': { migrations: [] },
+      '/config/smart-contracts/languages': { languages: [] },
+    };
+    for (const [path, body] of Object.entries(expected)) {
+      for (const prefix of ['/api/v2', '/1/api/v2']) {
+        const r = await ex.handle({ path: `${prefix}${path}` });
+        t.same({ status: r.status, body: r.body }, { status: 200, body }, `${prefix}${path}`);
+      }
+    }
+    const version = bodyOf(await ex.handle({ path: '/api/v2/config/backend-version' }));
+    t.match(version['backend_version'], /^scoutkit \d+\.\d+\.\d+/, 'backend_version names scoutkit');
+  });
 }

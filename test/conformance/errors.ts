@@ -97,6 +97,22 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     cases.push({ path, query: { zz: '1', _: '2', b: 'x' }, errors: [err('_', 'Unexpected field: _')] });
     cases.push({ path, query: { ['x'.repeat(50)]: '1' }, errors: [err('x'.repeat(50), `Unexpected field: ${'x'.repeat(40)}`)] });
   }
+  // /blocks/{n}/countdown takes a non-negative integer only (no hash)
+  for (const [bad, detail] of [
+    ['abc', 'Invalid integer. Got: string'],
+    ['1e3', 'Invalid integer. Got: string'],
+    [h, 'Invalid integer. Got: string'],
+    ['-1', '-1 is smaller than inclusive minimum 0'],
+    ['99999999999999999999999', `99999999999999999999999 is larger than inclusive maximum ${MAX}`],
+  ] as const) {
+    cases.push({ path: `/blocks/${bad}/countdown`, errors: [err('block_number_param', detail)] });
+  }
+  cases.push({ path: '/blocks/x/countdown', query: { foo: '1' }, errors: [err('block_number_param', 'Invalid integer. Got: string')] });
+  // the paths without parameters of their own: only apikey and key
+  const bare = ['/main-page/blocks', '/main-page/transactions', '/main-page/indexing-status', '/stats/charts/market', '/config/backend-version', '/config/backend', '/config/indexer', '/config/csv-export', '/config/public-metrics', '/config/db-background-migrations', '/config/smart-contracts/languages'];
+  for (const path of [...bare, `/blocks/${f.headBlockNumber + 5}/countdown`]) {
+    cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
+  }
   for (const path of [`/addresses/${a}/token-balances`, `/transactions/${h}`, `/blocks/1`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   }

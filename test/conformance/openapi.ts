@@ -7,19 +7,22 @@
 import type { Test } from 'tap';
 import { toJson } from '../../lib/index.ts';
 import type { Loaded } from '../support/explorer.ts';
-import { officialSpecs, validateResponse } from '../support/openapi.ts';
+import { officialFormOf, officialSpecs, validateResponse } from '../support/openapi.ts';
 import { validateOurs } from '../support/openapiOurs.ts';
 import { endpointCases, EXPLORER_ENDPOINTS, templateOf } from './cases.ts';
 
 const FORMS = [
-  { form: 'instance', prefix: '/api/v2', official: 'instance' },
-  { form: 'multichain', prefix: '/1/api/v2', official: 'pro' },
+  { form: 'instance', prefix: '/api/v2' },
+  { form: 'multichain', prefix: '/1/api/v2' },
 ] as const;
+
+/** Operations whose official documents list no 422 (their 422 is checked against ours only). */
+const UNDOCUMENTED_422: readonly string[] = ['/main-page/blocks', '/main-page/indexing-status'];
 
 export async function openApiSuite(t: Test, loaded: Loaded): Promise<void> {
   const specs = await officialSpecs();
   const cases = endpointCases(loaded.chain.facts);
-  for (const { form, prefix, official } of FORMS) {
+  for (const { form, prefix } of FORMS) {
     await t.test(`${form} form`, async (t) => {
       const seen = new Set<string>();
       for (const c of cases) {
@@ -30,7 +33,7 @@ export async function openApiSuite(t: Test, loaded: Loaded): Promise<void> {
         const body: unknown = JSON.parse(toJson(r.body));
         const label = `${c.endpoint} ${c.path} ${JSON.stringify(c.query ?? {})}`;
         t.same(validateOurs(form, c.template, r.status, body), [], `${label}: our document`);
-        if (specs !== null) t.same(validateResponse(specs, official, c.template, r.status, body), [], `${label}: official document`);
+        if (specs !== null) t.same(validateResponse(specs, officialFormOf(form, c.template), c.template, r.status, body), [], `${label}: official document`);
         seen.add(c.endpoint);
       }
       t.same([...seen].sort(), [...EXPLORER_ENDPOINTS].sort(), 'every explorer endpoint of the registry was validated');
@@ -48,14 +51,19 @@ export async function openApiSuite(t: Test, loaded: Loaded): Promise<void> {
     // every explorer endpoint: an unknown query parameter is a 422
     const first = new Map(endpointCases(f).map((c) => [c.endpoint, c.path]));
     for (const name of EXPLORER_ENDPOINTS) checks.push([templateOf(name), `${first.get(name) ?? ''}?surprise=1`, 422]);
-    for (const { form, prefix, official } of FORMS) {
+    for (const { form, prefix } of FORMS) {
       for (const [template, full, status] of checks) {
         const [path, qs] = full.split('?');
         const r = await loaded.explorer.handle({ path: `${prefix}${path}`, query: Object.fromEntries(new URLSearchParams(qs ?? '')) });
         t.equal(r.status, status, `${form} ${full}`);
         const body: unknown = JSON.parse(toJson(r.body));
         t.same(validateOurs(form, template, r.status, body), [], `${form} ${full}: our document`);
-        if (specs !== null) t.same(validateResponse(specs, official, template, r.status, body), [], `${form} ${full}: official document`);
+        if (specs === null) continue;
+        const errors = validateResponse(specs, officialFormOf(form, template), template, r.status, body);
+        if (UNDOCUMENTED_422.includes(template) && status === 422) {
+          // Blockscout answers it (every operation validates its query), the documents omit it
+          t.match(errors.join(), /documents no 422 response/, `${form} ${full}: the official document has no 422 here`);
+        } else t.same(errors, [], `${form} ${full}: official document`);
       }
     }
     const unknownChain = await loaded.explorer.handle({ path: '/7/api/v2/blocks' });

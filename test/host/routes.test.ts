@@ -8,7 +8,7 @@ import { createExplorer, openApiDocument, toJson } from '../../lib/index.ts';
 import type { EndpointName } from '../../lib/index.ts';
 import { explorerMiddleware } from '../../host/index.ts';
 import { fixtureChains, limitHeaders, listen, request } from './helpers.ts';
-import { officialSpecs, validateResponse } from '../support/openapi.ts';
+import { officialFormOf, officialSpecs, validateResponse } from '../support/openapi.ts';
 import { validateOurs } from '../support/openapiOurs.ts';
 import { endpointCases, EXPLORER_ENDPOINTS, templateOf } from '../conformance/cases.ts';
 
@@ -60,11 +60,12 @@ const errorCases: Partial<Record<EndpointName, { notFound?: string; invalid?: st
   },
   blocks: { invalid: '/blocks?type=nonsense' },
   block: { notFound: '/blocks/999999', invalid: '/blocks/not-a-block' },
+  blockCountdown: { notFound: `/blocks/${f.headBlockNumber}/countdown`, invalid: '/blocks/-1/countdown' },
 };
 
 t.test('every endpoint answers in both forms, exactly what lib answers', async (t) => {
   const specs = await officialSpecs();
-  const okCases = endpointCases(facts).map((c) => ({
+  const okCases = endpointCases(facts).filter((c) => c.status === undefined).map((c) => ({
     endpoint: c.endpoint,
     kind: 'ok' as const,
     path: `${c.path}${c.query === undefined ? '' : `?${new URLSearchParams(c.query).toString()}`}`,
@@ -89,8 +90,9 @@ t.test('every endpoint answers in both forms, exactly what lib answers', async (
       t.ok(limitHeaders(reply).limit > 0, `${endpoint} ${kind} ${form}: limit headers`);
       t.same(validateOurs(form, templateOf(endpoint), reply.status, reply.json), [], `${endpoint} ${kind} ${form}: valid against our document`);
       if (specs !== null) {
-        const errors = validateResponse(specs, form === 'instance' ? 'instance' : 'pro', templateOf(endpoint), reply.status, reply.json);
-        t.same(errors, [], `${endpoint} ${kind} ${form}: valid against the ${form === 'instance' ? '11.2.7' : 'Pro 0.5.0'} document`);
+        const official = officialFormOf(form, templateOf(endpoint));
+        const errors = validateResponse(specs, official, templateOf(endpoint), reply.status, reply.json);
+        t.same(errors, [], `${endpoint} ${kind} ${form}: valid against the ${official === 'instance' ? '11.2.7' : 'Pro 0.5.0'} document`);
       }
     }
   }

@@ -10,7 +10,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { createMemoryStore } from '../../adapters/memory/index.ts';
 import { createExplorer, ENDPOINTS, openApiDocument, OPENAPI_PATH, toJson } from '../../lib/index.ts';
 import { EXPLORER_ENDPOINTS, templateOf } from '../conformance/cases.ts';
-import { officialSpecs, toJsonSchema } from '../support/openapi.ts';
+import { NOT_IN_PRO_API, officialSpecs, toJsonSchema } from '../support/openapi.ts';
 import { ourDocument, ourPath } from '../support/openapiOurs.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -136,6 +136,11 @@ t.test('every operation exists in the official documents, with compatible parame
   const used = new Set<string>();
   for (const [p, item] of Object.entries(paths)) {
     const multichain = p.startsWith('/{chain_id}');
+    if (multichain && NOT_IN_PRO_API.some((route) => p === `/{chain_id}/api/v2${route}`)) {
+      // the Pro API has no such path: the same codecs are compared with 11.2.7 through the instance form
+      t.ok(paths[p.replace(/^\/\{chain_id\}/, '')], `${p}: not in the Pro API; compared through its instance form`);
+      continue;
+    }
     const spec = multichain ? specs.pro : specs.instance;
     const key = multichain ? p : p.replace(/^\/api\/v2/, '/v2');
     const official = ((spec.doc.paths as Obj)[key] as Obj | undefined)?.get as Obj | undefined;

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { officialSpecs, SPEC_PATCHES, toJsonSchema, validateResponse } from './openapi.ts';
+import { NOT_IN_PRO_API, officialFormOf, officialSpecs, SPEC_PATCHES, toJsonSchema, validateResponse } from './openapi.ts';
 import type { ApiForm, ApiSpecs } from './openapi.ts';
 
 const forms: ApiForm[] = ['instance', 'pro'];
@@ -239,6 +239,16 @@ function checkOracle(specs: ApiSpecs): void {
         `${f} other StateChange fields unchanged`,
       );
     }
+  });
+
+  t.test('the paths the Pro API lacks are exactly the listed ones, and 11.2.7 has them', async (t) => {
+    for (const p of NOT_IN_PRO_API) {
+      t.match(validateResponse(specs, 'pro', p, 200, {}).join(), /no path/, `${p}: not in the Pro API`);
+      t.notMatch(validateResponse(specs, 'instance', p, 200, {}).join(), /no path/, `${p}: in 11.2.7`);
+      t.equal(officialFormOf('multichain', p), 'instance', `${p}: its multichain form is held to 11.2.7`);
+    }
+    t.equal(officialFormOf('multichain', '/main-page/blocks'), 'pro', 'every other path: to the Pro API');
+    t.equal(officialFormOf('instance', '/main-page/blocks'), 'instance');
   });
 
   t.test('unknown paths and statuses are reported, not accepted', async (t) => {

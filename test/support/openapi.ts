@@ -115,6 +115,28 @@ export async function officialSpecs(): Promise<ApiSpecs | null> {
   return null;
 }
 
+// ---- which document holds a form ---------------------------------------------------------------
+
+/**
+ * Paths the Pro API 0.5.0 does not document at all (it has no `/config/*` path): their
+ * multichain form is held to the 11.2.7 document, whose bodies it shares. Every other
+ * multichain answer is held to the Pro API. test/support/openapi.test.ts checks the list.
+ */
+export const NOT_IN_PRO_API: readonly string[] = [
+  '/config/backend-version',
+  '/config/backend',
+  '/config/indexer',
+  '/config/csv-export',
+  '/config/public-metrics',
+  '/config/db-background-migrations',
+  '/config/smart-contracts/languages',
+];
+
+/** The official document that holds an answer of ours: `form` is ours (`instance` | `multichain`). */
+export function officialFormOf(form: 'instance' | 'multichain', pathTemplate: string): ApiForm {
+  return form === 'multichain' && !NOT_IN_PRO_API.includes(pathTemplate) ? 'pro' : 'instance';
+}
+
 // ---- patches --------------------------------------------------------------------------------
 
 export interface SpecPatch {
