@@ -3,7 +3,7 @@
  * path template it must validate against.
  */
 import type { EndpointName } from '../../lib/index.ts';
-import type { FixtureFacts } from '../fixtures/chain.ts';
+import type { FixtureFacts } from '../../fixture/index.ts';
 
 export interface Case {
   readonly endpoint: EndpointName;
