@@ -191,7 +191,7 @@ function info(fields: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', ...fields })}\n`);
 }
 
-// `tsx host/cli.ts ...` runs it too; bin/scoutkit.mjs calls main itself
+// `tsx host/cli.ts ...` runs it too; bin/scoutkit.ts calls main itself
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   process.exit(await main(process.argv.slice(2)));
 }
