@@ -4,7 +4,6 @@
 import { parsePort } from './args.ts';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
 import { loadKeysFile } from './plans.ts';
 import type { KeysConfig } from './plans.ts';
 import { redisLimiterStore } from './limits.ts';
@@ -13,14 +12,12 @@ import { createServer } from './server.ts';
 import { openStore, redact } from './stores.ts';
 import type { OpenedStore } from './stores.ts';
 import type { DataSource } from '../lib/index.ts';
-import { DEMO_HELP, runDemoCommand } from './commands/demo.ts';
-import { INDEX_HELP, runIndexCommand } from './commands/index.ts';
-import { MIGRATE_HELP, runMigrateCommand } from './commands/migrate.ts';
-import { SEED_HELP, runSeedCommand } from './commands/seed.ts';
 
+// Each command's module loads when that command runs (or shows its help): `serve` never loads
+// the indexer, the RPC reader or the demo, which keeps the server's memory down.
 interface Command {
   readonly summary: string;
-  readonly help: string;
+  help(): Promise<string>;
   run(args: readonly string[]): Promise<number>;
 }
 
@@ -45,12 +42,33 @@ Options:
 Stops gracefully on SIGTERM/SIGINT: in-flight requests finish, then the stores close.
 Endpoints besides the API: GET /health (liveness), GET /ready (every chain's store answers).`;
 
+const demo = () => import('./commands/demo.ts');
+const index = () => import('./commands/index.ts');
+const seed = () => import('./commands/seed.ts');
+const migrate = () => import('./commands/migrate.ts');
+
 const COMMANDS: Readonly<Record<string, Command>> = {
-  serve: { summary: 'serve the explorer API over HTTP', help: SERVE_HELP, run: serve },
-  index: { summary: 'fill a store from an EVM JSON-RPC node', help: INDEX_HELP, run: (args) => runIndexCommand(args) },
-  demo: { summary: 'local anvil + demo contracts, indexed into SQLite and served', help: DEMO_HELP, run: runDemoCommand },
-  seed: { summary: 'write the test fixture chain into a store (a developer aid)', help: SEED_HELP, run: (args) => runSeedCommand(args) },
-  migrate: { summary: 'apply pending schema migrations to a SQL store', help: MIGRATE_HELP, run: (args) => runMigrateCommand(args) },
+  serve: { summary: 'serve the explorer API over HTTP', help: async () => SERVE_HELP, run: serve },
+  index: {
+    summary: 'fill a store from an EVM JSON-RPC node',
+    help: async () => (await index()).INDEX_HELP,
+    run: async (args) => (await index()).runIndexCommand(args),
+  },
+  demo: {
+    summary: 'local anvil + demo contracts, indexed into SQLite and served',
+    help: async () => (await demo()).DEMO_HELP,
+    run: async (args) => (await demo()).runDemoCommand(args),
+  },
+  seed: {
+    summary: 'write the test fixture chain into a store (a developer aid)',
+    help: async () => (await seed()).SEED_HELP,
+    run: async (args) => (await seed()).runSeedCommand(args),
+  },
+  migrate: {
+    summary: 'apply pending schema migrations to a SQL store',
+    help: async () => (await migrate()).MIGRATE_HELP,
+    run: async (args) => (await migrate()).runMigrateCommand(args),
+  },
 };
 
 function usage(): string {
@@ -62,7 +80,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' && rest[0] ? COMMANDS[rest[0]] : undefined;
-    process.stdout.write(`${topic ? topic.help : usage()}\n`);
+    process.stdout.write(`${topic ? await topic.help() : usage()}\n`);
     return name === undefined ? 1 : 0;
   }
   const command = COMMANDS[name];
@@ -71,7 +89,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${command.help}\n`);
+    process.stdout.write(`${await command.help()}\n`);
     return 0;
   }
   try {
@@ -155,6 +173,7 @@ async function serve(args: readonly string[]): Promise<number> {
       chains[id] = store.source;
     }
     if (options.redis) {
+      const { Redis } = await import('ioredis');
       const client = new Redis(options.redis, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
       client.on('error', () => {}); // an outage shows as -1 limit headers; ioredis reconnects
       limiter = redisLimiterStore({ client, closeClient: true });
