@@ -4,10 +4,14 @@
  * that install: time to `listening` and to the first answer, RSS idle and under load
  * (autocannon, 10 connections, BENCH_SECONDS per path, the `npm run bench` paths plus
  * /api/v2/blocks). The same server run from the TypeScript sources through tsx is measured in
- * the same run as the baseline.
+ * the same run as the baseline, and the package serving the fixture chain seeded into SQLite
+ * (the data on disk, as a real deployment has it) shows the server's own footprint.
  *
  *   BENCH_PACKAGE_DIR=<dir>   reuse a project that already installed the tarball (skips pack + install)
+ *   BENCH_INSTALL=reuse       install without compiling sqlite3 (see installTarball); default: build
  *   BENCH_SECONDS=10          load per path
+ *   BENCH_IDLE_SECONDS=30     how long the server sits idle before "settled" readings (V8 gives
+ *                             memory back to the system after a few idle seconds)
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -18,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildFixtureChain } from '../fixture/index.ts';
-import { cleanEnv, installTarball, packScoutkit, repoRoot } from '../test/support/package.ts';
+import { cleanEnv, installTarball, packScoutkit, repoRoot, run } from '../test/support/package.ts';
 
 interface AutocannonResult {
   readonly requests: { readonly average: number };
@@ -29,6 +33,8 @@ type Autocannon = (options: { url: string; connections: number; duration: number
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
+const INSTALL = process.env.BENCH_INSTALL === 'reuse' ? 'reuse' : 'build';
 const KEY = 'bench-package-key';
 const { facts } = buildFixtureChain();
 const PATHS = ['/api/v2/blocks', '/api/v2/transactions', `/api/v2/transactions/${facts.transactions.eip1559}`];
@@ -47,8 +53,8 @@ if (project === undefined) {
   const packed = await packScoutkit(work);
   console.log(`tarball ${(packed.size / 1e3).toFixed(0)} kB, unpacked ${(packed.unpackedSize / 1e6).toFixed(2)} MB, ${packed.files.length} files (build ${(packed.buildMs / 1000).toFixed(1)} s)`);
   project = join(work, 'consumer');
-  const installed = await installTarball(project, packed.tarball);
-  console.log(`install into a fresh project: ${(installed.ms / 1000).toFixed(1)} s (${project})`);
+  const installed = await installTarball(project, packed.tarball, INSTALL);
+  console.log(`install into a fresh project (sqlite3: ${INSTALL}): ${(installed.ms / 1000).toFixed(1)} s (${project})`);
 }
 const keysFile = join(project, 'bench-keys.json');
 await writeFile(keysFile, JSON.stringify({ keys: [{ key: KEY, plan: { requestsPerSecond: 1e9, credits: 1e12, creditPeriod: 'month' } }] }));
@@ -59,10 +65,15 @@ interface Target {
   readonly args: readonly string[];
   readonly cwd: string;
 }
-const serveArgs = ['serve', '--db', 'memory:fixture', '--port', '0', '--keys', keysFile];
+// the fixture chain, in memory (as `npm run bench` serves it) and seeded into SQLite (data on disk)
+const bin = join(project, 'node_modules', '.bin', 'scoutkit');
+const sqliteFile = join(project, 'bench-fixture.sqlite');
+await run(bin, ['seed', '--db', `sqlite:${sqliteFile}`], project);
+const serveArgs = (db: string) => ['serve', '--db', db, '--port', '0', '--keys', keysFile];
 const targets: Target[] = [
-  { name: 'package (node dist/)', command: join(project, 'node_modules', '.bin', 'scoutkit'), args: serveArgs, cwd: project },
-  { name: 'sources (node --import tsx)', command: process.execPath, args: ['--import', 'tsx', join(repoRoot, 'bin', 'scoutkit.ts'), ...serveArgs], cwd: repoRoot },
+  { name: 'package, memory:fixture', command: bin, args: serveArgs('memory:fixture'), cwd: project },
+  { name: 'package, sqlite (seeded)', command: bin, args: serveArgs(`sqlite:${sqliteFile}`), cwd: project },
+  { name: 'sources (tsx), memory:fixture', command: process.execPath, args: ['--import', 'tsx', join(repoRoot, 'bin', 'scoutkit.ts'), ...serveArgs('memory:fixture')], cwd: repoRoot },
 ];
 
 async function measure(target: Target): Promise<Record<string, string>> {
@@ -79,10 +90,13 @@ async function measure(target: Target): Promise<Record<string, string>> {
   if (first.status !== 200) throw new Error(`${target.name}: ${first.status}`);
   await first.arrayBuffer();
   const firstAnswer = performance.now() - started;
-  await new Promise((r) => setTimeout(r, 2000));
+  const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
+  await sleep(2);
+  const started2s = await rssKb(child.pid!);
+  await sleep(IDLE_SECONDS - 2);
   const idle = await rssKb(child.pid!);
 
-  let peak = idle;
+  let peak = 0;
   const sampler = setInterval(() => {
     void rssKb(child.pid!).then((kb) => (peak = Math.max(peak, kb)), () => {});
   }, 250);
@@ -94,15 +108,19 @@ async function measure(target: Target): Promise<Record<string, string>> {
   }
   clearInterval(sampler);
   const after = await rssKb(child.pid!);
+  await sleep(IDLE_SECONDS);
+  const settled = await rssKb(child.pid!);
   child.kill('SIGTERM');
   await once(child, 'exit');
   return {
     target: target.name,
     listening: `${listening.toFixed(0)} ms`,
     'first answer': `${firstAnswer.toFixed(0)} ms`,
-    'RSS idle': mb(idle),
+    'RSS 2 s after': mb(started2s),
+    [`RSS idle ${IDLE_SECONDS} s`]: mb(idle),
     'RSS peak under load': mb(peak),
-    'RSS after load': mb(after),
+    'RSS end of load': mb(after),
+    [`RSS ${IDLE_SECONDS} s after load`]: mb(settled),
     'req/s (blocks, txs, tx)': rates.join(' / '),
   };
 }
