@@ -7,7 +7,7 @@ import t from 'tap';
 import type { Knex } from 'knex';
 import { openSqlStore } from '../../../adapters/sql/index.ts';
 import type { SqlStore } from '../../../adapters/sql/index.ts';
-import { loadFixtureChain } from '../../fixtures/chain.ts';
+import { loadFixtureChain } from '../../../fixture/index.ts';
 import { storeFactories, databaseUrl } from '../../support/stores.ts';
 import { chainKeys, digest } from './digest.ts';
 
