@@ -13,6 +13,9 @@ import { renderInstance } from '../render/instance.ts';
 import { renderToken, unknownToken } from '../render/token.ts';
 import { defineEndpoint } from './endpoint.ts';
 
+/** Held ids shown per collection (the highest), as Blockscout. */
+export const HOLDINGS_SHOWN = 9;
+
 export const addressNftCollections = defineEndpoint({
   name: 'addressNftCollections',
   path: { address_hash_param: addressHash },
@@ -33,8 +36,8 @@ export const addressNftCollections = defineEndpoint({
           ? { tokenType: cursorType as NftTokenType, tokenAddress: query.token_contract_address_hash }
           : null;
       const probe = await ds.listNftCollections(
-        { holder: path.address_hash_param, types: effectiveNftTypes(query.type) },
-        { after, limit: size + 1 },
+        { holder: path.address_hash_param, types: effectiveNftTypes(query.type), holdings: HOLDINGS_SHOWN },
+        { after, limit: size + 1, order: 'asc' },
       );
       const { rows, last } = splitPage<NftCollectionRecord>(probe, size);
       const ctx = await loadContext(

@@ -1,6 +1,7 @@
 /** Token instances: derived owners and uniqueness, listTokenInstances. (the port suite, over every store). */
 import type { Address } from '../../lib/domain/records.ts';
-import { ZERO, A, B, C, T721, T1155, T404, block, tx, log, transfer, token, bal, inst, address, bundle, page } from './records.ts';
+import type { HeldTokenInstance, TokenInstanceFilter } from '../../lib/ports.ts';
+import { ZERO, A, B, C, T721, T1155, T404, block, tx, log, transfer, token, bal, inst, address, bundle, page, walksBothWays } from './records.ts';
 import { storeTest } from './stores.ts';
 
 storeTest('ERC-1155 / ERC-404 uniqueness and ERC-721 ownership', async (t, s) => {
@@ -76,4 +77,13 @@ storeTest('token instances list: order, cursor, holder filter', async (t, s) => 
   t.same(ids(await s.listTokenInstances({ tokenAddress: T1155, holder: A }, page())), ['3:1', '1:4']);
   t.same(ids(await s.listTokenInstances({ tokenAddress: T1155, holder: A }, page(null, 1))), ['3:1']);
   t.same(ids(await s.listTokenInstances({ tokenAddress: T1155, holder: B }, page())), []);
+  const key = (r: HeldTokenInstance) => `${r.instance.tokenId}:${r.value ?? '-'}`;
+  const cursorOf = (r: HeldTokenInstance) => ({ tokenId: r.instance.tokenId });
+  const walks = (label: string, f: TokenInstanceFilter, expected: readonly string[]) =>
+    walksBothWays(t, label, (p) => s.listTokenInstances(f, p), cursorOf, key, expected);
+  await walks('T721', { tokenAddress: T721 }, ['20:-', '3:-', '2:-', '1:-']);
+  await walks('T721 held by A', { tokenAddress: T721, holder: A }, ['3:1', '1:1']);
+  await walks('T1155 held by A', { tokenAddress: T1155, holder: A }, ['3:1', '1:4']);
+  t.same(ids(await s.listTokenInstances({ tokenAddress: T721 }, page({ tokenId: 2n }, 100, 'asc'))), ['3:-', '20:-']);
+  t.same(ids(await s.listTokenInstances({ tokenAddress: T721, holder: A }, page({ tokenId: 1n }, 100, 'asc'))), ['3:1']);
 });

@@ -1,7 +1,7 @@
 /** listInternalTransactions: hidden top calls, address directions, per-transaction order. (the port suite, over every store). */
 import type { InternalTransactionRecord } from '../../lib/domain/records.ts';
-import type { InternalTransactionCursor, DataSource } from '../../lib/ports.ts';
-import { A, B, C, block, tx, itx, address, bundle, walk } from './records.ts';
+import type { DataSource, InternalTransactionCursor, Order } from '../../lib/ports.ts';
+import { A, B, C, block, tx, itx, bundle, walksBothWays } from './records.ts';
 import { storeTest } from './stores.ts';
 
 storeTest('internal transactions: top call hidden, direction rules, per-transaction order', async (t, s) => {
@@ -23,24 +23,34 @@ storeTest('internal transactions: top call hidden, direction rules, per-transact
     bundle(b2, { transactions: [x20], internalTransactions: rows2 }),
   ]);
   const key = (r: InternalTransactionRecord) => `${r.blockNumber}.${r.transactionIndex}.${r.index}`;
-  const list = async (f: Parameters<DataSource['listInternalTransactions']>[0], after: { blockNumber: number; transactionIndex: number; index: number } | null = null, limit = 100) =>
-    (await s.listInternalTransactions(f, { after, limit })).map(key);
+  const cursorOf = (r: InternalTransactionRecord) => ({ blockNumber: r.blockNumber, transactionIndex: r.transactionIndex, index: r.index });
+  type Filter = Parameters<DataSource['listInternalTransactions']>[0];
+  const list = async (f: Filter, after: InternalTransactionCursor | null = null, limit = 100, order: Order = 'desc') =>
+    (await s.listInternalTransactions(f, { after, limit, order })).map(key);
+  const walks = (label: string, f: Filter, expected: readonly string[]) =>
+    walksBothWays(t, label, (p) => s.listInternalTransactions(f, p), cursorOf, key, expected);
 
-  t.same(await list({}), ['2.0.2', '2.0.1', '1.1.1', '1.1.0', '1.0.2', '1.0.1']);
-  t.same(await list({ address: A }), ['2.0.2', '1.1.0', '1.0.2', '1.0.1']);
-  t.same(await list({ address: A, direction: 'from' }), ['1.1.0', '1.0.2']);
-  t.same(await list({ address: A, direction: 'to' }), ['2.0.2', '1.0.2', '1.0.1']);
+  await walks('all', {}, ['2.0.2', '2.0.1', '1.1.1', '1.1.0', '1.0.2', '1.0.1']);
+  await walks('A any', { address: A }, ['2.0.2', '1.1.0', '1.0.2', '1.0.1']);
+  t.same(await list({ address: A, direction: 'any' }), await list({ address: A }), "'any' is the default direction");
+  await walks('A from', { address: A, direction: 'from' }, ['1.1.0', '1.0.2']);
+  await walks('A to', { address: A, direction: 'to' }, ['2.0.2', '1.0.2', '1.0.1']);
   t.same(await list({ address: C, direction: 'to' }), ['2.0.1', '1.1.0'], 'created contract counts as to');
-  t.same(await list({ address: C }), ['2.0.2', '2.0.1', '1.1.1', '1.1.0']);
+  await walks('C any', { address: C }, ['2.0.2', '2.0.1', '1.1.1', '1.1.0']);
   t.same(await list({ address: B, direction: 'to' }), ['1.1.1'], 'top call to B is hidden');
   t.same(await list({ address: A }, { blockNumber: 1, transactionIndex: 1, index: 0 }, 1), ['1.0.2']);
-  const walked = await walk<InternalTransactionRecord, InternalTransactionCursor>(
-    (after, limit) => s.listInternalTransactions({ address: A }, { after, limit }),
-    (r) => ({ blockNumber: r.blockNumber, transactionIndex: r.transactionIndex, index: r.index }),
-    1,
-  );
-  t.same(walked.map(key), ['2.0.2', '1.1.0', '1.0.2', '1.0.1']);
-  t.same(await list({ transactionHash: x10.hash }), ['1.0.1', '1.0.2'], 'index ASC within a transaction');
-  t.same(await list({ transactionHash: x11.hash }), ['1.1.0', '1.1.1']);
-  t.same(await list({ transactionHash: x10.hash }, { blockNumber: 99, transactionIndex: 99, index: 1 }), ['1.0.2']);
+  t.same(await list({ address: A }, { blockNumber: 1, transactionIndex: 1, index: 0 }, 100, 'asc'), ['2.0.2'], 'asc: past the cursor upwards');
+  // block ranges, inclusive at both ends
+  await walks('range 2..2', { blocks: { from: 2, to: 2 } }, ['2.0.2', '2.0.1']);
+  await walks('range ..1', { blocks: { to: 1 } }, ['1.1.1', '1.1.0', '1.0.2', '1.0.1']);
+  await walks('A range 1..', { address: A, blocks: { from: 1 } }, ['2.0.2', '1.1.0', '1.0.2', '1.0.1']);
+  t.same(await list({ blocks: { from: 3 } }), [], 'a range past the head');
+  t.same(await list({ blocks: { from: 2, to: 1 } }), [], 'an empty range');
+  // one transaction: index ASC is 'asc'; only the cursor's index counts
+  await walks('tx x10', { transactionHash: x10.hash }, ['1.0.2', '1.0.1']);
+  await walks('tx x11', { transactionHash: x11.hash }, ['1.1.1', '1.1.0']);
+  t.same(await list({ transactionHash: x10.hash }, { blockNumber: 99, transactionIndex: 99, index: 1 }, 100, 'asc'), ['1.0.2']);
+  t.same(await list({ transactionHash: x10.hash }, { blockNumber: 0, transactionIndex: 0, index: 2 }, 100, 'desc'), ['1.0.1']);
+  t.same(await list({ transactionHash: x11.hash, address: B, direction: 'to' }, null, 100, 'asc'), ['1.1.1'], 'a transaction narrowed by address');
+  t.same(await list({ transactionHash: x11.hash, blocks: { from: 2 } }), [], 'a transaction outside the range');
 });

@@ -17,6 +17,8 @@ import type {
   TokenType,
   TransactionRecord,
 } from '../../lib/domain/records.ts';
+import type { Test } from 'tap';
+import type { Order, Page } from '../../lib/ports.ts';
 
 // ---- tiny record builders -------------------------------------------------------------------
 
@@ -116,7 +118,7 @@ export function itx(
   };
 }
 
-export function log(parent: TransactionRecord, index: number): LogRecord {
+export function log(parent: TransactionRecord, index: number, emitter: Address = T20): LogRecord {
   return {
     transactionHash: parent.hash,
     blockHash: parent.blockHash ?? h32('none'),
@@ -124,7 +126,7 @@ export function log(parent: TransactionRecord, index: number): LogRecord {
     transactionIndex: parent.index ?? 0,
     index,
     timestamp: parent.timestamp ?? 0,
-    address: T20,
+    address: emitter,
     topics: [],
     data: '0x',
   };
@@ -214,4 +216,26 @@ export async function walk<R, C>(list: (after: C | null, limit: number) => Promi
   throw new Error('walk did not end');
 }
 
-export const page = <C>(after: C | null = null, limit = 100) => ({ after, limit });
+export const page = <C>(after: C | null = null, limit = 100, order: Order = 'desc') => ({ after, limit, order });
+
+/**
+ * Walk a list to its end at several page sizes in both orders: the 'desc' walk must give
+ * `expected` (keys in order), the 'asc' walk its exact reverse.
+ */
+export async function walksBothWays<R, C>(
+  t: Test,
+  label: string,
+  list: (page: Page<C>) => Promise<readonly R[]>,
+  cursorOf: (r: R) => C,
+  key: (r: R) => string,
+  expected: readonly string[],
+  limits: readonly number[] = [1, 2, 100],
+): Promise<void> {
+  for (const order of ['desc', 'asc'] as const) {
+    const want = order === 'desc' ? [...expected] : [...expected].reverse();
+    for (const limit of limits) {
+      const got = await walk<R, C>((after, l) => list({ after, limit: l, order }), cursorOf, limit);
+      t.same(got.map(key), want, `${label}: ${order} walk, ${limit} a page`);
+    }
+  }
+}

@@ -1,7 +1,7 @@
 /** listTransactions: pending and validated orders, cursors, filters. (the port suite, over every store). */
 import type { Hex, TransactionRecord } from '../../lib/domain/records.ts';
-import type { TransactionCursor } from '../../lib/ports.ts';
-import { h32, block, tx, bundle, walk, page } from './records.ts';
+import type { TransactionCursor, TransactionFilter } from '../../lib/ports.ts';
+import { A, B, C, h32, block, tx, bundle, walk, walksBothWays, page } from './records.ts';
 import { storeTest } from './stores.ts';
 
 storeTest('pending transactions: order, cursor, replaced by mined', async (t, s) => {
@@ -14,7 +14,7 @@ storeTest('pending transactions: order, cursor, replaced by mined', async (t, s)
   const expected = [p4, p1, p3, p2].map((x) => x.hash);
   t.same((await s.listTransactions({ status: 'pending' }, page())).map((x) => x.hash), expected);
   const walked = await walk<TransactionRecord, TransactionCursor>(
-    (after, limit) => s.listTransactions({ status: 'pending' }, { after, limit }),
+    (after, limit) => s.listTransactions({ status: 'pending' }, { after, limit, order: 'desc' }),
     (x) => ({ insertedAt: x.insertedAt, hash: x.hash }),
     1,
   );
@@ -52,7 +52,7 @@ storeTest('listTransactions validated: order, ties, filters, cursor', async (t, 
   t.same((await s.listTransactions({ status: 'validated' }, page())).map(key), all);
   for (const limit of [1, 2, 3]) {
     const walked = await walk<TransactionRecord, TransactionCursor>(
-      (after, l) => s.listTransactions({ status: 'validated' }, { after, limit: l }),
+      (after, l) => s.listTransactions({ status: 'validated' }, { after, limit: l, order: 'desc' }),
       (x) => ({ blockNumber: x.blockNumber ?? 0, index: x.index ?? 0 }),
       limit,
     );
@@ -70,3 +70,63 @@ storeTest('listTransactions validated: order, ties, filters, cursor', async (t, 
   t.same(await s.listTransactions({ status: 'validated', kinds: [] }, page()), [], 'an empty OR matches nothing');
   await t.rejects(s.listTransactions({ status: 'validated' }, page({ insertedAt: 1, hash: h32('x') })), TypeError);
 });
+
+storeTest('listTransactions by address, direction and block range, both orders', async (t, s) => {
+  const [b1, b2, b3] = [block(1), block(2), block(3)];
+  const m1: Hex = '0xa9059cbb';
+  const txs = [
+    tx(b1, 0, { from: A, to: B, kinds: ['coin_transfer'] }),
+    tx(b1, 1, { from: B, to: A, kinds: ['contract_call'], methodId: m1 }),
+    tx(b2, 0, { from: A, to: null, createdContract: C, kinds: ['contract_creation'] }),
+    tx(b2, 1, { from: A, to: A, kinds: ['coin_transfer'] }),
+    tx(b3, 0, { from: C, to: B, kinds: ['contract_call'], methodId: m1 }),
+  ];
+  const side = block(3, { tag: 'side', consensus: false });
+  await s.writeBlocks([
+    bundle(side, { transactions: [tx(side, 0, { tag: 'side-tx', from: A })] }),
+    bundle(b1, { transactions: txs.slice(0, 2) }),
+    bundle(b2, { transactions: txs.slice(2, 4) }),
+    bundle(b3, { transactions: txs.slice(4) }),
+  ]);
+  await s.writePendingTransactions([
+    tx(null, 0, { tag: 'p1', from: A, to: B, insertedAt: 3000 }),
+    tx(null, 0, { tag: 'p2', from: B, to: A, insertedAt: 2000 }),
+    tx(null, 0, { tag: 'p3', from: C, to: B, insertedAt: 2000 }),
+    tx(null, 0, { tag: 'p4', from: B, to: null, createdContract: A, insertedAt: 1000 }),
+  ]);
+  const key = (x: TransactionRecord) => (x.blockNumber === null ? `p${x.insertedAt}:${x.from === A ? 'A' : x.from === B ? 'B' : 'C'}` : `${x.blockNumber}.${x.index}`);
+  const mined = (x: TransactionRecord): TransactionCursor => ({ blockNumber: x.blockNumber ?? 0, index: x.index ?? 0 });
+  const pending = (x: TransactionRecord): TransactionCursor => ({ insertedAt: x.insertedAt, hash: x.hash });
+  const walks = (label: string, f: TransactionFilter, expected: readonly string[]) =>
+    walksBothWays(t, label, (p) => s.listTransactions(f, p), f.status === 'pending' ? pending : mined, key, expected);
+
+  await walks('A any', { status: 'validated', address: A }, ['2.1', '2.0', '1.1', '1.0']);
+  t.same(
+    (await s.listTransactions({ status: 'validated', address: A, direction: 'any' }, page())).map(key),
+    ['2.1', '2.0', '1.1', '1.0'],
+    "'any' is the default direction",
+  );
+  await walks('A from', { status: 'validated', address: A, direction: 'from' }, ['2.1', '2.0', '1.0']);
+  await walks('A to', { status: 'validated', address: A, direction: 'to' }, ['2.1', '1.1']);
+  await walks('C to: the created contract', { status: 'validated', address: C, direction: 'to' }, ['2.0']);
+  await walks('C any', { status: 'validated', address: C }, ['3.0', '2.0']);
+  await walks('B to, method', { status: 'validated', address: B, direction: 'to', methodIds: [m1] }, ['3.0']);
+  await walks('A, kinds', { status: 'validated', address: A, kinds: ['coin_transfer'] }, ['2.1', '1.0']);
+  await walks('range 2..', { status: 'validated', blocks: { from: 2 } }, ['3.0', '2.1', '2.0']);
+  await walks('range ..1', { status: 'validated', blocks: { to: 1 } }, ['1.1', '1.0']);
+  await walks('A, range 2..2', { status: 'validated', address: A, blocks: { from: 2, to: 2 } }, ['2.1', '2.0']);
+  await walks('kinds, range ..2', { status: 'validated', kinds: ['contract_call'], blocks: { to: 2 } }, ['1.1']);
+  await walks('methods, range 2..', { status: 'validated', methodIds: [m1], blocks: { from: 2 } }, ['3.0']);
+  t.same(
+    (await s.listTransactions({ status: 'validated', address: A }, page({ blockNumber: 2, index: 0 }, 100, 'asc'))).map(key),
+    ['2.1'],
+  );
+  // pending: the same address rules; no pending transaction is in a block range
+  await walks('pending', { status: 'pending' }, ['p3000:A', 'p2000:B', 'p2000:C', 'p1000:B']);
+  await walks('pending A', { status: 'pending', address: A }, ['p3000:A', 'p2000:B', 'p1000:B']);
+  await walks('pending A from', { status: 'pending', address: A, direction: 'from' }, ['p3000:A']);
+  await walks('pending A to', { status: 'pending', address: A, direction: 'to' }, ['p2000:B', 'p1000:B']);
+  await walks('pending B to', { status: 'pending', address: B, direction: 'to' }, ['p3000:A', 'p2000:C']);
+  await walks('pending, range', { status: 'pending', blocks: { from: 0 } }, []);
+});
+
