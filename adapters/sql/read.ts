@@ -61,7 +61,7 @@ import {
 } from './rows.ts';
 import type { Binding } from './sql.ts';
 import { KEY_CHUNK, chunks, keyCondition } from './sql.ts';
-import { ZERO_ADDRESS, rawRows } from './write.ts';
+import { ZERO_ADDRESS } from './write.ts';
 
 
 type OrderBy = { column: string; order: 'asc' | 'desc' }[];
@@ -103,7 +103,7 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
   const noId = d.idKey(null);
 
   async function raw(sql: string, bindings: readonly Binding[]): Promise<Row[]> {
-    return asRows(rawRows(await knex.raw(sql, [...bindings])));
+    return asRows(d.rawRows(await knex.raw(sql, [...bindings])));
   }
 
   // ---- tokens and instances ------------------------------------------------------------------
