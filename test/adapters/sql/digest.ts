@@ -8,7 +8,6 @@ import type {
   BlockBundle,
   BlockRecord,
   LogRecord,
-  TokenTransferRecord,
   Hash,
   Hex,
   NftTokenType,
