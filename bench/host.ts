@@ -13,7 +13,7 @@ import Router from '@koa/router';
 import { toJson } from '../lib/index.ts';
 import { createServer } from '../host/index.ts';
 import { createMemoryStore } from '../adapters/memory/index.ts';
-import { loadFixtureChain } from '../test/fixtures/chain.ts';
+import { loadFixtureChain } from '../fixture/index.ts';
 
 interface AutocannonResult {
   readonly requests: { readonly average: number };

@@ -19,7 +19,7 @@ import { createInterface } from 'node:readline';
 import { createServer, DEFAULT_LIMITER_TIMEOUT_MS, redisLimiterStore } from '../host/index.ts';
 import type { LimiterStore, Plan } from '../host/index.ts';
 import { createMemoryStore } from '../adapters/memory/index.ts';
-import { loadFixtureChain } from '../test/fixtures/chain.ts';
+import { loadFixtureChain } from '../fixture/index.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);

@@ -1,6 +1,6 @@
 /**
- * Start a local anvil node (the binary of npm's `@foundry-rs/anvil-<platform>-<arch>` package) for tests, the demo and
- * benchmarks. Listens on 127.0.0.1 at a free port, uses anvil's default mnemonic
+ * Start a local anvil node (npm's `@foundry-rs/anvil-<platform>-<arch>`, or foundryup's) for the
+ * demo, tests and benchmarks. Listens on 127.0.0.1 at a free port, uses anvil's default mnemonic
  * (`test test ... junk`, 10 accounts with 10,000 ETH each), is silent unless it fails, and is
  * killed on `stop()` and when this process exits.
  */
@@ -9,6 +9,8 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface AnvilOptions {
@@ -35,24 +37,70 @@ export const DEFAULT_CHAIN_ID = 31337;
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 
+/** What to do when anvil is missing: said by `scoutkit demo`, the tests and the benchmarks. */
+export const ANVIL_MISSING =
+  "anvil (Foundry's local Ethereum node) is not installed. Install it in this project with " +
+  '`npm i -D @foundry-rs/anvil`, or for your user with foundryup (https://getfoundry.sh: ' +
+  '`curl -L https://foundry.paradigm.xyz | bash`, then `foundryup`), and run again.';
+
+export class AnvilNotFoundError extends Error {
+  override readonly name = 'AnvilNotFoundError';
+  constructor() {
+    super(ANVIL_MISSING);
+  }
+}
+
+/** Where findAnvil looks (the defaults are this process's; tests pass their own). */
+export interface AnvilLookup {
+  /** resolve a module id from a base file, as `require.resolve` does; undefined when not installed */
+  readonly resolve: (id: string, base: string) => string | undefined;
+  readonly exists: (path: string) => boolean;
+  /** files to resolve packages from: this module, then the current project */
+  readonly bases: readonly string[];
+  /** the PATH variable */
+  readonly path: string;
+  readonly home: string;
+}
+
+function defaultLookup(): AnvilLookup {
+  return {
+    resolve: (id, base) => {
+      try {
+        return createRequire(base).resolve(id);
+      } catch {
+        return undefined;
+      }
+    },
+    exists: existsSync,
+    bases: [fileURLToPath(import.meta.url), join(process.cwd(), 'package.json')],
+    path: process.env.PATH ?? '',
+    home: homedir(),
+  };
+}
+
 /**
- * The native anvil binary of this platform when its package is installed (spawning it directly
- * means stop() kills the node itself, not a wrapper), else `node_modules/.bin/anvil`.
+ * The anvil binary to spawn (spawning the native binary directly means stop() kills the node
+ * itself, not a wrapper): npm's `@foundry-rs/anvil-<platform>-<arch>` (beside scoutkit, in the
+ * current project, or inside `@foundry-rs/anvil`), else `anvil` on the PATH, else foundryup's
+ * `~/.foundry/bin/anvil`. Throws AnvilNotFoundError, which says how to install it.
  */
-export function anvilBinary(): string {
+export function findAnvil(lookup: AnvilLookup = defaultLookup()): string {
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
-  try {
-    const require = createRequire(new URL('../package.json', import.meta.url));
-    const native = require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/bin/anvil${process.platform === 'win32' ? '.exe' : ''}`);
-    if (existsSync(native)) return native;
-  } catch {
-    // fall back to the wrapper script
-  }
-  const bin = fileURLToPath(new URL('../node_modules/.bin/anvil', import.meta.url));
-  if (!existsSync(bin)) {
-    throw new Error(`anvil not found: install @foundry-rs/anvil-${process.platform}-${arch} (or @foundry-rs/anvil) with npm`);
-  }
-  return bin;
+  const exe = process.platform === 'win32' ? 'anvil.exe' : 'anvil';
+  const native = `@foundry-rs/anvil-${process.platform}-${arch}/bin/${exe}`;
+  const fromNpm = lookup.bases.flatMap((base) => {
+    const wrapper = lookup.resolve('@foundry-rs/anvil/package.json', base);
+    return [lookup.resolve(native, base), wrapper === undefined ? undefined : lookup.resolve(native, wrapper)];
+  });
+  const onPath = lookup.path
+    .split(delimiter)
+    .filter((dir) => dir !== '')
+    .map((dir) => join(dir, exe));
+  const found = [...fromNpm, ...onPath, join(lookup.home, '.foundry', 'bin', exe)].find(
+    (file): file is string => file !== undefined && lookup.exists(file),
+  );
+  if (found === undefined) throw new AnvilNotFoundError();
+  return found;
 }
 
 /** A free TCP port on 127.0.0.1 (bind port 0, read it, release it). */
@@ -120,7 +168,7 @@ async function chainIdAnswers(url: string): Promise<boolean> {
 }
 
 export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
-  const binary = anvilBinary();
+  const binary = findAnvil();
   const chainId = options.chainId ?? DEFAULT_CHAIN_ID;
   const timeoutMs = options.startTimeoutMs ?? 30_000;
   // A port found free can be taken before anvil binds it; retry with another one.

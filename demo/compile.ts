@@ -1,21 +1,16 @@
 /**
- * Compile demo/contracts/*.sol with solc-js (standard JSON). Cached in memory per process and on
- * disk under node_modules/.cache/scoutkit/, keyed by a hash of the sources, settings and compiler.
+ * Compile demo/contracts/*.sol with solc-js (standard JSON) and render the result as the
+ * checked-in module demo/artifacts.ts. A build-time tool (solc is a devDependency): the demo
+ * loads the precompiled artifacts; `npm run build:contracts` writes them and
+ * test/demo/artifacts.test.ts fails when they are stale.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Abi, Hex } from 'viem';
+import type { Abi } from 'viem';
+import type { CompiledContracts } from './artifacts.ts';
 
-export interface CompiledContract {
-  readonly abi: Abi;
-  readonly bytecode: Hex;
-}
-
-export type CompiledContracts = Record<string, CompiledContract>;
-
-const contractsDir = fileURLToPath(new URL('./contracts/', import.meta.url));
-const cacheDir = fileURLToPath(new URL('../node_modules/.cache/scoutkit/', import.meta.url));
+export const contractsDir = fileURLToPath(new URL('./contracts/', import.meta.url));
+export const artifactsFile = fileURLToPath(new URL('./artifacts.ts', import.meta.url));
 
 const SETTINGS = {
   optimizer: { enabled: true, runs: 200 },
@@ -33,15 +28,10 @@ interface SolcOutput {
   readonly contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
 }
 
-let memo: Promise<CompiledContracts> | undefined;
-
-/** Every deployable contract of demo/contracts by name (e.g. `DemoToken`), with ABI and creation bytecode. */
-export function compileContracts(): Promise<CompiledContracts> {
-  memo ??= load().catch((e: unknown) => {
-    memo = undefined;
-    throw e;
-  });
-  return memo;
+export interface Compilation {
+  /** solc's full version string, e.g. 0.8.37+commit.… */
+  readonly solc: string;
+  readonly contracts: CompiledContracts;
 }
 
 async function readSources(): Promise<Record<string, { content: string }>> {
@@ -51,29 +41,9 @@ async function readSources(): Promise<Record<string, { content: string }>> {
   return sources;
 }
 
-async function load(): Promise<CompiledContracts> {
+/** Every deployable contract of demo/contracts by name (e.g. `DemoToken`), with ABI and creation bytecode. */
+export async function compileContracts(): Promise<Compilation> {
   const sources = await readSources();
-  const pkg = JSON.parse(await readFile(fileURLToPath(new URL('../node_modules/solc/package.json', import.meta.url)), 'utf8')) as { version: string };
-  const key = createHash('sha256').update(JSON.stringify({ solc: pkg.version, SETTINGS, sources })).digest('hex').slice(0, 16);
-  const cacheFile = `${cacheDir}solc-${key}.json`;
-  try {
-    return JSON.parse(await readFile(cacheFile, 'utf8')) as CompiledContracts;
-  } catch {
-    // not cached yet (or unreadable): compile
-  }
-  const compiled = await compile(sources);
-  try {
-    await mkdir(cacheDir, { recursive: true });
-    const tmp = `${cacheFile}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(compiled));
-    await rename(tmp, cacheFile);
-  } catch {
-    // the disk cache is optional
-  }
-  return compiled;
-}
-
-async function compile(sources: Record<string, { content: string }>): Promise<CompiledContracts> {
   const solc = (await import('solc')).default;
   const run: (input: string) => string = solc.compile;
   const output = JSON.parse(run(JSON.stringify({ language: 'Solidity', sources, settings: SETTINGS }))) as SolcOutput;
@@ -81,14 +51,37 @@ async function compile(sources: Record<string, { content: string }>): Promise<Co
   if (errors.length > 0) {
     throw new Error(`solc failed to compile demo/contracts:\n${errors.map((e) => e.formattedMessage ?? e.message).join('\n')}`);
   }
-  const out: CompiledContracts = {};
-  for (const [file, contracts] of Object.entries(output.contracts ?? {})) {
-    for (const [name, c] of Object.entries(contracts)) {
+  const contracts: Record<string, CompiledContracts[string]> = {};
+  for (const [file, byName] of Object.entries(output.contracts ?? {})) {
+    for (const [name, c] of Object.entries(byName)) {
       const object = c.evm.bytecode.object;
       if (object.length === 0) continue; // interfaces
-      if (name in out) throw new Error(`duplicate contract name ${name} (in ${file})`);
-      out[name] = { abi: c.abi, bytecode: `0x${object}` };
+      if (name in contracts) throw new Error(`duplicate contract name ${name} (in ${file})`);
+      contracts[name] = { abi: c.abi, bytecode: `0x${object}` };
     }
   }
-  return out;
+  const version: () => string = solc.version;
+  return { solc: version(), contracts };
+}
+
+/** The text of demo/artifacts.ts for a compilation (deterministic: names sorted). */
+export function renderArtifacts({ solc, contracts }: Compilation): string {
+  const sorted = Object.fromEntries(Object.entries(contracts).sort(([a], [b]) => a.localeCompare(b)));
+  return `// Generated by \`npm run build:contracts\` (demo/build-contracts.ts) from demo/contracts/*.sol: do not edit.
+// test/demo/artifacts.test.ts recompiles the sources and fails when this file is stale.
+import type { Abi, Hex } from 'viem';
+
+export interface CompiledContract {
+  readonly abi: Abi;
+  /** creation bytecode */
+  readonly bytecode: Hex;
+}
+
+export type CompiledContracts = Readonly<Record<string, CompiledContract>>;
+
+/** the compiler that produced them (optimizer on, 200 runs, EVM cancun) */
+export const SOLC_VERSION = ${JSON.stringify(solc)};
+
+export const CONTRACTS: CompiledContracts = ${JSON.stringify(sorted, null, 2)};
+`;
 }

@@ -8,8 +8,8 @@
  */
 import { encodeFunctionData, getAddress, parseGwei } from 'viem';
 import type { Address, Hash, Hex } from 'viem';
-import { compileContracts } from './compile.ts';
-import type { CompiledContracts } from './compile.ts';
+import { CONTRACTS } from './artifacts.ts';
+import type { CompiledContracts } from './artifacts.ts';
 import { artifact, connect } from './scenario.ts';
 import type { Reader, Wallet } from './scenario.ts';
 
@@ -58,7 +58,8 @@ const hex = (n: bigint | number): Hex => `0x${n.toString(16)}`;
 
 export async function fillChain(rpcUrl: string, options: FillOptions): Promise<FillResult> {
   const perBlock = Math.max(1, options.perBlock ?? 200);
-  const [compiled, clients] = await Promise.all([compileContracts(), connect(rpcUrl, ACCOUNTS)]);
+  const compiled = CONTRACTS;
+  const clients = await connect(rpcUrl, ACCOUNTS);
   const { reader, wallets } = clients;
   const rpc = jsonRpc(rpcUrl);
   const deployer = wallets[0];

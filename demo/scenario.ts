@@ -1,6 +1,7 @@
 /**
- * The demo scenario: deploys the contracts of demo/contracts on any EVM JSON-RPC node where
- * anvil's default accounts are funded, and exercises every case the indexer must handle.
+ * The demo scenario: deploys the contracts of demo/contracts (precompiled: demo/artifacts.ts) on
+ * any EVM JSON-RPC node where anvil's default accounts are funded, and exercises every case the
+ * indexer must handle.
  * Transactions are sent strictly one after another, each waiting for its receipt, so it works
  * with automine and with interval mining alike.
  */
@@ -8,8 +9,8 @@ import { createPublicClient, createWalletClient, defineChain, encodeFunctionData
 import type { Abi, Account, Address, Chain, Hash, Hex, PublicClient, TransactionReceipt, Transport, WalletClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { DEFAULT_MNEMONIC } from './anvil.ts';
-import { compileContracts } from './compile.ts';
-import type { CompiledContracts } from './compile.ts';
+import { CONTRACTS } from './artifacts.ts';
+import type { CompiledContracts } from './artifacts.ts';
 
 export type Wallet = WalletClient<Transport, Chain, Account>;
 export type Reader = PublicClient<Transport, Chain>;
@@ -146,7 +147,8 @@ async function confirm(reader: Reader, hash: Hash, expected: Status, what: strin
 
 export async function runScenario(rpcUrl: string, options: { rounds?: number } = {}): Promise<ScenarioFacts> {
   const rounds = options.rounds ?? 0;
-  const [compiled, { chain, reader, wallets }] = await Promise.all([compileContracts(), connect(rpcUrl, 5)]);
+  const compiled = CONTRACTS;
+  const { chain, reader, wallets } = await connect(rpcUrl, 5);
   const [deployer, alice, bob, carol, dave] = wallets;
   const allTxs: Hash[] = [];
 

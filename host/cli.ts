@@ -8,20 +8,17 @@ import { parseArgs } from 'node:util';
 import { loadKeysFile } from './plans.ts';
 import type { KeysConfig } from './plans.ts';
 import type { LimiterStore } from './limits.ts';
-import { connectRedisLimiterStore } from './limiter-redis.ts';
 import { createServer } from './server.ts';
 import { openStore, redact } from './stores.ts';
 import { createRpcNode } from '../adapters/rpc/index.ts';
 import type { OpenedStore } from './stores.ts';
 import type { DataSource } from '../lib/index.ts';
-import { DEMO_HELP, runDemoCommand } from './commands/demo.ts';
-import { INDEX_HELP, runIndexCommand } from './commands/index.ts';
-import { MIGRATE_HELP, runMigrateCommand } from './commands/migrate.ts';
-import { SEED_HELP, runSeedCommand } from './commands/seed.ts';
 
+// Each command's module loads when that command runs (or shows its help): `serve` never loads
+// the indexer, the RPC reader or the demo, which keeps the server's memory down.
 interface Command {
   readonly summary: string;
-  readonly help: string;
+  help(): Promise<string>;
   run(args: readonly string[]): Promise<number>;
 }
 
@@ -58,12 +55,33 @@ Stops gracefully on SIGTERM/SIGINT: in-flight requests finish, then the stores c
 Endpoints besides the API: GET / and /api-docs (interactive API docs), GET /health (liveness),
 GET /ready (every chain's store answers), GET /metrics (Prometheus text format).`;
 
+const demo = () => import('./commands/demo.ts');
+const index = () => import('./commands/index.ts');
+const seed = () => import('./commands/seed.ts');
+const migrate = () => import('./commands/migrate.ts');
+
 const COMMANDS: Readonly<Record<string, Command>> = {
-  serve: { summary: 'serve the explorer API over HTTP', help: SERVE_HELP, run: serve },
-  index: { summary: 'fill a store from an EVM JSON-RPC node', help: INDEX_HELP, run: (args) => runIndexCommand(args) },
-  demo: { summary: 'local anvil + demo contracts, indexed into SQLite and served', help: DEMO_HELP, run: runDemoCommand },
-  seed: { summary: 'write the test fixture chain into a store (a developer aid)', help: SEED_HELP, run: (args) => runSeedCommand(args) },
-  migrate: { summary: 'apply pending schema migrations to a SQL store', help: MIGRATE_HELP, run: (args) => runMigrateCommand(args) },
+  serve: { summary: 'serve the explorer API over HTTP', help: async () => SERVE_HELP, run: serve },
+  index: {
+    summary: 'fill a store from an EVM JSON-RPC node',
+    help: async () => (await index()).INDEX_HELP,
+    run: async (args) => (await index()).runIndexCommand(args),
+  },
+  demo: {
+    summary: 'local anvil + demo contracts, indexed into SQLite and served',
+    help: async () => (await demo()).DEMO_HELP,
+    run: async (args) => (await demo()).runDemoCommand(args),
+  },
+  seed: {
+    summary: 'write the test fixture chain into a store (a developer aid)',
+    help: async () => (await seed()).SEED_HELP,
+    run: async (args) => (await seed()).runSeedCommand(args),
+  },
+  migrate: {
+    summary: 'apply pending schema migrations to a SQL store',
+    help: async () => (await migrate()).MIGRATE_HELP,
+    run: async (args) => (await migrate()).runMigrateCommand(args),
+  },
 };
 
 function usage(): string {
@@ -75,7 +93,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' && rest[0] ? COMMANDS[rest[0]] : undefined;
-    process.stdout.write(`${topic ? topic.help : usage()}\n`);
+    process.stdout.write(`${topic ? await topic.help() : usage()}\n`);
     return name === undefined ? 1 : 0;
   }
   const command = COMMANDS[name];
@@ -84,7 +102,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${command.help}\n`);
+    process.stdout.write(`${await command.help()}\n`);
     return 0;
   }
   try {
@@ -198,6 +216,8 @@ async function serve(args: readonly string[]): Promise<number> {
     }
     if (options.redis) {
       // while Redis is down, each host limits on its own (README "Keys and limits"); it reconnects
+      // ioredis loads only when --redis is given
+      const { connectRedisLimiterStore } = await import('./limiter-redis.ts');
       const redis = await connectRedisLimiterStore({
         url: options.redis,
         ...(options.redisPrefix ? { keyPrefix: options.redisPrefix } : {}),
@@ -251,7 +271,7 @@ function info(fields: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', ...fields })}\n`);
 }
 
-// `tsx host/cli.ts ...` runs it too; bin/scoutkit.mjs calls main itself
+// `tsx host/cli.ts ...` runs it too; bin/scoutkit.ts calls main itself
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   process.exit(await main(process.argv.slice(2)));
 }

@@ -29,8 +29,8 @@ export async function openStore(url: string): Promise<OpenedStore> {
   }
   if (url === 'memory:fixture') {
     const { createMemoryStore } = await import('../adapters/memory/index.ts');
-    // a development aid: the same fixture chain the tests use
-    const { loadFixtureChain } = await import('../test/fixtures/chain.ts');
+    // a development aid: the fixture chain (scoutkit/fixture) the tests use
+    const { loadFixtureChain } = await import('../fixture/index.ts');
     const store = createMemoryStore();
     await loadFixtureChain(store);
     return { source: store, sink: store, description: 'memory (fixture chain)', close: async () => {} };

@@ -22,6 +22,8 @@ Start a local anvil, deploy and exercise the demo contracts (ERC-20, ERC-721, ER
 value-forwarding router, a reverter, a contract factory), index the chain into an embedded
 SQLite file, serve the API, and keep following new blocks (anvil mines one every
 --block-time seconds). Every run starts a fresh chain, so the store is reset each time.
+Needs anvil (Foundry): a clone of scoutkit installs it; elsewhere \`npm i -D @foundry-rs/anvil\`
+or foundryup (https://getfoundry.sh).
 
 Options:
   --db <url>            store (default sqlite:./scoutkit-demo.sqlite)

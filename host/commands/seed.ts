@@ -3,7 +3,7 @@
  * into a store — a developer aid for trying the API without a node.
  */
 import { parseArgs } from 'node:util';
-import { loadFixtureChain } from '../../test/fixtures/chain.ts';
+import { loadFixtureChain } from '../../fixture/index.ts';
 import { openStore } from '../stores.ts';
 
 export const SEED_HELP = `Usage: scoutkit seed --db <url>

@@ -33,7 +33,7 @@ export async function resolveBlock(ds: DataSource, spec: BlockSpec): Promise<Blo
  */
 export async function transactionsInRange(ds: DataSource, from: number, to: number, limit: number): Promise<readonly TransactionRecord[]> {
   if (limit <= 0 || to < from) return [];
-  const rows = await ds.listTransactions({ status: 'validated' }, { after: { blockNumber: to + 1, index: 0 }, limit });
+  const rows = await ds.listTransactions({ status: 'validated' }, { after: { blockNumber: to + 1, index: 0 }, limit, order: 'desc' });
   return rows.filter((tx) => tx.blockNumber !== null && tx.blockNumber >= from).reverse();
 }
 
@@ -45,7 +45,7 @@ export async function blockTransactions(ds: DataSource, block: BlockRecord): Pro
 
 /** The gas a block used up to and including the transaction at `index`. */
 export async function cumulativeGasUsed(ds: DataSource, blockNumber: number, index: number): Promise<bigint> {
-  const rows = await ds.listTransactions({ status: 'validated' }, { after: { blockNumber, index: index + 1 }, limit: index + 1 });
+  const rows = await ds.listTransactions({ status: 'validated' }, { after: { blockNumber, index: index + 1 }, limit: index + 1, order: 'desc' });
   return rows.filter((tx) => tx.blockNumber === blockNumber).reduce((sum, tx) => sum + (tx.gasUsed ?? 0n), 0n);
 }
 
@@ -79,7 +79,7 @@ export async function findLogs(ds: DataSource, query: LogQuery): Promise<LogAnsw
   if (txs.length > MAX_LOG_TRANSACTIONS) {
     return { tooMany: `query spans more than ${MAX_LOG_TRANSACTIONS} transactions: narrow the block range` };
   }
-  const perTx = await Promise.all(txs.map((tx) => ds.listLogs({ transactionHash: tx.hash }, { after: null, limit: MAX_LOG_RESULTS + 1 })));
+  const perTx = await Promise.all(txs.map((tx) => ds.listLogs({ transactionHash: tx.hash }, { after: null, limit: MAX_LOG_RESULTS + 1, order: 'asc' })));
   const logs = perTx.flat().filter((log) => matches(log, query));
   if (logs.length > MAX_LOG_RESULTS) return { tooMany: `query returned more than ${MAX_LOG_RESULTS} results` };
   return { logs: logs.sort((a, b) => a.blockNumber - b.blockNumber || a.index - b.index) };

@@ -4,7 +4,7 @@
  */
 import type { EndpointName } from '../../lib/index.ts';
 import { ENDPOINT_NAMES, ENDPOINTS } from '../../lib/index.ts';
-import type { FixtureFacts } from '../fixtures/chain.ts';
+import type { FixtureFacts } from '../../fixture/index.ts';
 
 export interface Case {
   readonly endpoint: EndpointName;

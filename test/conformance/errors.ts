@@ -3,7 +3,7 @@
  * well-formed addresses on address lists → 200 with an empty page.
  */
 import type { Test } from 'tap';
-import type { FixtureFacts } from '../fixtures/chain.ts';
+import type { FixtureFacts } from '../../fixture/index.ts';
 import type { Loaded } from '../support/explorer.ts';
 import { bodyOf } from '../support/explorer.ts';
 

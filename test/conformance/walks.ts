@@ -5,8 +5,8 @@
  */
 import type { Test } from 'tap';
 import type { Address, BlockBundle, InternalTransactionRecord, TokenTransferRecord } from '../../lib/index.ts';
-import type { FixtureChain } from '../fixtures/chain.ts';
-import { PING_PONG_ID } from '../fixtures/chain.ts';
+import type { FixtureChain } from '../../fixture/index.ts';
+import { PING_PONG_ID } from '../../fixture/index.ts';
 import type { Body, Loaded } from '../support/explorer.ts';
 import { walk } from '../support/explorer.ts';
 

@@ -8,8 +8,8 @@ import type Koa from 'koa';
 import type { EndpointRequest, Explorer, ExplorerResponse } from '../../lib/index.ts';
 import { createMemoryStore } from '../../adapters/memory/index.ts';
 import type { MemoryStore } from '../../adapters/memory/index.ts';
-import { loadFixtureChain } from '../fixtures/chain.ts';
-import type { FixtureFacts } from '../fixtures/chain.ts';
+import { loadFixtureChain } from '../../fixture/index.ts';
+import type { FixtureFacts } from '../../fixture/index.ts';
 
 export interface Listening {
   readonly url: string;

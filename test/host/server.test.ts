@@ -122,8 +122,8 @@ t.test('scoutkit serve: keys file, two chains, SIGTERM', async (t) => {
       keys: [{ key: 'cli-key', plan: 'pro', name: 'tester' }],
     }),
   );
-  const bin = new URL('../../bin/scoutkit.mjs', import.meta.url).pathname;
-  const child = spawn(process.execPath, [bin, 'serve', '--db', 'memory:fixture', '--chain', '5=memory:', '--port', '0', '--keys', keysFile], {
+  const bin = new URL('../../bin/scoutkit.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--db', 'memory:fixture', '--chain', '5=memory:', '--port', '0', '--keys', keysFile], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: Record<string, unknown>[] = [];
@@ -151,9 +151,9 @@ t.test('scoutkit serve: keys file, two chains, SIGTERM', async (t) => {
 });
 
 t.test('scoutkit --help and errors', async (t) => {
-  const bin = new URL('../../bin/scoutkit.mjs', import.meta.url).pathname;
+  const bin = new URL('../../bin/scoutkit.ts', import.meta.url).pathname;
   const run = async (args: string[]) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -5,7 +5,7 @@ import t from 'tap';
 import { createMemoryStore } from '../../adapters/memory/index.ts';
 import type { DataSource } from '../../lib/index.ts';
 import { createExplorer } from '../../lib/index.ts';
-import { buildFixtureChain } from '../fixtures/chain.ts';
+import { buildFixtureChain } from '../../fixture/index.ts';
 
 const chain = buildFixtureChain();
 const head = chain.bundles[chain.bundles.length - 1];

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { createMemoryStore } from '../../adapters/memory/index.ts';
 import { call, createExplorer, explorerClient } from '../../lib/index.ts';
-import { loadFixtureChain } from '../fixtures/chain.ts';
+import { loadFixtureChain } from '../../fixture/index.ts';
 
 const store = createMemoryStore();
 const { facts } = await loadFixtureChain(store);

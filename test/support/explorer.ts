@@ -3,8 +3,8 @@
  */
 import type { DataSink, DataSource, Explorer, ExplorerResponse, JsonValue } from '../../lib/index.ts';
 import { createExplorer, toJson } from '../../lib/index.ts';
-import type { FixtureChain } from '../fixtures/chain.ts';
-import { loadFixtureChain } from '../fixtures/chain.ts';
+import type { FixtureChain } from '../../fixture/index.ts';
+import { loadFixtureChain } from '../../fixture/index.ts';
 
 export type Store = DataSource & DataSink & { close?: () => Promise<void> };
 

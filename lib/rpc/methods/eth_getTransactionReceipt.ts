@@ -14,7 +14,7 @@ export const eth_getTransactionReceipt: RpcMethod = {
     if (tx === null || tx.blockNumber === null || tx.blockHash === null || tx.index === null) return { result: null };
     const [block, logs, cumulative] = await Promise.all([
       ctx.ds.getBlock({ hash: tx.blockHash }),
-      ctx.ds.listLogs({ transactionHash: tx.hash }, { after: null, limit: 100_000 }),
+      ctx.ds.listLogs({ transactionHash: tx.hash }, { after: null, limit: 100_000, order: 'asc' }),
       cumulativeGasUsed(ctx.ds, tx.blockNumber, tx.index),
     ]);
     if (block === null || !block.consensus) return { result: null };

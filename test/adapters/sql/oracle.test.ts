@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { createMemoryStore } from '../../../adapters/memory/index.ts';
-import { loadFixtureChain } from '../../fixtures/chain.ts';
+import { loadFixtureChain } from '../../../fixture/index.ts';
 import { storeFactories } from '../../support/stores.ts';
 import { chainKeys, digest } from './digest.ts';
 

@@ -6,7 +6,7 @@
 import type { Test } from 'tap';
 import type { BlockBundle, BlockRecord, Hash } from '../../../lib/domain/records.ts';
 import type { DataSink, DataSource } from '../../../lib/ports.ts';
-import { buildFixtureChain } from '../../fixtures/chain.ts';
+import { buildFixtureChain } from '../../../fixture/index.ts';
 import type { ChainKeys, DigestEntry, DigestOptions } from './digest.ts';
 import { chainKeys, digest } from './digest.ts';
 

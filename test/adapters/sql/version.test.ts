@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { openSqlStore } from '../../../adapters/sql/index.ts';
 import { createExplorer } from '../../../lib/index.ts';
-import { buildFixtureChain } from '../../fixtures/chain.ts';
+import { buildFixtureChain } from '../../../fixture/index.ts';
 
 const chain = buildFixtureChain();
 const dir = mkdtempSync(join(tmpdir(), 'scoutkit-version-'));

@@ -9,7 +9,7 @@ import type { Test } from 'tap';
 import { createMemoryStore } from '../../../adapters/memory/index.ts';
 import type { BlockBundle } from '../../../lib/index.ts';
 import { createExplorer, toJson } from '../../../lib/index.ts';
-import { buildFixtureChain } from '../../fixtures/chain.ts';
+import { buildFixtureChain } from '../../../fixture/index.ts';
 import { validateOurs } from '../../support/openapiOurs.ts';
 
 const chain = buildFixtureChain();

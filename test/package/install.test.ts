@@ -1,0 +1,164 @@
+// The package as a user installs it: `npm run build`, `npm pack`, a fresh project with nothing
+// else installs the tarball, and there plain node imports every entry, tsc type-checks a
+// TypeScript consumer (node16 and bundler resolution), the `scoutkit` bin serves the fixture
+// chain over HTTP, and publint and arethetypeswrong find no problem in the tarball.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { HEAD_BLOCK } from '../../fixture/index.ts';
+import { installTarball, packScoutkit, repoBin, repoRoot, run, startServe } from '../support/package.ts';
+
+// a build, an install and two type-checks: this file has its own, longer timeout
+t.setTimeout(10 * 60_000);
+
+const pkg = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
+  readonly exports: Record<string, string | { readonly types: string; readonly import: string }>;
+  readonly bin: Record<string, string>;
+};
+const entries = Object.entries(pkg.exports).flatMap(([path, target]) =>
+  typeof target === 'string' ? [] : [{ specifier: `scoutkit${path.slice(1)}`, ...target }],
+);
+
+const work = await mkdtemp(join(tmpdir(), 'scoutkit-package-'));
+t.teardown(() => rm(work, { recursive: true, force: true }));
+const project = join(work, 'consumer');
+
+const packed = await packScoutkit(work);
+t.comment(`build ${(packed.buildMs / 1000).toFixed(1)} s; tarball ${(packed.size / 1e3).toFixed(0)} kB, unpacked ${(packed.unpackedSize / 1e6).toFixed(2)} MB, ${packed.files.length} files`);
+
+// every step that takes long runs before the first subtest. sqlite3 cannot download its
+// prebuilt binary here and would compile from source (2-3 minutes, measured by
+// `npm run bench:package`): the install skips install scripts and takes this repo's sqlite3
+// binary of the same version instead (see installTarball); the test below checks that sqlite3
+// is the only package whose install script that skips (besides @scarf/scarf's telemetry, denied).
+const installed = await installTarball(project, packed.tarball, 'reuse');
+t.comment(`install into a fresh project: ${(installed.ms / 1000).toFixed(1)} s (install scripts skipped: ${installed.installScripts.join(', ')})`);
+
+t.test('the tarball holds the built package and nothing else', async (t) => {
+  const strip = (p: string): string => p.replace(/^\.\//, '');
+  const outside = packed.files.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f));
+  t.same(outside, [], 'only dist/, package.json, README.md (and a LICENSE)');
+  t.same(packed.files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts')), [], 'no TypeScript sources');
+  t.same(packed.files.filter((f) => /(^|\/)(test|bench|examples)\//.test(f)), [], 'no tests, benchmarks or examples');
+  for (const e of entries) {
+    t.ok(packed.files.includes(strip(e.import)), `${e.specifier}: ${e.import}`);
+    t.ok(packed.files.includes(strip(e.types)), `${e.specifier}: ${e.types}`);
+  }
+  for (const bin of Object.values(pkg.bin)) t.ok(packed.files.includes(strip(bin)), `bin ${bin}`);
+  t.ok(entries.length >= 7, `${entries.length} entries`);
+});
+
+t.test('publint finds nothing', async (t) => {
+  const { stdout } = await run(repoBin('publint'), [packed.tarball, '--strict'], work);
+  t.match(stdout, /All good/);
+});
+
+t.test('arethetypeswrong finds nothing (ESM only: node16 from ESM, bundler)', async (t) => {
+  // the package is ESM only ("import" conditions, Node >= 20): CommonJS and node10 resolution
+  // are out of scope, which is what attw's esm-only profile means
+  const { stdout } = await run(repoBin('attw'), [packed.tarball, '--profile', 'esm-only', '--format', 'json'], work);
+  const report = JSON.parse(stdout) as {
+    analysis: { problems: { kind: string; entrypoint: string; resolutionKind?: string }[]; entrypoints: Record<string, unknown> };
+  };
+  const ignored = ['node10', 'node16-cjs'];
+  t.same(report.analysis.problems.filter((p) => !ignored.includes(p.resolutionKind ?? '')), [], 'no problems (attw also exits 0)');
+  const analysed = Object.keys(report.analysis.entrypoints).filter((e) => e !== './package.json');
+  t.same(analysed.sort(), entries.map((e) => `.${e.specifier.slice('scoutkit'.length)}`).sort(), 'every entry analysed');
+});
+
+t.test('installed alone: its dependencies, no dev tools', async (t) => {
+  const have = (name: string): boolean => existsSync(join(project, 'node_modules', name, 'package.json'));
+  t.ok(have('scoutkit') && have('koa') && have('knex') && have('viem'), 'scoutkit and its dependencies');
+  for (const dev of ['tsx', 'solc', 'typescript', 'tap']) t.notOk(have(dev), `no ${dev}`);
+  t.same(installed.installScripts, ['@scarf/scarf', 'sqlite3'], 'the only install scripts: sqlite3 (its binary is reused) and a denied telemetry ping');
+});
+
+t.test('plain node imports every entry', async (t) => {
+  const script = [
+    ...entries.map((e, i) => `import * as m${i} from '${e.specifier}';`),
+    `const modules = { ${entries.map((e, i) => `'${e.specifier}': m${i}`).join(', ')} };`,
+    `const explorer = m0.createExplorer({ chains: { '1': await (async () => { const s = modules['scoutkit/memory'].createMemoryStore(); await modules['scoutkit/fixture'].loadFixtureChain(s); return s; })() } });`,
+    `const block = await explorer.handle({ path: '/api/v2/blocks/${HEAD_BLOCK}' });`,
+    `console.log(JSON.stringify({ exports: Object.fromEntries(Object.entries(modules).map(([k, m]) => [k, Object.keys(m).length])), status: block.status, height: block.body.height }));`,
+  ].join('\n');
+  t.equal(entries[0]?.specifier, 'scoutkit', 'the root entry first');
+  await writeFile(join(project, 'entries.mjs'), `${script}\n`);
+  const { stdout } = await run(process.execPath, ['entries.mjs'], project);
+  const out = JSON.parse(stdout) as { exports: Record<string, number>; status: number; height: number };
+  for (const e of entries) t.ok((out.exports[e.specifier] ?? 0) > 0, `${e.specifier}: ${out.exports[e.specifier]} exports`);
+  t.equal(out.status, 200);
+  t.equal(out.height, HEAD_BLOCK, 'a block of the fixture chain, through the library');
+});
+
+t.test('a TypeScript consumer type-checks (node16 and bundler)', async (t) => {
+  await writeFile(
+    join(project, 'consumer.ts'),
+    `import { createExplorer, explorerClient, toJson } from 'scoutkit';
+import type { DataSource, ExplorerResponse } from 'scoutkit';
+import { createMemoryStore } from 'scoutkit/memory';
+import { openSqlStore } from 'scoutkit/sql';
+import type { SqlStore } from 'scoutkit/sql';
+import { createRpcChainSource } from 'scoutkit/rpc';
+import { createIndexer } from 'scoutkit/indexer';
+import { createServer, explorerMiddleware } from 'scoutkit/host';
+import { HEAD_BLOCK, loadFixtureChain } from 'scoutkit/fixture';
+import type { FixtureChain } from 'scoutkit/fixture';
+
+const store = createMemoryStore();
+const chain: FixtureChain = await loadFixtureChain(store);
+const source: DataSource = store;
+const explorer = createExplorer({ chains: { '1': source } });
+const page: ExplorerResponse = await explorer.handle({ path: '/api/v2/blocks/' + HEAD_BLOCK });
+const status: number = page.status;
+const text: string = toJson(page.body);
+const api = explorerClient(explorer);
+// @ts-expect-error: the typed client knows its endpoints (the types are real, not any)
+void api.noSuchEndpoint;
+const indexer = createIndexer({ source: createRpcChainSource('http://127.0.0.1:8545'), sink: store });
+const server = createServer({ chains: { '1': store } });
+const middleware = explorerMiddleware(explorer, { prefix: '/explorer' });
+const open: (url: string) => Promise<SqlStore> = openSqlStore;
+export { chain, status, text, indexer, server, middleware, open };
+`,
+  );
+  // a strict Node project that also checks the package's declaration files
+  const base = { strict: true, noEmit: true, target: 'es2022', lib: ['es2023'], skipLibCheck: false, types: ['node'] };
+  const configs = {
+    node16: { ...base, module: 'node16', moduleResolution: 'node16' },
+    bundler: { ...base, module: 'esnext', moduleResolution: 'bundler' },
+  };
+  for (const [name, compilerOptions] of Object.entries(configs)) {
+    const file = `tsconfig.${name}.json`;
+    await writeFile(join(project, file), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }, null, 2));
+    const result = await run(repoBin('tsc'), ['-p', file], project).then(
+      (r) => ({ ok: true, output: r.stdout }),
+      (e: unknown) => ({ ok: false, output: e instanceof Error ? e.message : String(e) }),
+    );
+    t.ok(result.ok, `tsc, moduleResolution ${name}${result.ok ? '' : `:\n${result.output}`}`);
+  }
+});
+
+t.test('npx scoutkit --help', async (t) => {
+  const { stdout } = await run('npx', ['--no', '--', 'scoutkit', '--help'], project);
+  for (const command of ['serve', 'index', 'demo', 'seed', 'migrate']) t.match(stdout, new RegExp(`^  ${command} `, 'm'));
+});
+
+t.test('scoutkit serve --db memory:fixture answers over HTTP (and a seeded SQLite chain)', async (t) => {
+  const { stdout: seeded } = await run(join(project, 'node_modules', '.bin', 'scoutkit'), ['seed', '--db', 'sqlite:./seeded.sqlite'], project);
+  t.match(seeded, new RegExp(`head ${HEAD_BLOCK}`), 'scoutkit seed into SQLite');
+  const served = await startServe(project, ['--db', 'memory:fixture', '--chain', '5=sqlite:./seeded.sqlite', '--open-multichain', '--port', '0']);
+  t.teardown(() => served.stop());
+  const res = await fetch(`${served.url}/api/v2/blocks/${HEAD_BLOCK}`);
+  const firstAnswerMs = performance.now() - served.started;
+  t.equal(res.status, 200);
+  const block = (await res.json()) as { height: number; hash: string };
+  t.equal(block.height, HEAD_BLOCK, 'the fixture chain head, from memory');
+  const fromSqlite = await fetch(`${served.url}/5/api/v2/blocks/${HEAD_BLOCK}`);
+  t.equal(fromSqlite.status, 200);
+  t.match(await fromSqlite.json(), { height: HEAD_BLOCK, hash: block.hash }, 'the same block, from SQLite');
+  t.comment(`serve: listening after ${served.listeningMs.toFixed(0)} ms, first answer after ${firstAnswerMs.toFixed(0)} ms`);
+  t.equal(await served.stop(), 0, 'a clean exit on SIGTERM');
+  t.match(served.lines.at(-1), { msg: 'stopped' });
+});
