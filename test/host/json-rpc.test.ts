@@ -287,9 +287,9 @@ t.test('keys, limits and credits in the multichain form; the config', async (t) 
 });
 
 t.test('scoutkit serve --rpc --public-url', async (t) => {
-  const bin = new URL('../../bin/scoutkit.mjs', import.meta.url).pathname;
+  const bin = new URL('../../bin/scoutkit.ts', import.meta.url).pathname;
   const args = ['serve', '--db', 'memory:', '--default-chain', CHAIN, '--rpc', anvil.url, '--public-url', 'https://gw.example', '--port', '0', '--no-docs', '--no-metrics'];
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       const parsed = JSON.parse(line) as Record<string, unknown>;
