@@ -300,6 +300,7 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     t.same(Object.keys(np).sort(), ['block_number', 'index'], 'next page: block_number and index, no items_count unless sent');
     const npTyped = (await get(`/transactions/${airdrop}/token-transfers`, { type: 'ERC-20,ERC-721', items_count: '3' }))['next_page_params'] as Body;
     t.same(Object.keys(npTyped).sort(), ['block_number', 'index', 'items_count'], 'items_count echoed when sent, type never');
+    t.same(await get(`/transactions/${airdrop}/token-transfers`, { block_number: '0', index: '0' }), { items: [], next_page_params: null }, 'the {0,0} cursor is the end, as Blockscout');
 
     for (const h of [airdrop, f.transactions.createdByContract, f.transactions.failedInternalCall]) {
       const tab = (await walk(ex, `/api/v2/transactions/${h}/internal-transactions`, { items_count: '6' })).items;
