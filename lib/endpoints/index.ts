@@ -10,7 +10,9 @@ import { addressTokenBalances } from './addressTokenBalances.ts';
 import { addressTokens } from './addressTokens.ts';
 import { block } from './block.ts';
 import { blockCountdown } from './blockCountdown.ts';
+import { blockInternalTransactions } from './blockInternalTransactions.ts';
 import { blocks } from './blocks.ts';
+import { blockTransactions } from './blockTransactions.ts';
 import { configBackend } from './configBackend.ts';
 import { configBackendVersion } from './configBackendVersion.ts';
 import { configCsvExport } from './configCsvExport.ts';
@@ -31,9 +33,11 @@ import { tokenInstanceTransfers } from './tokenInstanceTransfers.ts';
 import { tokenTransfers } from './tokenTransfers.ts';
 import { tokenTransfersOfToken } from './tokenTransfersOfToken.ts';
 import { transaction } from './transaction.ts';
+import { transactionInternalTransactions } from './transactionInternalTransactions.ts';
 import { transactionLogs } from './transactionLogs.ts';
 import { transactions } from './transactions.ts';
 import { transactionStateChanges } from './transactionStateChanges.ts';
+import { transactionTokenTransfers } from './transactionTokenTransfers.ts';
 
 /** The explorer endpoints: what the OpenAPI document describes. */
 const EXPLORER_ENDPOINTS = {
@@ -46,6 +50,8 @@ const EXPLORER_ENDPOINTS = {
   transaction,
   transactionStateChanges,
   transactionLogs,
+  transactionTokenTransfers,
+  transactionInternalTransactions,
   internalTransactions,
   tokenTransfers,
   tokenInstances,
@@ -54,6 +60,8 @@ const EXPLORER_ENDPOINTS = {
   blocks,
   block,
   blockCountdown,
+  blockTransactions,
+  blockInternalTransactions,
   mainPageBlocks,
   mainPageTransactions,
   mainPageIndexingStatus,

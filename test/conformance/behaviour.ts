@@ -2,7 +2,7 @@
  * Filters and derived fields, checked against the fixture chain's own records.
  */
 import type { Test } from 'tap';
-import { toJson } from '../../lib/index.ts';
+import { TOKEN_TYPES, toJson, TRANSACTION_KINDS } from '../../lib/index.ts';
 import type { Body, Loaded } from '../support/explorer.ts';
 import { bodyOf, walk } from '../support/explorer.ts';
 
@@ -274,5 +274,100 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     }
     const version = bodyOf(await ex.handle({ path: '/api/v2/config/backend-version' }));
     t.match(version['backend_version'], /^scoutkit \d+\.\d+\.\d+/, 'backend_version names scoutkit');
+  });
+  await t.test('transaction tabs: token transfers in log order with a type filter; internal transactions in trace order', async (t) => {
+    const transfers = chain.bundles.flatMap((b) => b.tokenTransfers);
+    const traces = chain.bundles.flatMap((b) => b.internalTransactions).filter((it) => !(it.type === 'call' && it.index === 0));
+    const itemsOf = (rs: typeof transfers) => rs.reduce((n, r) => n + (r.tokenIds.length > 1 ? new Set(r.tokenIds).size : 1), 0);
+    const hashes = [f.transactions.manyLogs, f.transactions.manyTokenTransfers, f.transactions.erc1155LargeBatch, f.transactions.erc1155BatchRepeatedId, f.transactions.erc404, f.transactions.erc7984];
+    for (const h of hashes) {
+      const mine = transfers.filter((r) => r.transactionHash === h);
+      const list = (await walk(ex, `/api/v2/transactions/${h}/token-transfers`, { items_count: '5' })).items;
+      t.equal(list.length, itemsOf(mine), `${h}: every transfer item`);
+      t.ok(list.every((i) => i['transaction_hash'] === h), 'of that transaction only');
+      const logIndexes = list.map((i) => i['log_index'] as number);
+      t.same(logIndexes, [...logIndexes].sort((a, b) => a - b), 'log index ASC');
+      const embedded = (await get(`/transactions/${h}`))['token_transfers'] as Body[];
+      t.same(list.slice(0, 10), embedded, 'the first ten are the ones the transaction embeds');
+      for (const type of TOKEN_TYPES) {
+        const typed = (await walk(ex, `/api/v2/transactions/${h}/token-transfers`, { type, items_count: '5' })).items;
+        t.equal(typed.length, itemsOf(mine.filter((r) => r.tokenType === type)), `${h} type=${type}: as many as the chain holds`);
+        t.ok(typed.every((i) => i['token_type'] === type), `type=${type}: that type only`);
+      }
+    }
+    const airdrop = f.transactions.manyLogs;
+    const np = (await get(`/transactions/${airdrop}/token-transfers`))['next_page_params'] as Body;
+    t.same(Object.keys(np).sort(), ['block_number', 'index'], 'next page: block_number and index, no items_count unless sent');
+    const npTyped = (await get(`/transactions/${airdrop}/token-transfers`, { type: 'ERC-20,ERC-721', items_count: '3' }))['next_page_params'] as Body;
+    t.same(Object.keys(npTyped).sort(), ['block_number', 'index', 'items_count'], 'items_count echoed when sent, type never');
+    t.same(await get(`/transactions/${airdrop}/token-transfers`, { block_number: '0', index: '0' }), { items: [], next_page_params: null }, 'the {0,0} cursor is the end, as Blockscout');
+
+    for (const h of [airdrop, f.transactions.createdByContract, f.transactions.failedInternalCall]) {
+      const tab = (await walk(ex, `/api/v2/transactions/${h}/internal-transactions`, { items_count: '6' })).items;
+      const list = (await walk(ex, '/api/v2/internal-transactions', { transaction_hash: h, items_count: '6' })).items;
+      t.same(tab, list, `${h}: the tab lists what /internal-transactions?transaction_hash= lists`);
+      t.equal(tab.length, traces.filter((it) => it.transactionHash === h).length, 'every trace but the top call');
+      const idx = tab.map((i) => i['index'] as number);
+      t.same(idx, [...idx].sort((a, b) => a - b), 'index ASC');
+    }
+    const nonZero = (await walk(ex, `/api/v2/transactions/${airdrop}/internal-transactions`, { include_zero_value: 'false' })).items;
+    t.equal(nonZero.length, traces.filter((it) => it.transactionHash === airdrop && it.value !== 0n).length, 'include_zero_value=false drops zero-value traces');
+    const npInternal = (await get(`/transactions/${airdrop}/internal-transactions`))['next_page_params'] as Body;
+    t.same(Object.keys(npInternal).sort(), ['block_number', 'index', 'items_count', 'transaction_index']);
+
+    const pendingHash = f.pendingHashes[0];
+    t.ok(pendingHash !== undefined, 'the fixture has a pending transaction');
+    if (pendingHash !== undefined) {
+      for (const tab of ['token-transfers', 'internal-transactions']) {
+        t.same(await get(`/transactions/${pendingHash}/${tab}`), { items: [], next_page_params: null }, `a pending transaction's ${tab}: empty`);
+      }
+    }
+  });
+
+  await t.test('block tabs: transactions by position with a one-kind filter; internal transactions by transaction and trace', async (t) => {
+    const kinds = TRANSACTION_KINDS.filter((k) => k !== 'set_code_transaction');
+    const blocksOf = [f.busiestBlock, ...[f.transactions.contractCreation, f.transactions.coinTransfer, f.transactions.createdByContract, f.transactions.erc721Transfer].map((h) => txRecord(h)?.blockNumber ?? 0)];
+    for (const n of new Set(blocksOf)) {
+      const inBlock = allTxs.filter((x) => x.blockNumber === n).sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+      const list = (await walk(ex, `/api/v2/blocks/${n}/transactions`, { items_count: '4' })).items;
+      t.same(list.map((i) => i['hash']), inBlock.map((x) => x.hash), `block ${n}: its transactions by position`);
+      for (const kind of kinds) {
+        const typed = (await walk(ex, `/api/v2/blocks/${n}/transactions`, { type: kind, items_count: '4' })).items;
+        t.same(typed.map((i) => i['hash']), inBlock.filter((x) => x.kinds.includes(kind)).map((x) => x.hash), `block ${n} type=${kind}`);
+      }
+    }
+    const n = f.busiestBlock;
+    const hash = chain.bundles.find((b) => b.block.number === n && b.block.consensus)?.block.hash ?? '';
+    t.same(await get(`/blocks/${hash}/transactions`), await get(`/blocks/${n}/transactions`), 'by hash = by number');
+    const first = await get(`/blocks/${n}/transactions`, { items_count: '4', type: 'contract_call' });
+    const np = first['next_page_params'] as Body | null;
+    t.ok(np !== null, 'the busiest block pages at 4');
+    if (np !== null) {
+      t.same(Object.keys(np).sort(), ['block_number', 'index', 'items_count'], 'next page: block_number, index, items_count; type not echoed');
+      const a = await get(`/blocks/${n}/transactions`, { index: String(np['index']), block_number: '0' });
+      const b = await get(`/blocks/${n}/transactions`, { index: String(np['index']), block_number: String(n) });
+      t.same(a, b, 'block_number in the cursor is not read (Blockscout pages by index only)');
+    }
+
+    const traces = chain.bundles.flatMap((b) => b.internalTransactions).filter((it) => !(it.type === 'call' && it.index === 0));
+    const perBlock = new Map<number, number>();
+    for (const it of traces) perBlock.set(it.blockNumber, (perBlock.get(it.blockNumber) ?? 0) + 1);
+    for (const [m, count] of [...perBlock.entries()].sort((x, y) => y[1] - x[1]).slice(0, 4)) {
+      const list = (await walk(ex, `/api/v2/blocks/${m}/internal-transactions`, { items_count: '9' })).items;
+      t.equal(list.length, count, `block ${m}: every trace but the top calls`);
+      t.ok(list.every((i) => i['block_number'] === m), 'of that block only');
+      const keys = list.map((i) => [i['transaction_index'] as number, i['index'] as number]);
+      const sorted = [...keys].sort((x, y) => (x[0] as number) - (y[0] as number) || (x[1] as number) - (y[1] as number));
+      t.same(keys, sorted, '(transaction_index, index) ASC');
+      const ignored = (await walk(ex, `/api/v2/blocks/${m}/internal-transactions`, { items_count: '9', internal_type: 'create', call_type: 'staticcall' })).items;
+      t.same(ignored, list, 'internal_type and call_type are accepted and not applied, as in Blockscout');
+      const nonZero = (await walk(ex, `/api/v2/blocks/${m}/internal-transactions`, { include_zero_value: 'false' })).items;
+      t.equal(nonZero.length, traces.filter((it) => it.blockNumber === m && it.value !== 0n).length, 'include_zero_value=false');
+    }
+    const [busiest] = [...perBlock.entries()].sort((x, y) => y[1] - x[1])[0] ?? [0];
+    const npi = (await get(`/blocks/${busiest}/internal-transactions`, { items_count: '5' }))['next_page_params'] as Body;
+    t.same(Object.keys(npi).sort(), ['index', 'items_count', 'transaction_index'], 'next page: no block_number, as Blockscout');
+    const empty = await get('/blocks/0/internal-transactions');
+    t.same(empty, { items: [], next_page_params: null }, 'a block without traces: empty');
   });
 }

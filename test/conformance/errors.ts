@@ -46,7 +46,13 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
       cases.push({ path: p(bad), errors: [err('address_hash_param', ADDRESS_FORMAT)] });
     }
   }
-  const hashPaths = [(x: string) => `/transactions/${x}`, (x: string) => `/transactions/${x}/state-changes`, (x: string) => `/transactions/${x}/logs`];
+  const hashPaths = [
+    (x: string) => `/transactions/${x}`,
+    (x: string) => `/transactions/${x}/state-changes`,
+    (x: string) => `/transactions/${x}/logs`,
+    (x: string) => `/transactions/${x}/token-transfers`,
+    (x: string) => `/transactions/${x}/internal-transactions`,
+  ];
   for (const p of hashPaths) {
     for (const bad of ['0x', '0x123', `0X${h.slice(2)}`, `${h}0`, a]) {
       cases.push({ path: p(bad), errors: [err('transaction_hash_param', HASH_FORMAT)] });
@@ -55,14 +61,16 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   // path errors come first: query errors are not reported with them
   cases.push({ path: '/addresses/0x1/internal-transactions', query: { filter: 'foo', zzz: '1' }, errors: [err('address_hash_param', ADDRESS_FORMAT)] });
   for (const bad of ['0x123123', '123qwe', '-1']) {
-    cases.push({
-      path: `/blocks/${bad}`,
-      errors: [
-        err('block_hash_or_number_param', 'Failed to cast value using any of: Schema(title: "FullHash", type: :string), Schema(type: :integer)'),
-        err('block_hash_or_number_param', bad === '-1' ? '-1 is smaller than inclusive minimum 0' : 'Invalid integer. Got: string'),
-        err('block_hash_or_number_param', HASH_FORMAT),
-      ],
-    });
+    for (const tab of ['', '/transactions', '/internal-transactions']) {
+      cases.push({
+        path: `/blocks/${bad}${tab}`,
+        errors: [
+          err('block_hash_or_number_param', 'Failed to cast value using any of: Schema(title: "FullHash", type: :string), Schema(type: :integer)'),
+          err('block_hash_or_number_param', bad === '-1' ? '-1 is smaller than inclusive minimum 0' : 'Invalid integer. Got: string'),
+          err('block_hash_or_number_param', HASH_FORMAT),
+        ],
+      });
+    }
   }
   for (const bad of ['abc', '01', '1.5', '']) {
     cases.push({ path: `/tokens/${f.tokens.erc721}/instances/${bad === '' ? '%20' : bad}/transfers`, errors: [err('token_id_param', INTEGER_STRING_FORMAT)] });
@@ -76,6 +84,10 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     ['/transactions', ['block_number', 'index', 'items_count']],
     [`/transactions/${h}/state-changes`, ['items_count', 'state_changes_count']],
     [`/transactions/${h}/logs`, ['index', 'block_number', 'items_count']],
+    [`/transactions/${h}/token-transfers`, ['block_number', 'index', 'batch_log_index', 'index_in_batch', 'items_count']],
+    [`/transactions/${h}/internal-transactions`, ['block_number', 'index', 'transaction_index', 'items_count']],
+    [`/blocks/${f.busiestBlock}/transactions`, ['block_number', 'index', 'items_count']],
+    [`/blocks/${f.busiestBlock}/internal-transactions`, ['transaction_index', 'index', 'items_count']],
     ['/internal-transactions', ['block_number', 'index', 'transaction_index', 'items_count', 'limit']],
     ['/token-transfers', ['block_number', 'index', 'batch_log_index', 'index_in_batch', 'items_count', 'limit']],
     [`/tokens/${f.instancesToken}/instances`, ['items_count']],
@@ -121,8 +133,17 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   cases.push({ path: `/addresses/${a}/internal-transactions`, query: { filter: 'TO' }, errors: [err('filter', 'Invalid value for enum')] });
   cases.push({ path: '/transactions', query: { filter: 'mined' }, errors: [err('filter', 'Invalid value for enum')] });
   cases.push({ path: '/blocks', query: { type: 'Uncle' }, errors: [err('type', 'Invalid value for enum')] });
+  for (const bad of ['coin_transfer,contract_call', 'Coin_Transfer', 'validated', '']) {
+    cases.push({ path: `/blocks/${f.busiestBlock}/transactions`, query: { type: bad }, errors: [err('type', 'Invalid value for enum')] });
+  }
+  cases.push({ path: `/blocks/${f.busiestBlock}/internal-transactions`, query: { type: 'call' }, errors: [err('type', 'Unexpected field: type')] });
+  cases.push({ path: `/blocks/${f.busiestBlock}/internal-transactions`, query: { internal_type: 'delegatecall' }, errors: [err('internal_type', 'Invalid value for enum')] });
+  cases.push({ path: `/blocks/${f.busiestBlock}/internal-transactions`, query: { call_type: 'create' }, errors: [err('call_type', 'Invalid value for enum')] });
+  cases.push({ path: `/blocks/${f.busiestBlock}/internal-transactions`, query: { include_zero_value: '1' }, errors: [err('include_zero_value', 'Invalid boolean. Got: string')] });
+  cases.push({ path: `/transactions/${h}/internal-transactions`, query: { transaction_hash: h }, errors: [err('transaction_hash', 'Unexpected field: transaction_hash')] });
+  cases.push({ path: `/transactions/${h}/token-transfers`, query: { batch_transaction_hash: '0x12' }, errors: [err('batch_transaction_hash', HASH_FORMAT)] });
   cases.push({ path: `/addresses/${a}/nft/collections`, query: { token_type: 'ERC-99' }, errors: [err('token_type', 'Invalid value for enum')] });
-  for (const path of [`/addresses/${a}/tokens`, `/addresses/${a}/nft/collections`, '/token-transfers']) {
+  for (const path of [`/addresses/${a}/tokens`, `/addresses/${a}/nft/collections`, '/token-transfers', `/transactions/${h}/token-transfers`]) {
     for (const bad of ['ERC-99', 'ERC-20 ,ERC-721', 'erc20', '[[ERC-20]']) {
       cases.push({ path, query: { type: bad }, errors: TOKEN_TYPE_ERRORS.map((d) => err('type', d)) });
     }
@@ -172,6 +193,12 @@ export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
       `/transactions/${nowhere}`,
       `/transactions/${nowhere}/state-changes`,
       `/transactions/${nowhere}/logs`,
+      `/transactions/${nowhere}/token-transfers`,
+      `/transactions/${nowhere}/internal-transactions`,
+      `/blocks/${nowhere}/transactions`,
+      `/blocks/${nowhere}/internal-transactions`,
+      `/blocks/${f.headBlockNumber + 1}/transactions`,
+      `/blocks/${f.headBlockNumber + 1}/internal-transactions`,
       `/tokens/${noToken}/instances`,
       `/tokens/${noToken}/transfers`,
       `/tokens/${noToken}/instances/1/transfers`,
