@@ -189,7 +189,7 @@ function cases(ds: DataSource, handle: Handle): ListCase[] {
   const tx = (t: { blockNumber: number | null; index: number | null }) => ({ blockNumber: t.blockNumber ?? 0, index: t.index ?? 0 });
   const tt = (t: { blockNumber: number; logIndex: number }) => ({ blockNumber: t.blockNumber, logIndex: t.logIndex });
   const bal = (b: { value: bigint; tokenAddress: Address; tokenId: bigint | null }) => ({ value: b.value, tokenAddress: b.tokenAddress, tokenId: b.tokenId });
-  const page = (after: never) => ({ after, limit: LIMIT });
+  const page = (after: never) => ({ after, limit: LIMIT, order: 'desc' as const });
   return [
     apiCase('blocks', '/blocks', { type: 'block' }, handle),
     dsCase('ds listBlocks', (d, a) => d.listBlocks({ kind: 'block' }, page(a)), block, ds),

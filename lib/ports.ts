@@ -2,10 +2,12 @@
  * The ports lib defines and adapters implement.
  *
  * DataSource: the read side, one per chain. A handful of general record queries that the
- * endpoints compose, each with a filter, an optional keyset cursor (`after`) and a `limit`.
- * Every list query returns at most `limit` records, strictly after the cursor in the stated
- * order. Orders are total (ties are broken by the listed columns), so a walk of pages by the
- * cursor of the last record sees every record exactly once.
+ * endpoints compose, each with a filter (address and direction, block range, token, ...) and a
+ * page: an optional keyset cursor (`after`), a `limit` and an `order`. Each list states its
+ * order in its 'desc' form; 'asc' is the exact reverse (every column flipped), so one index
+ * serves both. Every list query returns at most `limit` records, strictly after the cursor in
+ * the page's order. Orders are total (ties are broken by the listed columns), so a walk of
+ * pages by the cursor of the last record sees every record exactly once, in either order.
  *
  * DataSink: the write side, used by the indexer and the fixture builder.
  */
@@ -28,10 +30,27 @@ import type {
   TransactionRecord,
 } from './domain/records.ts';
 
+export type Order = 'desc' | 'asc';
+
 export interface Page<C> {
+  /** the key of the last record of the previous page; null for the first page */
   readonly after: C | null;
   readonly limit: number;
+  /** 'desc': the list's stated order; 'asc': its exact reverse */
+  readonly order: Order;
 }
+
+/** Block numbers from `from` to `to`, both inclusive; an absent bound is open. */
+export interface BlockRange {
+  readonly from?: number;
+  readonly to?: number;
+}
+
+/**
+ * Which side of a record an address filter matches: 'from' = the sender; 'to' = the receiver
+ * (or, where the record can create one, the created contract); 'any' (the default) = either.
+ */
+export type Direction = 'from' | 'to' | 'any';
 
 // ---- blocks ---------------------------------------------------------------------------------
 
@@ -40,8 +59,9 @@ export interface BlockFilter {
   readonly kind: 'block' | 'uncle' | 'reorg';
   /** only blocks mined by this address (combined with kind) */
   readonly miner?: Address;
+  readonly blocks?: BlockRange;
 }
-/** Order: number DESC. Cursor: strictly below `number`. */
+/** Order desc: (number DESC, hash ASC). Cursor: strictly past `number`. */
 export interface BlockCursor {
   readonly number: number;
 }
@@ -55,10 +75,16 @@ export interface TransactionFilter {
   readonly kinds?: readonly TransactionKind[];
   /** OR-combined `0x` + 8 hex method ids, matched against `methodId` */
   readonly methodIds?: readonly Hex[];
+  /** transactions from, to or creating this address (see `direction`) */
+  readonly address?: Address;
+  /** with address: 'to' matches `to` and `createdContract` */
+  readonly direction?: Direction;
+  /** in a block within the range (a pending transaction is in none, so it never matches) */
+  readonly blocks?: BlockRange;
 }
 /**
- * validated order: (blockNumber DESC, index DESC); cursor `{blockNumber, index}`.
- * pending order: (insertedAt DESC, hash ASC); cursor `{insertedAt, hash}`.
+ * validated order desc: (blockNumber DESC, index DESC); cursor `{blockNumber, index}`.
+ * pending order desc: (insertedAt DESC, hash ASC); cursor `{insertedAt, hash}`.
  */
 export type TransactionCursor =
   | { readonly blockNumber: number; readonly index: number }
@@ -67,18 +93,17 @@ export type TransactionCursor =
 // ---- internal transactions -------------------------------------------------------------------
 
 /** The top-level call (type call, index 0) is never listed; index-0 creates are. */
-export type InternalTransactionFilter =
-  | {
-      /** traces touching the address: from, or to, or created contract */
-      readonly address?: Address;
-      /** with address: 'from' = from the address; 'to' = to it or creating it */
-      readonly direction?: 'from' | 'to';
-      readonly transactionHash?: undefined;
-    }
-  | { readonly transactionHash: Hash; readonly address?: undefined; readonly direction?: undefined };
+export interface InternalTransactionFilter {
+  /** traces from, to or creating this address (see `direction`) */
+  readonly address?: Address;
+  /** with address: 'to' matches `to` and `createdContract` */
+  readonly direction?: Direction;
+  readonly transactionHash?: Hash;
+  readonly blocks?: BlockRange;
+}
 /**
- * Without transactionHash: (blockNumber DESC, transactionIndex DESC, index DESC).
- * With transactionHash: index ASC (the cursor's blockNumber/transactionIndex are ignored).
+ * Order desc: (blockNumber DESC, transactionIndex DESC, index DESC). With transactionHash the
+ * list is one transaction's, so only the cursor's `index` counts.
  */
 export interface InternalTransactionCursor {
   readonly blockNumber: number;
@@ -95,11 +120,15 @@ export interface TokenTransferFilter {
   readonly transactionHash?: Hash;
   /** token_type IN types */
   readonly types?: readonly TokenType[];
+  /** transfers from or to this address (see `direction`) */
+  readonly address?: Address;
+  readonly direction?: Direction;
+  readonly blocks?: BlockRange;
 }
 /**
- * Without transactionHash: (blockNumber DESC, logIndex DESC). With transactionHash: logIndex ASC.
- * `inclusive` also returns the record exactly at the cursor (used to re-read an ERC-1155 batch
- * that a page split).
+ * Order desc: (blockNumber DESC, logIndex DESC). With transactionHash only the cursor's
+ * `logIndex` counts. `inclusive` also returns the record exactly at the cursor (used to
+ * re-read an ERC-1155 batch that a page split).
  */
 export interface TokenTransferCursor {
   readonly blockNumber: number;
@@ -110,10 +139,14 @@ export interface TokenTransferCursor {
 // ---- logs -----------------------------------------------------------------------------------
 
 export interface LogFilter {
-  readonly transactionHash: Hash;
+  readonly transactionHash?: Hash;
+  /** logs emitted by this contract */
+  readonly address?: Address;
+  readonly blocks?: BlockRange;
 }
-/** Order: index ASC. */
+/** Order desc: (blockNumber DESC, index DESC). With transactionHash only the cursor's `index` counts. */
 export interface LogCursor {
+  readonly blockNumber: number;
   readonly index: number;
 }
 
@@ -132,7 +165,7 @@ export interface CurrentTokenBalance {
   readonly value: bigint;
 }
 /**
- * Order: (value DESC, tokenAddress DESC, tokenId DESC with null lowest).
+ * Order desc: (value DESC, tokenAddress DESC, tokenId DESC with null lowest).
  * Cursor holds the last row's values; tokenId null compares below every id.
  */
 export interface TokenBalanceCursor {
@@ -145,18 +178,20 @@ export interface TokenBalanceCursor {
 
 export interface NftCollectionFilter {
   readonly holder: Address;
-  /** effective NFT types, in any order; the result follows NFT_TOKEN_TYPES order */
+  /** effective NFT types, in any order; the result follows the type rank of NFT_TOKEN_TYPES */
   readonly types: readonly NftTokenType[];
+  /** how many held ids each collection carries in `holdings` (the highest ids) */
+  readonly holdings: number;
 }
 export interface NftCollectionRecord {
   readonly tokenAddress: Address;
   readonly tokenType: NftTokenType;
   /** ERC-721: NFTs held; ERC-1155/404: distinct ids held */
   readonly amount: bigint;
-  /** up to 9 held ids with their balances, tokenId DESC (ERC-721 value is 1) */
+  /** up to `filter.holdings` held ids with their balances, tokenId DESC (ERC-721 value is 1) */
   readonly holdings: readonly { readonly tokenId: bigint; readonly value: bigint }[];
 }
-/** Order: (type rank in NFT_TOKEN_TYPES ASC, tokenAddress ASC). */
+/** Order desc: (type rank in NFT_TOKEN_TYPES DESC, tokenAddress DESC). */
 export interface NftCollectionCursor {
   readonly tokenType: NftTokenType;
   readonly tokenAddress: Address;
@@ -169,7 +204,7 @@ export interface TokenInstanceFilter {
   /** ERC-721: instances owned by holder; others: ids the holder has a positive balance of */
   readonly holder?: Address;
 }
-/** Order: tokenId DESC. */
+/** Order desc: tokenId DESC. */
 export interface TokenInstanceCursor {
   readonly tokenId: bigint;
 }

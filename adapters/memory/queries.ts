@@ -7,6 +7,8 @@ import type {
   AddressRecord,
   BlockRecord,
   Hash,
+  InternalTransactionRecord,
+  LogRecord,
   NftTokenType,
   TokenInstanceRecord,
   TokenRecord,
@@ -16,6 +18,7 @@ import type {
 import type {
   BlockFilter,
   BlockRef,
+  Direction,
   CurrentTokenBalance,
   VersionedDataSource,
   HeldTokenInstance,
@@ -29,27 +32,32 @@ import type {
   TransactionFilter,
 } from '../../lib/ports.ts';
 import {
-  balanceAfter,
-  blockAfter,
-  collectionAfter,
+  balanceVs,
+  blockVs,
   collectionOrder,
-  instanceAfter,
-  internalAfter,
-  internalInTxAfter,
+  collectionVs,
+  inRange,
+  instanceVs,
+  internalInTxVs,
   internalOrder,
-  minedAfter,
+  internalVs,
+  logInTxVs,
+  logVs,
   minedOrder,
-  pendingAfter,
+  minedVs,
+  pendingVs,
+  rangeAsc,
+  rangeDesc,
   tokenIdDesc,
-  transferAfter,
-  transferInTxAfter,
+  transferInTxVs,
+  transferOrder,
+  transferVs,
 } from './compare.ts';
 import { pageSize, takePage, takeUnionPage } from './paging.ts';
 import type { State } from './state.ts';
 import { Views } from './views.ts';
 
 const NO_ROWS: readonly never[] = Object.freeze([]);
-const HOLDINGS_SHOWN = 9;
 
 export function createReader(s: State): VersionedDataSource {
   let current = new Views(s);
@@ -127,85 +135,149 @@ export function createReader(s: State): VersionedDataSource {
             ? idx.consensus
             : idx.reorg
           : ((filter.kind === 'block' ? idx.consensusByMiner : idx.reorgByMiner).get(filter.miner) ?? NO_ROWS);
-      return takePage(rows, page.after === null ? null : blockAfter(page.after), page.limit);
+      return takePage(rows, page.limit, {
+        cursor: page.after === null ? null : blockVs(page.after),
+        window: rangeDesc(filter.blocks, (b: BlockRecord) => b.number),
+        backward: page.order === 'asc',
+      });
     },
 
     async listTransactions(filter: TransactionFilter, page: Page<TransactionCursor>) {
       const idx = views().transactions;
       const kinds = filter.kinds === undefined ? undefined : new Set(filter.kinds);
       const methods = filter.methodIds === undefined ? undefined : new Set(filter.methodIds);
+      const { address, blocks } = filter;
+      const direction = filter.direction ?? 'any';
       const keep = (t: TransactionRecord): boolean =>
         (kinds === undefined || t.kinds.some((k) => kinds.has(k))) &&
-        (methods === undefined || (t.methodId !== null && methods.has(t.methodId)));
+        (methods === undefined || (t.methodId !== null && methods.has(t.methodId))) &&
+        (address === undefined || touches(address, direction, t.from, [t.to, t.createdContract])) &&
+        inRange(blocks, t.blockNumber);
       const c = page.after;
+      const backward = page.order === 'asc';
       if (filter.status === 'pending') {
         if (c !== null && !('insertedAt' in c)) throw new TypeError('pending transactions take an {insertedAt, hash} cursor');
-        return takePage(idx.pending, c === null ? null : pendingAfter(c), page.limit, keep);
+        return takePage(idx.pending, page.limit, { cursor: c === null ? null : pendingVs(c), backward, keep });
       }
       if (c !== null && !('blockNumber' in c)) throw new TypeError('validated transactions take a {blockNumber, index} cursor');
       // narrow the candidates by one index; `keep` applies the whole filter either way
       const lists =
-        kinds !== undefined
-          ? [...kinds].map((k) => idx.byKind.get(k) ?? NO_ROWS)
-          : methods !== undefined
-            ? [...methods].map((m) => idx.byMethod.get(m) ?? NO_ROWS)
-            : [idx.validated];
-      return takeUnionPage(lists, minedOrder, c === null ? null : minedAfter(c), page.limit, keep);
+        address !== undefined
+          ? sides(direction, idx.byFrom.get(address) ?? NO_ROWS, idx.byTo.get(address) ?? NO_ROWS)
+          : kinds !== undefined
+            ? [...kinds].map((k) => idx.byKind.get(k) ?? NO_ROWS)
+            : methods !== undefined
+              ? [...methods].map((m) => idx.byMethod.get(m) ?? NO_ROWS)
+              : [idx.validated];
+      return takeUnionPage(lists, minedOrder, page.limit, {
+        cursor: c === null ? null : minedVs(c),
+        window: rangeDesc(blocks, (t: TransactionRecord) => t.blockNumber ?? -1),
+        backward,
+        keep,
+      });
     },
 
     async listInternalTransactions(filter: InternalTransactionFilter, page) {
       const c = page.after;
-      if (filter.transactionHash !== undefined) {
-        const rows = s.consensusBlockOf(filter.transactionHash)?.internalByTx.get(filter.transactionHash) ?? NO_ROWS;
-        return takePage(rows, c === null ? null : internalInTxAfter(c), page.limit);
+      const { address, transactionHash, blocks } = filter;
+      const direction = filter.direction ?? 'any';
+      const keep =
+        address === undefined ? undefined : (r: InternalTransactionRecord) => touches(address, direction, r.from, [r.to, r.createdContract]);
+      if (transactionHash !== undefined) {
+        const rows = s.consensusBlockOf(transactionHash)?.internalByTx.get(transactionHash) ?? NO_ROWS;
+        return takePage(rows, page.limit, {
+          cursor: c === null ? null : internalInTxVs(c),
+          window: rangeAsc(blocks, (r: InternalTransactionRecord) => r.blockNumber),
+          backward: page.order === 'desc',
+          keep,
+        });
       }
       const idx = views().internal;
-      const after = c === null ? null : internalAfter(c);
-      if (filter.address === undefined) return takePage(idx.all, after, page.limit);
-      const from = idx.byFrom.get(filter.address) ?? NO_ROWS;
-      const to = idx.byTo.get(filter.address) ?? NO_ROWS;
-      const lists = filter.direction === 'from' ? [from] : filter.direction === 'to' ? [to] : [from, to];
-      return takeUnionPage(lists, internalOrder, after, page.limit);
+      const lists = address === undefined ? [idx.all] : sides(direction, idx.byFrom.get(address) ?? NO_ROWS, idx.byTo.get(address) ?? NO_ROWS);
+      return takeUnionPage(lists, internalOrder, page.limit, {
+        cursor: c === null ? null : internalVs(c),
+        window: rangeDesc(blocks, (r: InternalTransactionRecord) => r.blockNumber),
+        backward: page.order === 'asc',
+        keep,
+      });
     },
 
     async listTokenTransfers(filter: TokenTransferFilter, page) {
-      const { tokenAddress, tokenId, transactionHash } = filter;
+      const { tokenAddress, tokenId, transactionHash, address, blocks } = filter;
+      const direction = filter.direction ?? 'any';
       const types = filter.types === undefined ? undefined : new Set(filter.types);
       const keep = (t: TokenTransferRecord): boolean =>
         (tokenAddress === undefined || t.tokenAddress === tokenAddress) &&
         (tokenId === undefined || t.tokenIds.includes(tokenId)) &&
-        (types === undefined || types.has(t.tokenType));
+        (types === undefined || types.has(t.tokenType)) &&
+        (address === undefined || touches(address, direction, t.from, [t.to]));
       const c = page.after;
+      const inclusive = c?.inclusive === true;
       if (transactionHash !== undefined) {
         const rows = s.consensusBlockOf(transactionHash)?.transfersByTx.get(transactionHash) ?? NO_ROWS;
-        return takePage(rows, c === null ? null : transferInTxAfter(c), page.limit, keep);
+        return takePage(rows, page.limit, {
+          cursor: c === null ? null : transferInTxVs(c),
+          inclusive,
+          window: rangeAsc(blocks, (t: TokenTransferRecord) => t.blockNumber),
+          backward: page.order === 'desc',
+          keep,
+        });
       }
       const v = views();
-      const rows =
+      const lists =
         tokenAddress !== undefined && tokenId !== undefined
-          ? v.transfersOfId(tokenAddress, tokenId)
-          : tokenAddress !== undefined
-            ? (v.transfers.byToken.get(tokenAddress) ?? NO_ROWS)
-            : v.transfers.all;
-      return takePage(rows, c === null ? null : transferAfter(c), page.limit, keep);
+          ? [v.transfersOfId(tokenAddress, tokenId)]
+          : address !== undefined
+            ? sides(direction, v.transfers.byFrom.get(address) ?? NO_ROWS, v.transfers.byTo.get(address) ?? NO_ROWS)
+            : tokenAddress !== undefined
+              ? [v.transfers.byToken.get(tokenAddress) ?? NO_ROWS]
+              : [v.transfers.all];
+      return takeUnionPage(lists, transferOrder, page.limit, {
+        cursor: c === null ? null : transferVs(c),
+        inclusive,
+        window: rangeDesc(blocks, (t: TokenTransferRecord) => t.blockNumber),
+        backward: page.order === 'asc',
+        keep,
+      });
     },
 
     async listLogs(filter, page) {
-      const rows = s.consensusBlockOf(filter.transactionHash)?.logsByTx.get(filter.transactionHash) ?? NO_ROWS;
+      const { transactionHash, address, blocks } = filter;
       const c = page.after;
-      return takePage(rows, c === null ? null : (l) => l.index > c.index, page.limit);
+      const keep = address === undefined ? undefined : (l: LogRecord) => l.address === address;
+      if (transactionHash !== undefined) {
+        const rows = s.consensusBlockOf(transactionHash)?.logsByTx.get(transactionHash) ?? NO_ROWS;
+        return takePage(rows, page.limit, {
+          cursor: c === null ? null : logInTxVs(c),
+          window: rangeAsc(blocks, (l: LogRecord) => l.blockNumber),
+          backward: page.order === 'desc',
+          keep,
+        });
+      }
+      const idx = views().logs;
+      const rows = address === undefined ? idx.all : (idx.byAddress.get(address) ?? NO_ROWS);
+      return takePage(rows, page.limit, {
+        cursor: c === null ? null : logVs(c),
+        window: rangeDesc(blocks, (l: LogRecord) => l.blockNumber),
+        backward: page.order === 'asc',
+      });
     },
 
     async listTokenBalances(filter, page): Promise<readonly CurrentTokenBalance[]> {
       const types = filter.types === undefined ? undefined : new Set(filter.types);
       const rows = views().holderBalances(filter.holder);
       const c = page.after;
-      return takePage(rows, c === null ? null : balanceAfter(c), page.limit, (b) => types === undefined || types.has(b.tokenType));
+      return takePage(rows, page.limit, {
+        cursor: c === null ? null : balanceVs(c),
+        backward: page.order === 'asc',
+        keep: (b) => types === undefined || types.has(b.tokenType),
+      });
     },
 
     async listNftCollections(filter: NftCollectionFilter, page): Promise<readonly NftCollectionRecord[]> {
       const v = views();
       const types = new Set<NftTokenType>(filter.types);
+      const shown = pageSize(filter.holdings);
       /** `${type}|${token}` → collection with its held ids (ERC-1155/404) */
       const groups = new Map<string, { tokenType: NftTokenType; tokenAddress: Address; amount: bigint; held: { tokenId: bigint; value: bigint }[] }>();
       for (const b of v.holderBalances(filter.holder)) {
@@ -224,12 +296,16 @@ export function createReader(s: State): VersionedDataSource {
         }
       }
       const c = page.after;
-      const chosen = takePage([...groups.values()].sort(collectionOrder), c === null ? null : collectionAfter(c), page.limit);
+      // the groups in collectionOrder are the list's 'asc' order
+      const chosen = takePage([...groups.values()].sort(collectionOrder), page.limit, {
+        cursor: c === null ? null : collectionVs(c),
+        backward: page.order === 'desc',
+      });
       return chosen.map((g) => {
         const holdings =
           g.tokenType === 'ERC-721'
-            ? v.ownedErc721(filter.holder, g.tokenAddress).slice(0, HOLDINGS_SHOWN).map((tokenId) => ({ tokenId, value: 1n }))
-            : g.held.sort((a, b) => tokenIdDesc(a.tokenId, b.tokenId)).slice(0, HOLDINGS_SHOWN);
+            ? v.ownedErc721(filter.holder, g.tokenAddress).slice(0, shown).map((tokenId) => ({ tokenId, value: 1n }))
+            : g.held.sort((a, b) => tokenIdDesc(a.tokenId, b.tokenId)).slice(0, shown);
         return Object.freeze({
           tokenAddress: g.tokenAddress,
           tokenType: g.tokenType,
@@ -243,29 +319,29 @@ export function createReader(s: State): VersionedDataSource {
       const v = views();
       const { tokenAddress, holder } = filter;
       const c = page.after;
-      const after = c === null ? null : instanceAfter(c);
+      const walk = { cursor: c === null ? null : instanceVs(c), backward: page.order === 'asc' };
       if (holder === undefined) {
-        return takePage(v.instanceIds(tokenAddress), after, page.limit).map((id) => held(v.instance(tokenAddress, id), null));
+        return takePage(v.instanceIds(tokenAddress), page.limit, walk).map((id) => held(v.instance(tokenAddress, id), null));
       }
       // candidate ids: ERC-721 ids the holder owns by transfers, and ids it has a balance of
       const candidates = new Set<bigint>(v.ownedErc721(holder, tokenAddress));
       for (const b of v.holderBalances(holder)) {
         if (b.tokenAddress === tokenAddress && b.tokenId !== null && b.value > 0n) candidates.add(b.tokenId);
       }
-      const out: HeldTokenInstance[] = [];
-      const n = pageSize(page.limit);
-      for (const id of [...candidates].sort(tokenIdDesc)) {
-        if (out.length >= n) break;
-        if (after !== null && !after(id)) continue;
+      const heldBy = (id: bigint): HeldTokenInstance | null => {
         const instance = v.instance(tokenAddress, id);
-        if (instance === null) continue;
-        if (instance.tokenType === 'ERC-721') {
-          if (instance.owner === holder) out.push(held(instance, 1n));
-        } else {
-          const value = v.balanceOf(holder, tokenAddress, id);
-          if (value > 0n) out.push(held(instance, value));
-        }
-      }
+        if (instance === null) return null;
+        if (instance.tokenType === 'ERC-721') return instance.owner === holder ? held(instance, 1n) : null;
+        const value = v.balanceOf(holder, tokenAddress, id);
+        return value > 0n ? held(instance, value) : null;
+      };
+      const out: HeldTokenInstance[] = [];
+      const keep = (id: bigint): boolean => {
+        const h = heldBy(id);
+        if (h !== null) out.push(h);
+        return h !== null;
+      };
+      takePage([...candidates].sort(tokenIdDesc), page.limit, { ...walk, keep });
       return out;
     },
 
@@ -273,6 +349,18 @@ export function createReader(s: State): VersionedDataSource {
       return [...(s.consensusBlockOf(transactionHash)?.stateChangesByTx.get(transactionHash) ?? NO_ROWS)];
     },
   };
+}
+
+/** Whether an address filter matches a row sent by `from` and received by `to` (any of them). */
+function touches(address: Address, direction: Direction, from: Address, to: readonly (Address | null)[]): boolean {
+  const sent = from === address;
+  const received = to.includes(address);
+  return direction === 'from' ? sent : direction === 'to' ? received : sent || received;
+}
+
+/** The lists an address filter reads: the sent side, the received side, or both. */
+function sides<T>(direction: Direction, sent: readonly T[], received: readonly T[]): (readonly T[])[] {
+  return direction === 'from' ? [sent] : direction === 'to' ? [received] : [sent, received];
 }
 
 function held(instance: TokenInstanceRecord | null, value: bigint | null): HeldTokenInstance {

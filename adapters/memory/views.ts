@@ -10,6 +10,7 @@ import type {
   BlockRecord,
   Hex,
   InternalTransactionRecord,
+  LogRecord,
   TokenInstanceRecord,
   TokenRecord,
   TokenTransferRecord,
@@ -22,6 +23,7 @@ import {
   balanceOrder,
   blockOrder,
   internalOrder,
+  logOrder,
   minedOrder,
   pendingOrder,
   tokenIdDesc,
@@ -43,6 +45,9 @@ interface TransactionIndex {
   readonly validated: readonly TransactionRecord[];
   readonly byKind: ReadonlyMap<TransactionKind, readonly TransactionRecord[]>;
   readonly byMethod: ReadonlyMap<Hex, readonly TransactionRecord[]>;
+  readonly byFrom: ReadonlyMap<Address, readonly TransactionRecord[]>;
+  /** rows whose `to` or `createdContract` is the address (once per row) */
+  readonly byTo: ReadonlyMap<Address, readonly TransactionRecord[]>;
   readonly pending: readonly TransactionRecord[];
 }
 interface InternalIndex {
@@ -54,6 +59,12 @@ interface InternalIndex {
 interface TransferIndex {
   readonly all: readonly TokenTransferRecord[];
   readonly byToken: ReadonlyMap<Address, readonly TokenTransferRecord[]>;
+  readonly byFrom: ReadonlyMap<Address, readonly TokenTransferRecord[]>;
+  readonly byTo: ReadonlyMap<Address, readonly TokenTransferRecord[]>;
+}
+interface LogIndex {
+  readonly all: readonly LogRecord[];
+  readonly byAddress: ReadonlyMap<Address, readonly LogRecord[]>;
 }
 
 export class Views {
@@ -62,6 +73,7 @@ export class Views {
   private txIndex?: TransactionIndex;
   private internalIndex?: InternalIndex;
   private transferIndex?: TransferIndex;
+  private logIndex?: LogIndex;
   private erc721Owned?: ReadonlyMap<string, readonly bigint[]>;
   private readonly transfersByIdCache = new Map<string, readonly TokenTransferRecord[]>();
   private readonly holdersCountCache = new Map<Address, bigint>();
@@ -90,6 +102,10 @@ export class Views {
 
   get transfers(): TransferIndex {
     return (this.transferIndex ??= buildTransferIndex(this.s));
+  }
+
+  get logs(): LogIndex {
+    return (this.logIndex ??= buildLogIndex(this.s));
   }
 
   /** Transfers (consensus) containing one id of a token, in list order. */
@@ -260,6 +276,8 @@ function buildTransactionIndex(s: State): TransactionIndex {
     validated,
     byKind: groupBy(validated, (t) => new Set(t.kinds)),
     byMethod: groupBy(validated, (t) => (t.methodId === null ? [] : [t.methodId])),
+    byFrom: groupBy(validated, (t) => [t.from]),
+    byTo: groupBy(validated, toOrCreated),
     pending: [...s.pending.values()].sort(pendingOrder),
   };
 }
@@ -271,20 +289,35 @@ function buildInternalIndex(s: State): InternalIndex {
   return {
     all,
     byFrom: groupBy(all, (r) => [r.from]),
-    byTo: groupBy(all, (r) => {
-      const keys = new Set<Address>();
-      if (r.to !== null) keys.add(r.to);
-      if (r.createdContract !== null) keys.add(r.createdContract);
-      return keys;
-    }),
+    byTo: groupBy(all, toOrCreated),
   };
+}
+
+/** The receiving side of a row: `to` and the created contract, each once. */
+function toOrCreated(r: { readonly to: Address | null; readonly createdContract: Address | null }): Set<Address> {
+  const keys = new Set<Address>();
+  if (r.to !== null) keys.add(r.to);
+  if (r.createdContract !== null) keys.add(r.createdContract);
+  return keys;
 }
 
 function buildTransferIndex(s: State): TransferIndex {
   const all: TokenTransferRecord[] = [];
   for (const stored of consensusBlocks(s)) all.push(...stored.bundle.tokenTransfers);
   all.sort(transferOrder);
-  return { all, byToken: groupBy(all, (t) => [t.tokenAddress]) };
+  return {
+    all,
+    byToken: groupBy(all, (t) => [t.tokenAddress]),
+    byFrom: groupBy(all, (t) => [t.from]),
+    byTo: groupBy(all, (t) => [t.to]),
+  };
+}
+
+function buildLogIndex(s: State): LogIndex {
+  const all: LogRecord[] = [];
+  for (const stored of consensusBlocks(s)) all.push(...stored.bundle.logs);
+  all.sort(logOrder);
+  return { all, byAddress: groupBy(all, (l) => [l.address]) };
 }
 
 /** `${holder}|${token}` → ERC-721 ids owned (latest transfer's `to`), tokenId DESC. */

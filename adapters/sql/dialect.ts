@@ -11,12 +11,39 @@
  *   every id ("null lowest") and be part of a primary key: a sentinel, −1 on Postgres and ''
  *   on SQLite.
  * - The variable limit of one statement and the row limit of one INSERT, which size insert chunks.
+ * - A multi-column key list: an OR of equalities on SQLite (each term an index seek), a join
+ *   against unnest(arrays) on Postgres (one parameter per column, however many keys).
+ * - The shape of a raw result (an array / `{ rows }`), the connection settings (a SQLite file
+ *   in WAL with a read-only pool; a Postgres pool with a search path) and the schema a store
+ *   lives in (Postgres creates it; a SQLite file is its own).
  * Everything else (upserts with onConflict().merge()/ignore(), row-value comparisons, window
  * functions, JSON-as-text arrays) is written once for both.
  */
 import type { Knex } from 'knex';
 
 export type DialectName = 'sqlite' | 'postgres';
+
+export type Binding = string | number | boolean | null;
+/** A SQL condition with its bindings. */
+export interface Cond {
+  readonly sql: string;
+  readonly bindings: readonly Binding[];
+}
+/** A key column of a multi-column condition: its SQL (quoted, maybe aliased) and whether it holds numbers. */
+export interface KeyColumn {
+  readonly sql: string;
+  readonly numeric: boolean;
+}
+
+/** How to connect: the database URL and the pool wanted. */
+export interface ConnectOptions {
+  /** Postgres: the schema to use */
+  readonly searchPath?: string;
+  /** Postgres: most pooled connections (default 10) */
+  readonly poolSize?: number;
+  /** SQLite file: a read-only pool of this many connections (0: the one writer connection) */
+  readonly readers?: number;
+}
 
 export interface Dialect {
   readonly name: DialectName;
@@ -41,6 +68,38 @@ export interface Dialect {
   readonly maxVariables: number;
   /** most rows of one INSERT (knex writes SQLite multi-row inserts as a compound SELECT: ≤ 500 terms) */
   readonly maxInsertRows: number;
+  /** rows whose key columns (two or more) equal one of `keys` (never empty) */
+  keysIn(columns: readonly KeyColumn[], keys: readonly (readonly Binding[])[]): Cond;
+  /** the rows of a knex.raw result */
+  rawRows(result: unknown): unknown;
+  /** knex settings for a URL of this dialect */
+  knexConfig(url: string, options: ConnectOptions): Knex.Config;
+  /** make the store's namespace exist before migrating (Postgres: the schema) */
+  prepare(knex: Knex, options: ConnectOptions): Promise<void>;
+}
+
+export class UnsupportedDatabaseUrl extends Error {
+  override readonly name = 'UnsupportedDatabaseUrl';
+}
+
+/** The file of a `sqlite:<path>` URL (`:memory:` included); null for other URLs. */
+export function sqliteFile(url: string): string | null {
+  if (!url.startsWith('sqlite:')) return null;
+  const filename = url.slice('sqlite:'.length);
+  if (filename === '') throw new UnsupportedDatabaseUrl(`sqlite URL without a path: ${url}`);
+  return filename;
+}
+
+interface SqliteConnection {
+  run(sql: string, done: (err: Error | null) => void): void;
+}
+function isSqliteConnection(c: unknown): c is SqliteConnection {
+  return typeof c === 'object' && c !== null && 'run' in c && typeof c.run === 'function';
+}
+
+/** A Postgres array literal of text elements (each quoted, `"` and `\` escaped). */
+function pgArray(values: readonly Binding[]): string {
+  return `{${values.map((v) => `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 }
 
 const WIDTH = 78;
@@ -84,6 +143,43 @@ const sqlite: Dialect = {
   fromIdKey: (v) => (v === '' || v === null ? null : toBig(v)),
   maxVariables: 32766,
   maxInsertRows: 400,
+  keysIn(columns, keys) {
+    const one = `(${columns.map((c) => `${c.sql} = ?`).join(' AND ')})`;
+    return { sql: `(${keys.map(() => one).join(' OR ')})`, bindings: keys.flat() };
+  },
+  rawRows: (result) => {
+    if (Array.isArray(result)) return result;
+    throw new TypeError('unexpected raw query result');
+  },
+  knexConfig(url, options) {
+    const filename = sqliteFile(url);
+    if (filename === null) throw new UnsupportedDatabaseUrl(`not a sqlite URL: ${url}`);
+    const inMemory = filename === ':memory:';
+    const reading = (options.readers ?? 0) > 0 && !inMemory;
+    return {
+      client: 'sqlite3',
+      connection: { filename },
+      useNullAsDefault: true,
+      pool: {
+        min: reading ? 0 : 1,
+        max: reading ? (options.readers ?? 1) : 1,
+        afterCreate: (conn: unknown, done: (err: Error | null, conn: unknown) => void) => {
+          if (!isSqliteConnection(conn)) return done(new Error('unexpected sqlite3 connection'), conn);
+          const pragmas = inMemory
+            ? []
+            : reading
+              ? ['PRAGMA busy_timeout = 5000', 'PRAGMA query_only = ON']
+              : ['PRAGMA journal_mode = WAL', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
+          const next = (i: number): void => {
+            if (i === pragmas.length) return done(null, conn);
+            conn.run(pragmas[i], (err) => (err === null ? next(i + 1) : done(err, conn)));
+          };
+          next(0);
+        },
+      },
+    };
+  },
+  prepare: async () => {},
 };
 
 const postgres: Dialect = {
@@ -100,7 +196,34 @@ const postgres: Dialect = {
   },
   maxVariables: 65535,
   maxInsertRows: 1000,
+  keysIn(columns, keys) {
+    const arrays = columns.map((c) => `CAST(? AS ${c.numeric ? 'numeric' : 'text'}[])`);
+    return {
+      sql: `(${columns.map((c) => c.sql).join(', ')}) IN (SELECT * FROM unnest(${arrays.join(', ')}))`,
+      bindings: columns.map((_, i) => pgArray(keys.map((k) => k[i]))),
+    };
+  },
+  rawRows: (result) => {
+    if (typeof result === 'object' && result !== null && 'rows' in result) return result.rows;
+    throw new TypeError('unexpected raw query result');
+  },
+  knexConfig: (url, options) => ({
+    client: 'pg',
+    connection: url,
+    ...(options.searchPath === undefined ? {} : { searchPath: [options.searchPath] }),
+    pool: { min: 0, max: options.poolSize ?? 10 },
+  }),
+  async prepare(knex, options) {
+    if (options.searchPath !== undefined) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [options.searchPath]);
+  },
 };
+
+/** The dialect of a database URL: `sqlite:<path>` or `postgres://…`. */
+export function dialectOfUrl(url: string): Dialect {
+  if (sqliteFile(url) !== null) return sqlite;
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return postgres;
+  throw new UnsupportedDatabaseUrl(`unsupported database URL (sqlite:<path> or postgres://…): ${url}`);
+}
 
 export function dialectOf(knex: Knex): Dialect {
   const client: unknown = knex.client.config.client;

@@ -11,7 +11,7 @@ import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import type { Hash } from '../../lib/domain/records.ts';
 import type { ChainIdentity, DataSink, VersionedDataSource } from '../../lib/ports.ts';
-import { dialectOf } from './dialect.ts';
+import { dialectOf, dialectOfUrl, sqliteFile } from './dialect.ts';
 import { migratorConfig } from './migrations/index.ts';
 import { createSqlReader } from './read.ts';
 import { asRows, num, str } from './rows.ts';
@@ -53,62 +53,11 @@ export interface SqlStoreOptions {
   readonly recomputeCurrent?: boolean;
 }
 
-export class UnsupportedDatabaseUrl extends Error {
-  override readonly name = 'UnsupportedDatabaseUrl';
-}
-
-interface SqliteConnection {
-  run(sql: string, done: (err: Error | null) => void): void;
-}
-function isSqliteConnection(c: unknown): c is SqliteConnection {
-  return typeof c === 'object' && c !== null && 'run' in c && typeof c.run === 'function';
-}
-
-function sqliteFile(url: string): string | null {
-  if (!url.startsWith('sqlite:')) return null;
-  const filename = url.slice('sqlite:'.length);
-  if (filename === '') throw new UnsupportedDatabaseUrl(`sqlite URL without a path: ${url}`);
-  return filename;
-}
+export { UnsupportedDatabaseUrl } from './dialect.ts';
 
 /** knex settings for a database URL (`readers`: a SQLite file's read-only pool of that size). */
 export function knexConfig(url: string, options: SqlStoreOptions = {}, readers = 0): Knex.Config {
-  const filename = sqliteFile(url);
-  if (filename !== null) {
-    const inMemory = filename === ':memory:';
-    const reading = readers > 0 && !inMemory;
-    return {
-      client: 'sqlite3',
-      connection: { filename },
-      useNullAsDefault: true,
-      pool: {
-        min: reading ? 0 : 1,
-        max: reading ? readers : 1,
-        afterCreate: (conn: unknown, done: (err: Error | null, conn: unknown) => void) => {
-          if (!isSqliteConnection(conn)) return done(new Error('unexpected sqlite3 connection'), conn);
-          const pragmas = inMemory
-            ? []
-            : reading
-              ? ['PRAGMA busy_timeout = 5000', 'PRAGMA query_only = ON']
-              : ['PRAGMA journal_mode = WAL', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
-          const next = (i: number): void => {
-            if (i === pragmas.length) return done(null, conn);
-            conn.run(pragmas[i], (err) => (err === null ? next(i + 1) : done(err, conn)));
-          };
-          next(0);
-        },
-      },
-    };
-  }
-  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    return {
-      client: 'pg',
-      connection: url,
-      ...(options.searchPath === undefined ? {} : { searchPath: [options.searchPath] }),
-      pool: { min: 0, max: options.poolSize ?? 10 },
-    };
-  }
-  throw new UnsupportedDatabaseUrl(`unsupported database URL (sqlite:<path> or postgres://…): ${url}`);
+  return dialectOfUrl(url).knexConfig(url, { ...options, readers });
 }
 
 /**
@@ -150,9 +99,7 @@ export async function openSqlStore(url: string, options: SqlStoreOptions = {}): 
   const readers = file === null || file === ':memory:' ? 0 : (options.sqliteReaders ?? 4);
   let reader: Knex | null = null;
   try {
-    if (options.searchPath !== undefined && dialectOf(knex).name === 'postgres') {
-      await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [options.searchPath]);
-    }
+    await dialectOf(knex).prepare(knex, options);
     if (options.migrate !== false) await knex.migrate.latest(migratorConfig);
     if (readers > 0) reader = knexFactory(knexConfig(url, options, readers));
     return createSqlStore(knex, reader ?? knex, { recomputeAlways: options.recomputeCurrent === true });
@@ -174,9 +121,7 @@ export interface MigrationReport {
 export async function migrateSqlStore(url: string, options: Pick<SqlStoreOptions, 'searchPath'> = {}): Promise<MigrationReport> {
   const knex = knexFactory(knexConfig(url, options));
   try {
-    if (options.searchPath !== undefined && dialectOf(knex).name === 'postgres') {
-      await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [options.searchPath]);
-    }
+    await dialectOf(knex).prepare(knex, options);
     const [, applied] = (await knex.migrate.latest(migratorConfig)) as [number, string[]];
     const [completed] = (await knex.migrate.list(migratorConfig)) as [{ name: string }[], unknown[]];
     return { applied, current: completed.map((m) => m.name) };

@@ -3,14 +3,10 @@
  * chunked inserts, and the "current value = latest history row" refresh.
  */
 import type { Knex } from 'knex';
-import type { Dialect } from './dialect.ts';
+import type { Binding, Cond, Dialect } from './dialect.ts';
 import type { WriteRow } from './rows.ts';
 
-export type Binding = string | number | boolean | null;
-export interface Cond {
-  readonly sql: string;
-  readonly bindings: readonly Binding[];
-}
+export type { Binding, Cond } from './dialect.ts';
 
 /** Keys per statement for OR-chained multi-column key conditions. */
 export const KEY_CHUNK = 200;
@@ -24,15 +20,9 @@ export function chunks<T>(xs: readonly T[], size: number): T[][] {
 /** Key columns compared as numbers (numeric(78,0) on Postgres); every other key column is text. */
 const NUMERIC_KEY_COLUMNS: ReadonlySet<string> = new Set(['token_id']);
 
-/** A Postgres array literal of text elements (each quoted, `"` and `\` escaped). */
-function pgArray(values: readonly Binding[]): string {
-  return `{${values.map((v) => `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
-}
-
 /**
  * Rows whose key columns equal one of `keys`: `"a" IN (?, …)` for one column; for several,
- * an OR of equalities on SQLite (each term an index seek) and a join against unnest(arrays)
- * on Postgres (one parameter per column, however many keys).
+ * the dialect's multi-column form (Dialect.keysIn).
  */
 export function keyCondition(d: Dialect, columns: readonly string[], keys: readonly (readonly Binding[])[], alias?: string): Cond {
   const col = (c: string) => (alias === undefined ? `"${c}"` : `${alias}."${c}"`);
@@ -40,15 +30,7 @@ export function keyCondition(d: Dialect, columns: readonly string[], keys: reado
   if (columns.length === 1) {
     return { sql: `${col(columns[0])} IN (${keys.map(() => '?').join(', ')})`, bindings: keys.map((k) => k[0]) };
   }
-  if (d.name === 'postgres') {
-    const arrays = columns.map((c) => `CAST(? AS ${NUMERIC_KEY_COLUMNS.has(c) ? 'numeric' : 'text'}[])`);
-    return {
-      sql: `(${columns.map(col).join(', ')}) IN (SELECT * FROM unnest(${arrays.join(', ')}))`,
-      bindings: columns.map((_, i) => pgArray(keys.map((k) => k[i]))),
-    };
-  }
-  const one = `(${columns.map((c) => `${col(c)} = ?`).join(' AND ')})`;
-  return { sql: `(${keys.map(() => one).join(' OR ')})`, bindings: keys.flat() };
+  return d.keysIn(columns.map((c) => ({ sql: col(c), numeric: NUMERIC_KEY_COLUMNS.has(c) })), keys);
 }
 
 /** Distinct keys (by their JSON form), first occurrence order. */

@@ -290,7 +290,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       const cond = keyCondition(d, ['token_address', 'holder'], part);
       // (value > 0 tested here: as a SQL term it steers SQLite off the primary key)
       const rows = asRows(
-        rawRows(await trx.raw(`SELECT "token_address", "holder", "value" FROM current_token_balances WHERE ${cond.sql}`, [...cond.bindings])),
+        d.rawRows(await trx.raw(`SELECT "token_address", "holder", "value" FROM current_token_balances WHERE ${cond.sql}`, [...cond.bindings])),
       );
       for (const r of rows) if (big(r, 'value') > 0n) out.add(`${str(r, 'token_address')}|${str(r, 'holder')}`);
     }
@@ -390,7 +390,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     for (const part of chunks(pairs, KEY_CHUNK)) {
       const cond = keyCondition(d, ['token_address', 'holder'], part);
       const rows = asRows(
-        rawRows(
+        d.rawRows(
           await trx.raw(`SELECT "token_address", "holder", "token_id", "value" FROM current_token_balances WHERE ${cond.sql}`, [...cond.bindings]),
         ),
       );
@@ -540,11 +540,4 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
 /** Readers compare this counter to tell whether cached answers are stale (DataSource.getDataVersion). */
 async function bumpDataVersion(trx: Knex.Transaction): Promise<void> {
   await trx('data_version').where('id', 1).increment('version', 1);
-}
-
-/** Rows of a knex.raw result: pg returns `{ rows }`, sqlite3 an array. */
-export function rawRows(result: unknown): unknown {
-  if (Array.isArray(result)) return result;
-  if (typeof result === 'object' && result !== null && 'rows' in result) return result.rows;
-  throw new TypeError('unexpected raw query result');
 }

@@ -15,6 +15,9 @@ import { defineEndpoint } from './endpoint.ts';
 import { NftCollection } from '../schema/holdings.ts';
 import { page } from '../schema/page.ts';
 
+/** Held ids shown per collection (the highest), as Blockscout. */
+export const HOLDINGS_SHOWN = 9;
+
 export const addressNftCollections = defineEndpoint({
   route: '/addresses/{address_hash_param}/nft/collections',
   summary: 'NFT collections held by an address, each with up to 9 instances',
@@ -37,8 +40,8 @@ export const addressNftCollections = defineEndpoint({
           ? { tokenType: cursorType as NftTokenType, tokenAddress: query.token_contract_address_hash }
           : null;
       const probe = await ds.listNftCollections(
-        { holder: path.address_hash_param, types: effectiveNftTypes(query.type) },
-        { after, limit: size + 1 },
+        { holder: path.address_hash_param, types: effectiveNftTypes(query.type), holdings: HOLDINGS_SHOWN },
+        { after, limit: size + 1, order: 'asc' },
       );
       const { rows, last } = splitPage<NftCollectionRecord>(probe, size);
       const ctx = await loadContext(

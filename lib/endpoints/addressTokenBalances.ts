@@ -24,7 +24,7 @@ export const addressTokenBalances = defineEndpoint({
         const last = rows[rows.length - 1];
         const batch = await ds.listTokenBalances(
           { holder: path.address_hash_param },
-          { after: last === undefined ? null : { value: last.value, tokenAddress: last.tokenAddress, tokenId: last.tokenId }, limit: CHUNK },
+          { after: last === undefined ? null : { value: last.value, tokenAddress: last.tokenAddress, tokenId: last.tokenId }, limit: CHUNK, order: 'desc' },
         );
         rows.push(...batch);
         if (batch.length < CHUNK) break;

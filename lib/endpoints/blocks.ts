@@ -28,7 +28,7 @@ export async function blockPage(
 ): Promise<JsonObject> {
   const size = pageSize(q);
   const after = q.block_number === undefined ? null : { number: q.block_number };
-  const { rows, last } = splitPage<BlockRecord>(await ds.listBlocks(filter, { after, limit: size + 1 }), size);
+  const { rows, last } = splitPage<BlockRecord>(await ds.listBlocks(filter, { after, limit: size + 1, order: 'desc' }), size);
   const ctx = await loadContext(ds, { addresses: rows.map((b) => b.miner) }, render);
   return listBody(
     rows.map((b) => renderBlock(b, ctx, false)),

@@ -45,7 +45,7 @@ export async function internalTransactionPage(
   }
   const keepZero = q.include_zero_value ?? true;
   const probe = await collect<InternalTransactionRecord, InternalTransactionCursor>(
-    (after, limit) => ds.listInternalTransactions(filter, { after, limit }),
+    (after, limit) => ds.listInternalTransactions(filter, { after, limit, order: byTransaction ? 'asc' : 'desc' }),
     (r) => ({ blockNumber: r.blockNumber, transactionIndex: r.transactionIndex, index: r.index }),
     first,
     size + 1,

@@ -38,7 +38,7 @@ export async function tokenBalancePage(
   render: RenderOptions,
 ): Promise<JsonObject> {
   const size = pageSize(q);
-  const { rows, last } = splitPage(await ds.listTokenBalances(filter, { after, limit: size + 1 }), size);
+  const { rows, last } = splitPage(await ds.listTokenBalances(filter, { after, limit: size + 1, order: 'desc' }), size);
   const ctx = await balanceContext(ds, rows, render, true);
   const next =
     last === null

@@ -33,7 +33,7 @@ export const tokenInstances = defineEndpoint({
       const after = query.unique_token === undefined || query.unique_token === null ? null : { tokenId: query.unique_token };
       const probe = await ds.listTokenInstances(
         { tokenAddress: token.address, ...(holder === undefined ? {} : { holder }) },
-        { after, limit: size + 1 },
+        { after, limit: size + 1, order: 'desc' },
       );
       const { rows, last } = splitPage<HeldTokenInstance>(probe, size);
       const ctx = await loadContext(ds, { addresses: rows.map((r) => (holder ?? r.instance.owner) ?? null) }, render);

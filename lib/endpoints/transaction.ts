@@ -25,7 +25,7 @@ export const transaction = defineEndpoint({
       if (tx === null) return E.left(notFound);
       const records = await ds.listTokenTransfers(
         { transactionHash: tx.hash },
-        { after: null, limit: EMBEDDED_TRANSFERS + 1 },
+        { after: null, limit: EMBEDDED_TRANSFERS + 1, order: 'asc' },
       );
       const items = records.flatMap((r) => expandTransfer(r));
       const shown = items.slice(0, EMBEDDED_TRANSFERS);

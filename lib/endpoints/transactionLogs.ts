@@ -23,8 +23,8 @@ export const transactionLogs = defineEndpoint({
       const tx = await ds.getTransaction(path.transaction_hash_param);
       if (tx === null) return E.left(notFound);
       const size = pageSize(query);
-      const after = query.index === undefined ? null : { index: query.index };
-      const probe = await ds.listLogs({ transactionHash: tx.hash }, { after, limit: size + 1 });
+      const after = query.index === undefined ? null : { blockNumber: tx.blockNumber ?? 0, index: query.index };
+      const probe = await ds.listLogs({ transactionHash: tx.hash }, { after, limit: size + 1, order: 'asc' });
       const { rows, last } = splitPage<LogRecord>(probe, size);
       const ctx = await loadContext(ds, { addresses: rows.map((l) => l.address) }, render);
       return E.right(

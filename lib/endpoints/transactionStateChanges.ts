@@ -95,7 +95,7 @@ async function allTransfersOf(ds: DataSource, hash: Hash): Promise<TokenTransfer
     const last = out[out.length - 1];
     const batch = await ds.listTokenTransfers(
       { transactionHash: hash },
-      { after: last === undefined ? null : { blockNumber: last.blockNumber, logIndex: last.logIndex }, limit: 500 },
+      { after: last === undefined ? null : { blockNumber: last.blockNumber, logIndex: last.logIndex }, limit: 500, order: 'asc' },
     );
     out.push(...batch);
     if (batch.length < 500) return out;

@@ -46,7 +46,7 @@ export const transactions = defineEndpoint({
         ...(query.type !== undefined && query.type.length > 0 ? { kinds: query.type } : {}),
         ...(query.method !== undefined && query.method.length > 0 ? { methodIds: query.method } : {}),
       };
-      const probe = await ds.listTransactions(filter, { after, limit: size + 1 });
+      const probe = await ds.listTransactions(filter, { after, limit: size + 1, order: 'desc' });
       const { rows, last } = splitPage<TransactionRecord>(probe, size);
       const ctx = await loadContext(ds, transactionRefs(rows), render);
       const items = rows.map((tx) => renderTransaction(tx, ctx, { tokenTransfers: null, detail: false }));

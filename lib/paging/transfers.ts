@@ -73,10 +73,12 @@ export async function pageTransfers(
   size: number,
 ): Promise<TransferPage> {
   const { cursor, skip } = resumeFrom(q);
+  // one transaction's transfers read in log order; every other list newest first
+  const order = filter.transactionHash === undefined ? 'desc' : 'asc';
   const items: TransferItem[] = [];
   let after = cursor;
   for (;;) {
-    const records = await ds.listTokenTransfers(filter, { after, limit: size + 1 });
+    const records = await ds.listTokenTransfers(filter, { after, limit: size + 1, order });
     for (const r of records) {
       for (const item of expandTransfer(r, filter.tokenId)) {
         if (skip === null || !skip(r, item)) items.push(item);

@@ -70,7 +70,7 @@ t.test('a reorg leaves only the canonical chain', async (t) => {
       for (let i = 0; i < 4; i++) await send(anvil.url, 400n + BigInt(i));
       await indexerFor(anvil.url, store).run();
       t.same(await storeHashes(store), await nodeHashes(anvil.url), 'longer chain: the store follows the node');
-      const txs = await store.listTransactions({ status: 'validated' }, { after: null, limit: 100 });
+      const txs = await store.listTransactions({ status: 'validated' }, { after: null, limit: 100, order: 'desc' });
       const head = Number(await rpc(anvil.url, 'eth_blockNumber', []));
       const onNode: Hash[] = [];
       for (let n = 0; n <= head; n++) {

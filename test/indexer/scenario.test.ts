@@ -76,7 +76,7 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
         t.equal(tx.gasUsed, receipt.gasUsed, `${hash} gas used`);
         t.equal((tx.gasPrice ?? 0n) * (tx.gasUsed ?? 0n), receipt.effectiveGasPrice * receipt.gasUsed, `${hash} fee`);
         t.equal(tx.blockNumber, Number(receipt.blockNumber), `${hash} block`);
-        const logsStored = await store.listLogs({ transactionHash: lc(hash) }, { after: null, limit: 1000 });
+        const logsStored = await store.listLogs({ transactionHash: lc(hash) }, { after: null, limit: 1000, order: 'asc' });
         t.same(
           logsStored.map((l) => ({ address: l.address, topics: [...l.topics], data: l.data, index: l.index })),
           receipt.logs.map((l) => ({ address: lc(l.address), topics: l.topics.map((x) => x.toLowerCase()), data: l.data.toLowerCase(), index: l.logIndex })),
@@ -98,7 +98,7 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       const split = await store.getTransaction(lc(facts.txs.routerSplit));
       t.equal(split?.status, 'ok');
       t.equal(split?.hasErrorInInternalTransactions, true, 'failed inner call flagged');
-      const splitItx = await store.listInternalTransactions({ transactionHash: lc(facts.txs.routerSplit) }, { after: null, limit: 50 });
+      const splitItx = await store.listInternalTransactions({ transactionHash: lc(facts.txs.routerSplit) }, { after: null, limit: 50, order: 'asc' });
       t.ok(splitItx.some((i) => i.to === lc(facts.accounts.fresh) && i.value > 0n), 'value to the fresh address');
       t.ok(splitItx.some((i) => i.error !== null), 'the failed inner call');
 
@@ -107,7 +107,7 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       t.equal(byHash.get(lc(facts.contracts.createdToken))?.creatorAddress, lc(facts.contracts.factory), 'CREATE by the factory');
       t.equal(byHash.get(lc(facts.contracts.created2Token))?.creatorAddress, lc(facts.contracts.factory), 'CREATE2 by the factory');
       t.equal(byHash.get(lc(facts.contracts.token))?.creationTransactionHash, lc(facts.txs.deployToken), 'deployed by a transaction');
-      const factoryItx = await store.listInternalTransactions({ transactionHash: lc(facts.txs.factoryCreate2) }, { after: null, limit: 50 });
+      const factoryItx = await store.listInternalTransactions({ transactionHash: lc(facts.txs.factoryCreate2) }, { after: null, limit: 50, order: 'asc' });
       t.ok(factoryItx.some((i) => i.type === 'create2' && i.createdContract === lc(facts.contracts.created2Token)), 'create2 trace');
       const deploy = await store.getTransaction(lc(facts.txs.deployToken));
       t.same(deploy?.kinds, ['contract_creation', 'token_creation'], 'token creation kinds');
@@ -139,7 +139,7 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       for (const b of sink.bundles) for (const tb of b.tokenBalances) holders.add(tb.holder);
       let checked = 0;
       for (const holder of holders) {
-        const current = await store.listTokenBalances({ holder }, { after: null, limit: 100 });
+        const current = await store.listTokenBalances({ holder }, { after: null, limit: 100, order: 'desc' });
         for (const bal of current) {
           const onChain =
             bal.tokenId === null
@@ -151,7 +151,7 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       }
       // and the other way round: every holder with a positive balance on chain is listed
       for (const holder of [facts.accounts.alice, facts.accounts.bob, facts.accounts.carol, facts.accounts.dave, facts.accounts.deployer]) {
-        const current = await store.listTokenBalances({ holder: lc(holder) }, { after: null, limit: 100 });
+        const current = await store.listTokenBalances({ holder: lc(holder) }, { after: null, limit: 100, order: 'desc' });
         const sct = await client.readContract({ address: facts.contracts.token, abi: ABI, functionName: 'balanceOf', args: [holder] });
         t.equal(current.find((b) => b.tokenAddress === lc(facts.contracts.token))?.value ?? 0n, sct, `SCT of ${holder} listed`);
       }

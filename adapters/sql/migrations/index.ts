@@ -8,6 +8,7 @@ import * as m001 from './001_initial.ts';
 import * as m002 from './002_chain_identity.ts';
 import * as m003 from './003_data_version.ts';
 import * as m004 from './004_lean_history.ts';
+import * as m005 from './005_address_lists.ts';
 
 export interface Migration {
   readonly name: string;
@@ -15,7 +16,7 @@ export interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: () => Promise.resolve([...MIGRATIONS]),

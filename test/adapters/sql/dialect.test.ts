@@ -31,3 +31,14 @@ t.test('sqlite keys sort and compare like the numbers', async (t) => {
   const below = asRows(await store.knex('k').select('v').where('v', '<', d.key(2n ** 64n + 5n)).andWhere('v', '<>', d.idKey(null)));
   t.equal(below.length, values.filter((v) => v < 2n ** 64n + 5n).length, 'comparisons are numeric');
 });
+
+t.test('dialect differences live in dialect.ts only', async (t) => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const root = join(import.meta.dirname, '../../../adapters/sql');
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && f !== 'dialect.ts');
+  t.ok(files.length >= 8, `${files.length} files of the SQL adapter read`);
+  const branching = /\.name\s*[!=]==\s*['"](sqlite|postgres)['"]|client\s*[!=]==|['"]sqlite3['"]|['"]pg['"]|\bPRAGMA\b|CREATE SCHEMA|unnest\(/;
+  const leaks = files.filter((f) => branching.test(readFileSync(join(root, f), 'utf8')));
+  t.same(leaks, [], 'no file branches on the dialect or writes dialect-only SQL');
+});

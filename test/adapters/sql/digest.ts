@@ -18,10 +18,12 @@ import type {
 } from '../../../lib/domain/records.ts';
 import { NFT_TOKEN_TYPES, TOKEN_TYPES, TRANSACTION_KINDS } from '../../../lib/domain/records.ts';
 import type {
+  BlockRange,
   CurrentTokenBalance,
   DataSource,
   HeldTokenInstance,
   NftCollectionRecord,
+  Page,
   TokenInstanceKey,
   TransactionCursor,
 } from '../../../lib/ports.ts';
@@ -30,6 +32,10 @@ export interface DigestEntry {
   readonly label: string;
   readonly value: unknown;
 }
+
+const DIRECTIONS = [undefined, 'from', 'to'] as const;
+const ORDERS = ['desc', 'asc'] as const;
+const rangeTag = (r: BlockRange) => `${r.from ?? ''}..${r.to ?? ''}`;
 
 const UNKNOWN_HASH = `0x${'ab'.repeat(32)}` as Hash;
 const UNKNOWN_ADDRESS = `0x${'cd'.repeat(20)}` as Address;
@@ -66,6 +72,8 @@ export interface ChainKeys {
   readonly transferIds: readonly TokenInstanceKey[];
   /** token → the holders that ever had a balance record of it */
   readonly tokenHolders: ReadonlyMap<Address, readonly Address[]>;
+  /** contracts that emitted logs */
+  readonly logAddresses: readonly Address[];
 }
 
 export function chainKeys(bundles: readonly BlockBundle[], pending: readonly TransactionRecord[] = []): ChainKeys {
@@ -80,7 +88,9 @@ export function chainKeys(bundles: readonly BlockBundle[], pending: readonly Tra
   const instances = new Map<string, TokenInstanceKey>();
   const ids = new Map<string, TokenInstanceKey>();
   const tokenHolders = new Map<Address, Set<Address>>();
+  const logAddresses = new Set<Address>();
   for (const b of bundles) {
+    for (const l of b.logs) logAddresses.add(l.address);
     heights.add(b.block.number);
     blockHashes.add(b.block.hash);
     miners.add(b.block.miner);
@@ -128,6 +138,7 @@ export function chainKeys(bundles: readonly BlockBundle[], pending: readonly Tra
     instances: [...instances.values(), { tokenAddress: UNKNOWN_ADDRESS, tokenId: 1n }],
     transferIds: [...ids.values()],
     tokenHolders: new Map([...tokenHolders].map(([t, hs]) => [t, [...hs, UNKNOWN_ADDRESS]])),
+    logAddresses: [...logAddresses, UNKNOWN_ADDRESS],
   };
 }
 
@@ -136,8 +147,10 @@ export interface DigestOptions {
   readonly limit?: number;
   /** visit fewer keys (for repeated snapshots): every n-th key of the big key sets */
   readonly stride?: number;
-  /** fewer filter combinations (for repeated snapshots) */
+  /** fewer filter combinations and no 'asc' walks (for repeated snapshots) */
   readonly light?: boolean;
+  /** walk every n-th list also in 'asc' order (default 3) */
+  readonly ascEvery?: number;
 }
 
 /** Subsets of a list of options: all singles, all pairs, and the whole list. */
@@ -154,6 +167,24 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
   const every = <T>(xs: readonly T[]): T[] => xs.filter((_, i) => i % stride === 0 || i === xs.length - 1);
   const out: DigestEntry[] = [];
   const add = (label: string, value: unknown) => out.push({ label, value });
+  let lists = 0;
+  /** Walk a list to its end in both orders; records both walks, returns the 'desc' one. */
+  async function both<T, C>(label: string, list: (page: Page<C>) => Promise<readonly T[]>, cursorOf: (last: T) => C): Promise<T[]> {
+    const desc = await walk((after: C | null, l) => list({ after, limit: l, order: 'desc' }), cursorOf, limit);
+    add(`${label} desc`, desc);
+    // the 'asc' walk of every n-th list (each list kind included); none in the light digest
+    if (options.light !== true && lists++ % (options.ascEvery ?? 3) === 0) {
+      add(`${label} asc`, await walk((after: C | null, l) => list({ after, limit: l, order: 'asc' }), cursorOf, limit));
+    }
+    return desc;
+  }
+  // open, two-sided and one-sided block ranges over the chain's heights
+  const top = Math.max(0, ...keys.heights.slice(0, -2));
+  const middle: BlockRange = { from: Math.floor(top / 4), to: Math.floor((3 * top) / 4) };
+  const ranges: readonly BlockRange[] = options.light === true ? [middle] : [middle, { from: 0 }, { to: Math.floor(top / 3) }, { from: top + 5 }];
+  const directions = options.light === true ? ([undefined] as const) : DIRECTIONS;
+  /** every 4th of a key set: the address filters of the new lists over a sample */
+  const sample = <T>(xs: readonly T[]): T[] => every(xs).filter((_, i) => i % 4 === 0);
 
   // ---- lookups -------------------------------------------------------------------------------
   add('getHighestBlockNumber', await ds.getHighestBlockNumber());
@@ -167,17 +198,20 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
   for (const k of every(keys.instances)) add(`getTokenInstance ${k.tokenAddress}#${k.tokenId}`, await ds.getTokenInstance(k));
 
   // ---- blocks --------------------------------------------------------------------------------
+  const blockCursor = (b: BlockRecord) => ({ number: b.number });
   for (const kind of ['block', 'reorg', 'uncle'] as const) {
     for (const miner of [undefined, ...keys.miners]) {
-      add(
-        `listBlocks ${kind} ${miner ?? '*'}`,
-        await walk((after, l) => ds.listBlocks({ kind, ...(miner === undefined ? {} : { miner }) }, { after, limit: l }), (b: BlockRecord) => ({ number: b.number }), limit),
-      );
+      await both(`listBlocks ${kind} ${miner ?? '*'}`, (page) => ds.listBlocks({ kind, ...(miner === undefined ? {} : { miner }) }, page), blockCursor);
     }
+  }
+  for (const blocks of ranges) {
+    await both(`listBlocks range ${rangeTag(blocks)}`, (page) => ds.listBlocks({ kind: 'block', blocks }, page), blockCursor);
   }
 
   // ---- transactions --------------------------------------------------------------------------
   const light = options.light === true;
+  const minedCursor = (t: TransactionRecord): TransactionCursor => ({ blockNumber: t.blockNumber ?? -1, index: t.index ?? -1 });
+  const pendingCursor = (t: TransactionRecord): TransactionCursor => ({ insertedAt: t.insertedAt, hash: t.hash });
   const kindSets: (readonly TransactionKind[] | undefined)[] = light
     ? [undefined, ['coin_transfer', 'token_transfer']]
     : [undefined, [], ...TRANSACTION_KINDS.map((k) => [k]), ['coin_transfer', 'token_transfer'], [...TRANSACTION_KINDS]];
@@ -188,21 +222,25 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
     for (const methodIds of kinds === undefined ? methodSets : [undefined, keys.methodIds.slice(0, 3)]) {
       const filter = { ...(kinds === undefined ? {} : { kinds }), ...(methodIds === undefined ? {} : { methodIds }) };
       const tag = `kinds=${kinds?.join('+') ?? '*'} methods=${methodIds?.join('+') ?? '*'}`;
-      add(
-        `listTransactions validated ${tag}`,
-        await walk(
-          (after, l) => ds.listTransactions({ status: 'validated', ...filter }, { after, limit: l }),
-          (t: TransactionRecord): TransactionCursor => ({ blockNumber: t.blockNumber ?? -1, index: t.index ?? -1 }),
-          limit,
-        ),
-      );
-      add(
-        `listTransactions pending ${tag}`,
-        await walk((after, l) => ds.listTransactions({ status: 'pending', ...filter }, { after, limit: l }), (t: TransactionRecord): TransactionCursor => ({ insertedAt: t.insertedAt, hash: t.hash }), limit),
-      );
+      await both(`listTransactions validated ${tag}`, (page) => ds.listTransactions({ status: 'validated', ...filter }, page), minedCursor);
+      await both(`listTransactions pending ${tag}`, (page) => ds.listTransactions({ status: 'pending', ...filter }, page), pendingCursor);
     }
   }
-  add('listTransactions validated limit 0', await ds.listTransactions({ status: 'validated' }, { after: null, limit: 0 }));
+  for (const address of sample(keys.addresses)) {
+    for (const direction of directions) {
+      const f = { address, ...(direction === undefined ? {} : { direction }) };
+      const tag = `${address} ${direction ?? '*'}`;
+      await both(`listTransactions validated address ${tag}`, (page) => ds.listTransactions({ status: 'validated', ...f }, page), minedCursor);
+      await both(`listTransactions pending address ${tag}`, (page) => ds.listTransactions({ status: 'pending', ...f }, page), pendingCursor);
+    }
+    const narrowed = { address, kinds: ['coin_transfer', 'contract_call'] as TransactionKind[], methodIds: keys.methodIds.slice(0, 3), blocks: middle };
+    await both(`listTransactions validated address ${address} narrowed`, (page) => ds.listTransactions({ status: 'validated', ...narrowed }, page), minedCursor);
+  }
+  for (const blocks of ranges) {
+    await both(`listTransactions validated range ${rangeTag(blocks)}`, (page) => ds.listTransactions({ status: 'validated', blocks }, page), minedCursor);
+    await both(`listTransactions pending range ${rangeTag(blocks)}`, (page) => ds.listTransactions({ status: 'pending', blocks }, page), pendingCursor);
+  }
+  add('listTransactions validated limit 0', await ds.listTransactions({ status: 'validated' }, { after: null, limit: 0, order: 'desc' }));
 
   // ---- internal transactions -----------------------------------------------------------------
   const itCursor = (r: { blockNumber: number; transactionIndex: number; index: number }) => ({
@@ -210,21 +248,30 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
     transactionIndex: r.transactionIndex,
     index: r.index,
   });
-  add('listInternalTransactions all', await walk((after, l) => ds.listInternalTransactions({}, { after, limit: l }), itCursor, limit));
+  await both('listInternalTransactions all', (page) => ds.listInternalTransactions({}, page), itCursor);
+  for (const blocks of ranges) {
+    await both(`listInternalTransactions range ${rangeTag(blocks)}`, (page) => ds.listInternalTransactions({ blocks }, page), itCursor);
+  }
   for (const address of every(keys.addresses)) {
-    for (const direction of [undefined, 'from', 'to'] as const) {
-      add(
+    for (const direction of directions) {
+      await both(
         `listInternalTransactions ${address} ${direction ?? '*'}`,
-        await walk(
-          (after, l) => ds.listInternalTransactions({ address, ...(direction === undefined ? {} : { direction }) }, { after, limit: l }),
-          itCursor,
-          limit,
-        ),
+        (page) => ds.listInternalTransactions({ address, ...(direction === undefined ? {} : { direction }) }, page),
+        itCursor,
       );
     }
+    await both(`listInternalTransactions ${address} range`, (page) => ds.listInternalTransactions({ address, blocks: middle }, page), itCursor);
   }
   for (const transactionHash of every(keys.transactions)) {
-    add(`listInternalTransactions tx ${transactionHash}`, await walk((after, l) => ds.listInternalTransactions({ transactionHash }, { after, limit: l }), itCursor, limit));
+    await both(`listInternalTransactions tx ${transactionHash}`, (page) => ds.listInternalTransactions({ transactionHash }, page), itCursor);
+  }
+  for (const address of light ? [] : every(keys.addresses).slice(0, 8)) {
+    for (const transactionHash of every(keys.transactions).slice(0, 8)) {
+      add(
+        `listInternalTransactions tx ${transactionHash} address ${address}`,
+        await ds.listInternalTransactions({ transactionHash, address, direction: 'to' }, { after: null, limit: 50, order: 'asc' }),
+      );
+    }
   }
 
   // ---- token transfers -----------------------------------------------------------------------
@@ -235,82 +282,109 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
   for (const types of typeSets) {
     const f = types === undefined ? {} : { types };
     const tag = types?.join('+') ?? '*';
-    const all = await walk((after, l) => ds.listTokenTransfers(f, { after, limit: l }), ttCursor, limit);
-    add(`listTokenTransfers all types=${tag}`, all);
+    const all = await both(`listTokenTransfers all types=${tag}`, (page) => ds.listTokenTransfers(f, page), ttCursor);
     // inclusive cursors re-read the record at the cursor
     for (const at of all.filter((_, i) => i % 17 === 5)) {
-      add(`listTokenTransfers inclusive ${at.blockNumber}/${at.logIndex} types=${tag}`, await ds.listTokenTransfers(f, { after: { ...ttCursor(at), inclusive: true }, limit: 3 }));
+      for (const order of light ? (['desc'] as const) : ORDERS) {
+        add(
+          `listTokenTransfers inclusive ${at.blockNumber}/${at.logIndex} types=${tag} ${order}`,
+          await ds.listTokenTransfers(f, { after: { ...ttCursor(at), inclusive: true }, limit: 3, order }),
+        );
+      }
     }
+  }
+  for (const blocks of ranges) {
+    await both(`listTokenTransfers range ${rangeTag(blocks)}`, (page) => ds.listTokenTransfers({ blocks }, page), ttCursor);
   }
   for (const tokenAddress of keys.tokens) {
     for (const types of light ? ([undefined] as const) : ([undefined, ['ERC-20'], ['ERC-721', 'ERC-1155']] as const)) {
-      add(
+      await both(
         `listTokenTransfers token ${tokenAddress} types=${types?.join('+') ?? '*'}`,
-        await walk((after, l) => ds.listTokenTransfers({ tokenAddress, ...(types === undefined ? {} : { types }) }, { after, limit: l }), ttCursor, limit),
+        (page) => ds.listTokenTransfers({ tokenAddress, ...(types === undefined ? {} : { types }) }, page),
+        ttCursor,
+      );
+    }
+  }
+  for (const address of sample(keys.addresses)) {
+    for (const direction of directions) {
+      await both(
+        `listTokenTransfers address ${address} ${direction ?? '*'}`,
+        (page) => ds.listTokenTransfers({ address, ...(direction === undefined ? {} : { direction }) }, page),
+        ttCursor,
+      );
+    }
+    for (const tokenAddress of keys.tokens.slice(0, 1)) {
+      await both(
+        `listTokenTransfers address ${address} token ${tokenAddress} range`,
+        (page) => ds.listTokenTransfers({ address, tokenAddress, types: ['ERC-20', 'ERC-721', 'ERC-1155'], blocks: middle }, page),
+        ttCursor,
       );
     }
   }
   for (const { tokenAddress, tokenId } of every(keys.transferIds)) {
-    add(`listTokenTransfers id ${tokenAddress}#${tokenId}`, await walk((after, l) => ds.listTokenTransfers({ tokenAddress, tokenId }, { after, limit: l }), ttCursor, limit));
+    await both(`listTokenTransfers id ${tokenAddress}#${tokenId}`, (page) => ds.listTokenTransfers({ tokenAddress, tokenId }, page), ttCursor);
   }
   for (const { tokenId } of keys.transferIds.slice(0, 3)) {
-    add(`listTokenTransfers id-only ${tokenId}`, await walk((after, l) => ds.listTokenTransfers({ tokenId }, { after, limit: l }), ttCursor, limit));
+    await both(`listTokenTransfers id-only ${tokenId}`, (page) => ds.listTokenTransfers({ tokenId }, page), ttCursor);
   }
   for (const transactionHash of every(keys.transactions)) {
-    const rows = await walk(
-      (after, l) => ds.listTokenTransfers({ transactionHash }, { after, limit: l }),
-      (r: TokenTransferRecord) => ({ blockNumber: r.blockNumber, logIndex: r.logIndex }),
-      limit,
-    );
-    add(`listTokenTransfers tx ${transactionHash}`, rows);
+    const rows = await both(`listTokenTransfers tx ${transactionHash}`, (page) => ds.listTokenTransfers({ transactionHash }, page), ttCursor);
     const first = rows[0];
     if (first !== undefined) {
-      add(
-        `listTokenTransfers tx ${transactionHash} narrowed`,
-        await ds.listTokenTransfers(
-          { transactionHash, tokenAddress: first.tokenAddress, types: [first.tokenType], ...(first.tokenIds[0] === undefined ? {} : { tokenId: first.tokenIds[0] }) },
-          { after: { blockNumber: first.blockNumber, logIndex: first.logIndex, inclusive: true }, limit: 50 },
-        ),
-      );
+      for (const order of light ? (['desc'] as const) : ORDERS) {
+        add(
+          `listTokenTransfers tx ${transactionHash} narrowed ${order}`,
+          await ds.listTokenTransfers(
+            {
+              transactionHash,
+              tokenAddress: first.tokenAddress,
+              types: [first.tokenType],
+              address: first.from,
+              ...(first.tokenIds[0] === undefined ? {} : { tokenId: first.tokenIds[0] }),
+            },
+            { after: { blockNumber: first.blockNumber, logIndex: first.logIndex, inclusive: true }, limit: 50, order },
+          ),
+        );
+      }
     }
   }
 
   // ---- logs, state changes -------------------------------------------------------------------
+  const logCursor = (r: LogRecord) => ({ blockNumber: r.blockNumber, index: r.index });
+  await both('listLogs all', (page) => ds.listLogs({}, page), logCursor);
+  for (const blocks of ranges) await both(`listLogs range ${rangeTag(blocks)}`, (page) => ds.listLogs({ blocks }, page), logCursor);
+  for (const address of sample(keys.logAddresses)) {
+    await both(`listLogs address ${address}`, (page) => ds.listLogs({ address }, page), logCursor);
+    await both(`listLogs address ${address} range`, (page) => ds.listLogs({ address, blocks: middle }, page), logCursor);
+  }
   for (const transactionHash of every(keys.transactions)) {
-    add(`listLogs ${transactionHash}`, await walk((after, l) => ds.listLogs({ transactionHash }, { after, limit: l }), (r: LogRecord) => ({ index: r.index }), limit));
+    await both(`listLogs ${transactionHash}`, (page) => ds.listLogs({ transactionHash }, page), logCursor);
     add(`listStateChanges ${transactionHash}`, await ds.listStateChanges(transactionHash));
   }
 
   // ---- balances, collections, instances ------------------------------------------------------
+  const balanceCursor = (b: CurrentTokenBalance) => ({ value: b.value, tokenAddress: b.tokenAddress, tokenId: b.tokenId });
+  const collectionCursor = (c: NftCollectionRecord) => ({ tokenType: c.tokenType, tokenAddress: c.tokenAddress });
+  const instanceCursor = (i: HeldTokenInstance) => ({ tokenId: i.instance.tokenId });
   for (const holder of every(keys.holders)) {
     const balanceTypes = light ? ([undefined] as const) : ([undefined, [], ['ERC-20'], ['ERC-721', 'ERC-1155', 'ERC-404'], ['ERC-7984', 'ERC-20']] as const);
     for (const types of balanceTypes) {
-      add(
+      await both(
         `listTokenBalances ${holder} types=${types?.join('+') ?? '*'}`,
-        await walk(
-          (after, l) => ds.listTokenBalances({ holder, ...(types === undefined ? {} : { types }) }, { after, limit: l }),
-          (b: CurrentTokenBalance) => ({ value: b.value, tokenAddress: b.tokenAddress, tokenId: b.tokenId }),
-          limit,
-        ),
+        (page) => ds.listTokenBalances({ holder, ...(types === undefined ? {} : { types }) }, page),
+        balanceCursor,
       );
     }
     for (const types of light ? [[...NFT_TOKEN_TYPES]] : combos<NftTokenType>(NFT_TOKEN_TYPES)) {
-      add(
-        `listNftCollections ${holder} types=${types.join('+')}`,
-        await walk((after, l) => ds.listNftCollections({ holder, types }, { after, limit: l }), (c: NftCollectionRecord) => ({ tokenType: c.tokenType, tokenAddress: c.tokenAddress }), limit),
-      );
+      for (const holdings of light ? [9] : [9, 2]) {
+        await both(`listNftCollections ${holder} types=${types.join('+')} holdings=${holdings}`, (page) => ds.listNftCollections({ holder, types, holdings }, page), collectionCursor);
+      }
     }
   }
   for (const tokenAddress of keys.tokens) {
-    add(
-      `listTokenInstances ${tokenAddress}`,
-      await walk((after, l) => ds.listTokenInstances({ tokenAddress }, { after, limit: l }), (i: HeldTokenInstance) => ({ tokenId: i.instance.tokenId }), limit),
-    );
+    await both(`listTokenInstances ${tokenAddress}`, (page) => ds.listTokenInstances({ tokenAddress }, page), instanceCursor);
     for (const holder of every(keys.tokenHolders.get(tokenAddress) ?? [])) {
-      add(
-        `listTokenInstances ${tokenAddress} holder ${holder}`,
-        await walk((after, l) => ds.listTokenInstances({ tokenAddress, holder }, { after, limit: l }), (i: HeldTokenInstance) => ({ tokenId: i.instance.tokenId }), limit),
-      );
+      await both(`listTokenInstances ${tokenAddress} holder ${holder}`, (page) => ds.listTokenInstances({ tokenAddress, holder }, page), instanceCursor);
     }
   }
   return out;

@@ -68,7 +68,7 @@ for (const name of selected) {
       await store.knex.raw('SET enable_sort = off');
       await store.knex.raw('SET enable_incremental_sort = off');
     }
-    const queries = await capture(store, () => digest(store, chainKeys(chain.bundles, chain.pending), { limit: 7, stride: 25 }));
+    const queries = await capture(store, () => digest(store, chainKeys(chain.bundles, chain.pending), { limit: 7, stride: 25, ascEvery: 1 }));
     t.ok(queries.length >= 20, `captured ${queries.length} distinct list statements`);
     const bad: string[] = [];
     for (const q of queries) {

@@ -77,7 +77,7 @@ for (const factory of factories) {
     await store.writeBlocks([twice]);
     await memory.writeBlocks([twice]);
     compare(t, await snap(store), await snap(memory), 'same reads as memory');
-    const held = await store.listTokenBalances({ holder: balance.holder }, { after: null, limit: 100 });
+    const held = await store.listTokenBalances({ holder: balance.holder }, { after: null, limit: 100, order: 'desc' });
     const row = held.find((h) => h.tokenAddress === balance.tokenAddress && h.tokenId === balance.tokenId);
     t.equal(row?.value, balance.value + 7n, 'the later balance is current');
   });
