@@ -19,7 +19,7 @@ export const mainPageBlocks = defineEndpoint({
     ({ ds, render }) =>
     () =>
     async () => {
-      const rows = await ds.listBlocks({ kind: 'block' }, { after: null, limit: MAIN_PAGE_BLOCKS });
+      const rows = await ds.listBlocks({ kind: 'block' }, { after: null, limit: MAIN_PAGE_BLOCKS, order: 'desc' });
       const ctx = await loadContext(ds, { addresses: rows.map((b) => b.miner) }, render);
       return E.right(rows.map((b) => renderBlock(b, ctx, false)));
     },

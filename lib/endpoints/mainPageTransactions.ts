@@ -19,7 +19,7 @@ export const mainPageTransactions = defineEndpoint({
     ({ ds, render }) =>
     () =>
     async () => {
-      const rows = await ds.listTransactions({ status: 'validated' }, { after: null, limit: MAIN_PAGE_TRANSACTIONS });
+      const rows = await ds.listTransactions({ status: 'validated' }, { after: null, limit: MAIN_PAGE_TRANSACTIONS, order: 'desc' });
       const ctx = await loadContext(ds, transactionRefs(rows), render);
       return E.right(rows.map((tx) => renderTransaction(tx, ctx, { tokenTransfers: null, detail: false })));
     },

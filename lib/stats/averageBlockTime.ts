@@ -48,6 +48,6 @@ export function averageWindow(newestFirst: readonly BlockTime[]): readonly Block
 
 /** The chain's average block time in milliseconds (one bounded query: the newest 201 blocks). */
 export async function averageBlockTimeMs(ds: DataSource): Promise<number> {
-  const newest = await ds.listBlocks({ kind: 'block' }, { after: null, limit: HEAD_SKIPPED + AVERAGE_WINDOW + 1 });
+  const newest = await ds.listBlocks({ kind: 'block' }, { after: null, limit: HEAD_SKIPPED + AVERAGE_WINDOW + 1, order: 'desc' });
   return averageSpacingMs(averageWindow(newest));
 }
