@@ -5,9 +5,12 @@
  */
 import { addressBlocksValidated } from './addressBlocksValidated.ts';
 import { addressInternalTransactions } from './addressInternalTransactions.ts';
+import { addressLogs } from './addressLogs.ts';
 import { addressNftCollections } from './addressNftCollections.ts';
 import { addressTokenBalances } from './addressTokenBalances.ts';
 import { addressTokens } from './addressTokens.ts';
+import { addressTokenTransfers } from './addressTokenTransfers.ts';
+import { addressTransactions } from './addressTransactions.ts';
 import { block } from './block.ts';
 import { blockCountdown } from './blockCountdown.ts';
 import { blocks } from './blocks.ts';
@@ -37,6 +40,9 @@ import { transactionStateChanges } from './transactionStateChanges.ts';
 
 /** The explorer endpoints: what the OpenAPI document describes. */
 const EXPLORER_ENDPOINTS = {
+  addressTransactions,
+  addressTokenTransfers,
+  addressLogs,
   addressTokens,
   addressTokenBalances,
   addressInternalTransactions,

@@ -34,6 +34,14 @@ export function endpointCases(f: FixtureFacts): Case[] {
     .filter(([, v]) => typeof v === 'string' && v.length === 66)
     .map(([, h]) => h as string);
   return [
+    c('addressTransactions', `/addresses/${f.eoas.erin}/transactions`),
+    c('addressTransactions', `/addresses/${f.eoas.alice}/transactions`, { filter: 'from' }),
+    c('addressTransactions', `/addresses/${f.contracts.factory}/transactions`, { filter: 'to', sort: 'block_number', order: 'asc' }),
+    c('addressTokenTransfers', `/addresses/${f.hotAddress}/token-transfers`),
+    c('addressTokenTransfers', `/addresses/${f.hotAddress}/token-transfers`, { type: 'ERC-1155', filter: 'to' }),
+    c('addressTokenTransfers', `/addresses/${f.eoas.alice}/token-transfers`, { token: f.tokens.erc20 }),
+    c('addressLogs', `/addresses/${f.tokens.erc20}/logs`),
+    c('addressLogs', `/addresses/${f.contracts.emitter}/logs`),
     c('addressTokens', `/addresses/${f.hotAddress}/tokens`),
     c('addressTokens', `/addresses/${f.hotAddress}/tokens`, { type: 'ERC-1155,ERC-404' }),
     c('addressTokens', `/addresses/${f.eoas.alice}/tokens`),

@@ -6,7 +6,7 @@
 import type { Test } from 'tap';
 import type { Address, BlockBundle, InternalTransactionRecord, TokenTransferRecord } from '../../lib/index.ts';
 import type { FixtureChain } from '../fixtures/chain.ts';
-import { PING_PONG_ID } from '../fixtures/chain.ts';
+import { PING_PONG_ID, TOPICS, ZERO_ADDRESS } from '../fixtures/chain.ts';
 import type { Body, Loaded } from '../support/explorer.ts';
 import { walk } from '../support/explorer.ts';
 
@@ -67,7 +67,84 @@ export function walkCases(chain: FixtureChain): WalkCase[] {
   const internalId = (i: Body) => `${i['transaction_hash']}:${i['index']}`;
   const transferId = (i: Body) => `${i['transaction_hash']}:${i['log_index']}:${(i['total'] as Body | null)?.['token_id'] ?? ''}`;
   const transferKey = (i: Body): Key => [num(i['block_number']), num(i['log_index'])];
+  const txs = [...all(chain, (b) => b.transactions), ...chain.pending];
+  const logs = all(chain, (b) => b.logs);
+  const erin = f.eoas.erin;
+  // pending first (block_number null sorts above every block), then block_number, position
+  const txKey = (i: Body): Key => [i['block_number'] === null ? Number.MAX_SAFE_INTEGER : num(i['block_number']), i['position'] === null ? 0 : num(i['position'])];
+  const logKey = (i: Body): Key => [num(i['block_number']), num(i['index'])];
+  const transferItems = (pick: (r: TokenTransferRecord) => boolean) => transfers.filter(pick).reduce((n, r) => n + itemCount(r), 0);
   return [
+    {
+      name: 'address transactions (pending first)',
+      path: `/addresses/${erin}/transactions`,
+      id: (i) => String(i['hash']),
+      sortKey: txKey,
+      expected: txs.filter((x) => x.from === erin || x.to === erin || x.createdContract === erin).length,
+    },
+    {
+      name: 'address transactions, sort=block_number&order=asc (pending last)',
+      path: `/addresses/${erin}/transactions`,
+      query: { sort: 'block_number', order: 'asc' },
+      id: (i) => String(i['hash']),
+      sortKey: txKey,
+      direction: 'asc',
+      expected: txs.filter((x) => x.from === erin || x.to === erin || x.createdContract === erin).length,
+    },
+    {
+      name: 'address transactions, filter=from',
+      path: `/addresses/${f.eoas.alice}/transactions`,
+      query: { filter: 'from' },
+      id: (i) => String(i['hash']),
+      sortKey: txKey,
+      expected: txs.filter((x) => x.from === f.eoas.alice).length,
+    },
+    {
+      name: 'address transactions, filter=to',
+      path: `/addresses/${erin}/transactions`,
+      query: { filter: 'to' },
+      id: (i) => String(i['hash']),
+      sortKey: txKey,
+      expected: txs.filter((x) => x.to === erin || x.createdContract === erin).length,
+    },
+    {
+      name: 'address token transfers',
+      path: `/addresses/${f.hotAddress}/token-transfers`,
+      id: transferId,
+      sortKey: transferKey,
+      expected: transferItems((r) => r.from === f.hotAddress || r.to === f.hotAddress),
+    },
+    {
+      name: 'address token transfers, filter=from (the zero address: every mint)',
+      path: `/addresses/${ZERO_ADDRESS}/token-transfers`,
+      query: { filter: 'from' },
+      id: transferId,
+      sortKey: transferKey,
+      expected: transferItems((r) => r.from === ZERO_ADDRESS),
+    },
+    {
+      name: 'address token transfers, filter=to',
+      path: `/addresses/${f.hotAddress}/token-transfers`,
+      query: { filter: 'to' },
+      id: transferId,
+      sortKey: transferKey,
+      expected: transferItems((r) => r.to === f.hotAddress),
+    },
+    {
+      name: 'address logs',
+      path: `/addresses/${f.tokens.erc20}/logs`,
+      id: (i) => `${i['transaction_hash']}:${i['index']}`,
+      sortKey: logKey,
+      expected: logs.filter((l) => l.address === f.tokens.erc20).length,
+    },
+    {
+      name: 'address logs, topic=Transfer',
+      path: `/addresses/${f.tokens.erc20}/logs`,
+      query: { topic: TOPICS.transfer },
+      id: (i) => `${i['transaction_hash']}:${i['index']}`,
+      sortKey: logKey,
+      expected: logs.filter((l) => l.address === f.tokens.erc20 && l.topics.includes(TOPICS.transfer)).length,
+    },
     {
       name: 'address internal transactions',
       path: `/addresses/${f.hotAddress}/internal-transactions`,

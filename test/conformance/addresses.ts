@@ -1,0 +1,86 @@
+/**
+ * The address pages (issue 8): filters, orders and paging keys, checked against the fixture
+ * chain's own records.
+ */
+import type { Test } from 'tap';
+import { toJson } from '../../lib/index.ts';
+import { TOPICS } from '../fixtures/chain.ts';
+import type { Body, Loaded } from '../support/explorer.ts';
+import { bodyOf, walk } from '../support/explorer.ts';
+
+const items = (b: Body): Body[] => b['items'] as Body[];
+const lower = (a: unknown): string | null => (a === null ? null : ((a as Body)['hash'] as string).toLowerCase());
+
+export async function addressSuite(t: Test, loaded: Loaded): Promise<void> {
+  const { explorer: ex, chain } = loaded;
+  const f = chain.facts;
+  const get = async (path: string, query: Record<string, string> = {}) => {
+    const r = await ex.handle({ path: `/api/v2${path}`, query });
+    if (r.status !== 200) throw new Error(`${path} → ${r.status} ${toJson(r.body)}`);
+    return bodyOf(r);
+  };
+  const allTxs = chain.bundles.flatMap((b) => b.transactions);
+
+  await t.test('address transactions: directions, created contracts, orders, paging keys', async (t) => {
+    const erin = f.eoas.erin;
+    const all = (await walk(ex, `/api/v2/addresses/${erin}/transactions`)).items;
+    const from = (await walk(ex, `/api/v2/addresses/${erin}/transactions`, { filter: 'from' })).items;
+    const to = (await walk(ex, `/api/v2/addresses/${erin}/transactions`, { filter: 'to' })).items;
+    t.ok(from.every((i) => lower(i['from']) === erin), 'filter=from: sent by the address');
+    t.ok(to.every((i) => lower(i['to']) === erin || lower(i['created_contract']) === erin), 'filter=to: received (or created)');
+    t.same(new Set(all.map((i) => i['hash'])), new Set([...from, ...to].map((i) => i['hash'])), 'no filter: the union of both');
+    const pendingCount = chain.pending.filter((p) => p.from === erin || p.to === erin).length;
+    t.ok(pendingCount > 0, 'the fixture has pending transactions of the address');
+    t.ok(all.slice(0, pendingCount).every((i) => i['block_number'] === null), 'pending first');
+    const asc = (await walk(ex, `/api/v2/addresses/${erin}/transactions`, { sort: 'block_number', order: 'asc' })).items;
+    t.same(asc.map((i) => i['hash']), [...all].reverse().map((i) => i['hash']), 'sort=block_number&order=asc is the exact reverse');
+    const sortOnly = await get(`/addresses/${erin}/transactions`, { order: 'asc' });
+    t.same(items(sortOnly).map((i) => i['hash']), all.slice(0, 50).map((i) => i['hash']), 'order without sort: the default order');
+    const creation = allTxs.find((x) => x.createdContract !== null && x.to === null);
+    t.ok(creation, 'the fixture has a top-level contract creation');
+    if (creation !== undefined && creation.createdContract !== null) {
+      const created = (await walk(ex, `/api/v2/addresses/${creation.createdContract}/transactions`, { filter: 'to' })).items;
+      t.ok(created.some((i) => i['hash'] === creation.hash), 'filter=to lists the transaction that created the contract');
+    }
+    const first = await get(`/addresses/${erin}/transactions`, { filter: 'from', items_count: '3' });
+    const np = first['next_page_params'] as Body;
+    t.same(Object.keys(np).sort(), ['block_number', 'fee', 'filter', 'hash', 'index', 'inserted_at', 'items_count', 'value'], 'next_page_params: every key, the filter echoed');
+    const legacy = await get(`/addresses/${erin}/transactions`, { filter: 'from', items_count: '3', block_number: String(np['block_number']), index: String(np['index']) });
+    const viaAll = await get(`/addresses/${erin}/transactions`, { filter: 'from', items_count: '3', ...Object.fromEntries(Object.entries(np).map(([k, v]) => [k, v === null ? 'null' : String(v)])) });
+    t.same(items(legacy), items(viaAll), 'the legacy {block_number, index} pair resumes at the same place');
+    const sentinel = await get(`/addresses/${erin}/transactions`, { block_number: '0', index: '0' });
+    t.same(items(sentinel), [], 'the {0,0} cursor is past every validated transaction');
+  });
+
+  await t.test('address token transfers: token, type and direction filters', async (t) => {
+    const a = f.hotAddress;
+    const erc20 = (await walk(ex, `/api/v2/addresses/${a}/token-transfers`, { token: f.tokens.erc20 })).items;
+    t.ok(erc20.length > 0 && erc20.every((i) => ((i['token'] as Body)['address_hash'] as string).toLowerCase() === f.tokens.erc20), 'token= narrows to one token');
+    const records = chain.bundles.flatMap((b) => b.tokenTransfers).filter((r) => r.tokenAddress === f.tokens.erc20 && (r.from === a || r.to === a));
+    t.equal(erc20.length, records.length, 'and lists all of its transfers');
+    const unknown = await get(`/addresses/${a}/token-transfers`, { token: f.unknownAddress });
+    t.same(unknown, { items: [], next_page_params: null }, 'an unknown token → an empty page');
+    const typed = (await walk(ex, `/api/v2/addresses/${a}/token-transfers`, { type: '[ERC-721,ERC-1155]' })).items;
+    t.ok(typed.length > 0 && typed.every((i) => ['ERC-721', 'ERC-1155'].includes(i['token_type'] as string)), 'type= narrows to the listed types');
+    const np = (await get(`/addresses/${a}/token-transfers`, { filter: 'to', type: 'ERC-20', items_count: '2' }))['next_page_params'] as Body;
+    t.same(Object.keys(np).sort(), ['block_number', 'filter', 'index', 'items_count'], 'filter echoed, type not');
+    const plain = (await get(`/addresses/${a}/token-transfers`))['next_page_params'] as Body;
+    t.notOk('items_count' in plain, 'items_count only when sent, as on the other transfer lists');
+  });
+
+  await t.test('address logs: emitter and topic', async (t) => {
+    const token = f.tokens.erc20;
+    const all = (await walk(ex, `/api/v2/addresses/${token}/logs`)).items;
+    t.ok(all.every((i) => ((i['address'] as Body)['hash'] as string).toLowerCase() === token), 'only logs the address emitted');
+    const approvals = (await walk(ex, `/api/v2/addresses/${token}/logs`, { topic: TOPICS.approval.toUpperCase().replace('0X', '0x') })).items;
+    const expected = chain.bundles.flatMap((b) => b.logs).filter((l) => l.address === token && l.topics.includes(TOPICS.approval));
+    t.ok(expected.length > 0, 'the fixture has approvals');
+    t.equal(approvals.length, expected.length, 'topic= (any case) finds every log carrying it');
+    for (const blank of ['', 'null']) {
+      const b = await get(`/addresses/${token}/logs`, { topic: blank });
+      t.same(items(b), all.slice(0, 50), `topic=${JSON.stringify(blank)}: no filter`);
+    }
+    const np = (await get(`/addresses/${token}/logs`, { topic: TOPICS.transfer, items_count: '5' }))['next_page_params'] as Body;
+    t.same(Object.keys(np).sort(), ['block_number', 'index', 'items_count', 'topic'], 'next_page_params');
+  });
+}
