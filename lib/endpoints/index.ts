@@ -6,6 +6,7 @@
 import { addressBlocksValidated } from './addressBlocksValidated.ts';
 import { addressInternalTransactions } from './addressInternalTransactions.ts';
 import { addressLogs } from './addressLogs.ts';
+import { addressNft } from './addressNft.ts';
 import { addressNftCollections } from './addressNftCollections.ts';
 import { addressTokenBalances } from './addressTokenBalances.ts';
 import { addressTokens } from './addressTokens.ts';
@@ -43,6 +44,7 @@ const EXPLORER_ENDPOINTS = {
   addressTransactions,
   addressTokenTransfers,
   addressLogs,
+  addressNft,
   addressTokens,
   addressTokenBalances,
   addressInternalTransactions,

@@ -83,4 +83,27 @@ export async function addressSuite(t: Test, loaded: Loaded): Promise<void> {
     const np = (await get(`/addresses/${token}/logs`, { topic: TOPICS.transfer, items_count: '5' }))['next_page_params'] as Body;
     t.same(Object.keys(np).sort(), ['block_number', 'index', 'items_count', 'topic'], 'next_page_params');
   });
+
+  await t.test('address NFT instances: the holder\'s instances of each collection, type filter, paging keys', async (t) => {
+    const a = f.hotAddress;
+    const listed = (await walk(ex, `/api/v2/addresses/${a}/nft`)).items;
+    const collections = (await walk(ex, `/api/v2/addresses/${a}/nft/collections`)).items;
+    const viaTokens: string[] = [];
+    for (const c of collections) {
+      const token = (c['token'] as Body)['address_hash'] as string;
+      const held = (await walk(ex, `/api/v2/tokens/${token}/instances`, { holder_address_hash: a })).items;
+      viaTokens.push(...held.map((i) => `${token}:${i['id']}:${i['value']}`));
+    }
+    t.same(
+      listed.map((i) => `${(i['token'] as Body)['address_hash']}:${i['id']}:${i['value']}`),
+      viaTokens,
+      'the same instances and values as /tokens/{c}/instances?holder_address_hash, collection by collection',
+    );
+    const only404 = (await walk(ex, `/api/v2/addresses/${a}/nft`, { type: 'ERC-404' })).items;
+    t.ok(only404.length > 0 && only404.every((i) => i['token_type'] === 'ERC-404'), 'type=ERC-404');
+    t.same((await get(`/addresses/${a}/nft`, { type: 'ERC-20' }))['items'], (await get(`/addresses/${a}/nft`))['items'], 'a fungible-only type means every NFT type');
+    const np = (await get(`/addresses/${a}/nft`, { type: 'ERC-721', items_count: '2' }))['next_page_params'] as Body;
+    t.same(Object.keys(np).sort(), ['items_count', 'token_contract_address_hash', 'token_id', 'token_type'], 'next_page_params; type not echoed');
+    t.type(np['token_id'], 'string', 'token_id as a string');
+  });
 }

@@ -35,6 +35,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     (x: string) => `/addresses/${x}/transactions`,
     (x: string) => `/addresses/${x}/token-transfers`,
     (x: string) => `/addresses/${x}/logs`,
+    (x: string) => `/addresses/${x}/nft`,
     (x: string) => `/addresses/${x}/tokens`,
     (x: string) => `/addresses/${x}/token-balances`,
     (x: string) => `/addresses/${x}/internal-transactions`,
@@ -75,6 +76,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     [`/addresses/${a}/transactions`, ['items_count']],
     [`/addresses/${a}/token-transfers`, ['block_number', 'index', 'batch_log_index', 'index_in_batch', 'items_count']],
     [`/addresses/${a}/logs`, ['block_number', 'index', 'items_count']],
+    [`/addresses/${a}/nft`, ['items_count']],
     [`/addresses/${a}/tokens`, ['items_count']],
     [`/addresses/${a}/internal-transactions`, ['block_number', 'index', 'transaction_index', 'items_count']],
     [`/addresses/${a}/nft/collections`, ['items_count']],
@@ -149,6 +151,8 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   }
   cases.push({ path: `/addresses/${a}/transactions`, query: { hash: '0x12' }, errors: [err('hash', HASH_FORMAT)] });
   cases.push({ path: `/addresses/${a}/transactions`, query: { inserted_at: 'now' }, errors: [err('inserted_at', 'Invalid format. Expected :"date-time"')] });
+  cases.push({ path: `/addresses/${a}/nft`, query: { token_type: 'ERC-99' }, errors: [err('token_type', 'Invalid value for enum')] });
+  cases.push({ path: `/addresses/${a}/nft`, query: { token_contract_address_hash: '0xabc' }, errors: [err('token_contract_address_hash', ADDRESS_FORMAT)] });
   cases.push({ path: `/addresses/${a}/logs`, query: { topic: 'Transfer' }, errors: [err('topic', 'Invalid format. Expected ~r/^0x([A-Fa-f0-9]*)$/')] });
   cases.push({ path: `/addresses/${a}/logs`, query: { topic: '0xddf252ad' }, errors: [err('topic', HASH_FORMAT)] });
   cases.push({ path: `/addresses/${a}/internal-transactions`, query: { filter: 'foo' }, errors: [err('filter', 'Invalid value for enum')] });
@@ -156,7 +160,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   cases.push({ path: '/transactions', query: { filter: 'mined' }, errors: [err('filter', 'Invalid value for enum')] });
   cases.push({ path: '/blocks', query: { type: 'Uncle' }, errors: [err('type', 'Invalid value for enum')] });
   cases.push({ path: `/addresses/${a}/nft/collections`, query: { token_type: 'ERC-99' }, errors: [err('token_type', 'Invalid value for enum')] });
-  for (const path of [`/addresses/${a}/tokens`, `/addresses/${a}/nft/collections`, '/token-transfers', `/addresses/${a}/token-transfers`]) {
+  for (const path of [`/addresses/${a}/tokens`, `/addresses/${a}/nft/collections`, '/token-transfers', `/addresses/${a}/token-transfers`, `/addresses/${a}/nft`]) {
     for (const bad of ['ERC-99', 'ERC-20 ,ERC-721', 'erc20', '[[ERC-20]']) {
       cases.push({ path, query: { type: bad }, errors: TOKEN_TYPE_ERRORS.map((d) => err('type', d)) });
     }
@@ -224,7 +228,7 @@ export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
 
   await t.test('unknown, well-formed addresses → 200 with an empty page', async (t) => {
     const u = f.unknownAddress;
-    for (const p of ['transactions', 'token-transfers', 'logs', 'tokens', 'internal-transactions', 'nft/collections', 'blocks-validated']) {
+    for (const p of ['transactions', 'token-transfers', 'logs', 'nft', 'tokens', 'internal-transactions', 'nft/collections', 'blocks-validated']) {
       const r = await ex.handle({ path: `/api/v2/addresses/${u}/${p}` });
       t.same({ status: r.status, body: r.body }, { status: 200, body: { items: [], next_page_params: null } }, p);
     }

@@ -58,6 +58,22 @@ function currentBalances(chain: FixtureChain, holder: Address) {
   return [...latest.values()].filter((b) => b.value > 0n || b.type === 'ERC-7984').length;
 }
 
+/** Instances (with a row) the holder holds now: ERC-721 by its last transfer, others by a positive current balance. */
+function heldInstances(chain: FixtureChain, holder: Address): number {
+  const instances = new Map<string, string>();
+  for (const i of all(chain, (b) => b.tokenInstances)) instances.set(`${i.tokenAddress}:${i.tokenId}`, i.tokenType);
+  const owner = new Map<string, Address>();
+  for (const r of all(chain, (b) => b.tokenTransfers)) if (r.tokenType === 'ERC-721') for (const id of r.tokenIds) owner.set(`${r.tokenAddress}:${id}`, r.to);
+  const balance = new Map<string, { value: bigint; block: number }>();
+  for (const b of all(chain, (x) => x.tokenBalances)) {
+    if (b.holder !== holder || b.tokenId === null) continue;
+    const k = `${b.tokenAddress}:${b.tokenId}`;
+    const prev = balance.get(k);
+    if (prev === undefined || prev.block <= b.blockNumber) balance.set(k, { value: b.value, block: b.blockNumber });
+  }
+  return [...instances].filter(([k, type]) => (type === 'ERC-721' ? owner.get(k) === holder : (balance.get(k)?.value ?? 0n) > 0n)).length;
+}
+
 export function walkCases(chain: FixtureChain): WalkCase[] {
   const f = chain.facts;
   const internal = all(chain, (b) => b.internalTransactions).filter((it) => !isTopCall(it));
@@ -144,6 +160,18 @@ export function walkCases(chain: FixtureChain): WalkCase[] {
       id: (i) => `${i['transaction_hash']}:${i['index']}`,
       sortKey: logKey,
       expected: logs.filter((l) => l.address === f.tokens.erc20 && l.topics.includes(TOPICS.transfer)).length,
+    },
+    {
+      name: 'address NFT instances',
+      path: `/addresses/${f.hotAddress}/nft`,
+      id: (i) => `${(i['token'] as Body)['address_hash']}:${i['id']}`,
+      sortKey: (i) => {
+        const token = i['token'] as Body;
+        // type rank and contract ascending, then token id descending
+        return [['ERC-721', 'ERC-1155', 'ERC-404'].indexOf(token['type'] as string), (token['address_hash'] as string).toLowerCase(), -big(i['id'])];
+      },
+      direction: 'asc',
+      expected: heldInstances(chain, f.hotAddress),
     },
     {
       name: 'address internal transactions',
