@@ -9,6 +9,7 @@ import { addressLogs } from './addressLogs.ts';
 import { addressNft } from './addressNft.ts';
 import { addressNftCollections } from './addressNftCollections.ts';
 import { addressTokenBalances } from './addressTokenBalances.ts';
+import { addressTabsCounters } from './addressTabsCounters.ts';
 import { addressTokens } from './addressTokens.ts';
 import { addressTokenTransfers } from './addressTokenTransfers.ts';
 import { addressTransactions } from './addressTransactions.ts';
@@ -45,6 +46,7 @@ const EXPLORER_ENDPOINTS = {
   addressTokenTransfers,
   addressLogs,
   addressNft,
+  addressTabsCounters,
   addressTokens,
   addressTokenBalances,
   addressInternalTransactions,

@@ -106,4 +106,25 @@ export async function addressSuite(t: Test, loaded: Loaded): Promise<void> {
     t.same(Object.keys(np).sort(), ['items_count', 'token_contract_address_hash', 'token_id', 'token_type'], 'next_page_params; type not echoed');
     t.type(np['token_id'], 'string', 'token_id as a string');
   });
+
+  await t.test('tabs-counters: each tab counted to at most 51, against the fixture\'s records', async (t) => {
+    const b = chain.bundles;
+    const txs = [...b.flatMap((x) => x.transactions), ...chain.pending];
+    const internal = b.flatMap((x) => x.internalTransactions).filter((it) => !(it.type === 'call' && it.index === 0));
+    const cap = (n: number) => Math.min(n, 51);
+    for (const a of [f.hotAddress, f.eoas.erin, f.eoas.carol, f.miner, f.secondMiner, f.contracts.emitter, f.tokens.erc404, f.unknownAddress]) {
+      const balances = (await walk(ex, `/api/v2/addresses/${a}/tokens`)).items.length;
+      const expected = {
+        internal_transactions_count: cap(internal.filter((it) => it.from === a || it.to === a || it.createdContract === a).length),
+        logs_count: cap(b.flatMap((x) => x.logs).filter((l) => l.address === a).length),
+        token_balances_count: cap(balances),
+        token_transfers_count: cap(b.flatMap((x) => x.tokenTransfers).filter((r) => r.from === a || r.to === a).length),
+        transactions_count: cap(txs.filter((x) => x.from === a || x.to === a || x.createdContract === a).length),
+        validations_count: cap(b.filter((x) => x.block.miner === a).length),
+        withdrawals_count: 0,
+      };
+      t.same(await get(`/addresses/${a}/tabs-counters`), expected, a);
+    }
+    t.ok(Object.values(await get(`/addresses/${f.hotAddress}/tabs-counters`)).includes(51), 'the cap is reached on the hot address');
+  });
 }
