@@ -3,6 +3,7 @@
  * the endpoint names, the route table (lib/routes.ts), dispatch, the typed client
  * (lib/client.ts) and the OpenAPI document (lib/openapi/). A new path is a new module here.
  */
+import { address } from './address.ts';
 import { addressBlocksValidated } from './addressBlocksValidated.ts';
 import { addressInternalTransactions } from './addressInternalTransactions.ts';
 import { addressLogs } from './addressLogs.ts';
@@ -42,6 +43,7 @@ import { transactionStateChanges } from './transactionStateChanges.ts';
 
 /** The explorer endpoints: what the OpenAPI document describes. */
 const EXPLORER_ENDPOINTS = {
+  address,
   addressTransactions,
   addressTokenTransfers,
   addressLogs,

@@ -127,4 +127,53 @@ export async function addressSuite(t: Test, loaded: Loaded): Promise<void> {
     }
     t.ok(Object.values(await get(`/addresses/${f.hotAddress}/tabs-counters`)).includes(51), 'the cap is reached on the hot address');
   });
+
+  await t.test('address detail: balance, creation, token, has_* flags, the unknown address', async (t) => {
+    const b = chain.bundles;
+    const unknown = await get(`/addresses/${f.unknownAddress}`);
+    const hash = unknown['hash'] as string;
+    t.equal(hash.toLowerCase(), f.unknownAddress);
+    t.same(
+      unknown,
+      {
+        hash, implementations: [], is_contract: false, is_scam: false, is_verified: false, metadata: null, name: null, proxy_type: null,
+        reputation: 'ok', ens_domain_name: null, private_tags: [], public_tags: [], watchlist_names: [],
+        block_number_balance_updated_at: null, coin_balance: null, creation_status: null, creation_transaction_hash: null,
+        creator_address_hash: null, exchange_rate: null, has_beacon_chain_withdrawals: false, has_logs: false,
+        has_token_transfers: false, has_tokens: false, has_validated_blocks: false, token: null, watchlist_address_id: null,
+      },
+      'an address never seen: 200 with the empty defaults',
+    );
+    const lastCoin = (a: string) => b.flatMap((x) => x.coinBalances).filter((c) => c.address === a).sort((x, y) => x.blockNumber - y.blockNumber).at(-1);
+    for (const a of [f.eoas.alice, f.hotAddress, f.miner, f.tokens.erc20, f.contracts.emitter]) {
+      const d = await get(`/addresses/${a}`);
+      const coin = lastCoin(a);
+      t.equal(d['coin_balance'], coin === undefined ? null : coin.value.toString(), `${a}: coin_balance = the newest balance record`);
+      t.equal(d['block_number_balance_updated_at'], coin?.blockNumber ?? null, `${a}: its block`);
+      t.equal(d['has_logs'], b.some((x) => x.logs.some((l) => l.address === a)), `${a}: has_logs`);
+      t.equal(d['has_token_transfers'], b.some((x) => x.tokenTransfers.some((r) => r.from === a || r.to === a)), `${a}: has_token_transfers`);
+      t.equal(d['has_validated_blocks'], b.some((x) => x.block.miner === a), `${a}: has_validated_blocks`);
+      t.equal(d['has_tokens'], (await get(`/addresses/${a}/token-balances`) as unknown as unknown[]).length > 0, `${a}: has_tokens = token-balances not empty`);
+    }
+    t.ok(lastCoin(f.eoas.alice) !== undefined, 'the fixture records coin balances');
+    const erc20 = await get(`/addresses/${f.tokens.erc20}`);
+    t.equal((erc20['token'] as Body)['type'], 'ERC-20', 'a token contract embeds its token');
+    t.equal(erc20['is_contract'], true);
+    t.equal((await get(`/addresses/${f.eoas.alice}`))['token'], null, 'an EOA: no token');
+    t.equal((await get(`/addresses/${f.eoas.alice}`))['creation_status'], null, 'an EOA: no creation status');
+    // every contract the fixture says was created: creator and transaction as written, status from the creating transaction
+    const created = b.flatMap((x) => x.addresses).filter((w) => w.isContract && w.creationTransactionHash !== null);
+    t.ok(created.length > 2, 'the fixture creates contracts');
+    for (const w of created.slice(0, 12)) {
+      const d = await get(`/addresses/${w.hash}`);
+      t.equal(d['creation_transaction_hash'], w.creationTransactionHash, `${w.hash}: creation transaction`);
+      t.equal((d['creator_address_hash'] as string | null)?.toLowerCase() ?? null, w.creatorAddress, `${w.hash}: creator`);
+      t.ok(['success', 'failed'].includes(d['creation_status'] as string), `${w.hash}: creation status`);
+    }
+    const top = await get(`/addresses/${f.transactions.contractCreationAddress}`);
+    const creation = allTxs.find((x) => x.hash === f.transactions.contractCreation);
+    t.equal(top['creation_transaction_hash'], f.transactions.contractCreation, 'a top-level creation: its transaction');
+    t.equal((top['creator_address_hash'] as string).toLowerCase(), creation?.from, 'and its sender');
+    t.equal(top['creation_status'], creation?.status === 'error' ? 'failed' : 'success');
+  });
 }
