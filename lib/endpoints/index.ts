@@ -5,6 +5,7 @@
  */
 import { address } from './address.ts';
 import { addressBlocksValidated } from './addressBlocksValidated.ts';
+import { addressCoinBalanceHistory } from './addressCoinBalanceHistory.ts';
 import { addressInternalTransactions } from './addressInternalTransactions.ts';
 import { addressLogs } from './addressLogs.ts';
 import { addressNft } from './addressNft.ts';
@@ -49,6 +50,7 @@ const EXPLORER_ENDPOINTS = {
   addressLogs,
   addressNft,
   addressTabsCounters,
+  addressCoinBalanceHistory,
   addressTokens,
   addressTokenBalances,
   addressInternalTransactions,

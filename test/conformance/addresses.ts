@@ -5,6 +5,7 @@
 import type { Test } from 'tap';
 import { toJson } from '../../lib/index.ts';
 import { TOPICS } from '../fixtures/chain.ts';
+import { coinChanges } from './walks.ts';
 import type { Body, Loaded } from '../support/explorer.ts';
 import { bodyOf, walk } from '../support/explorer.ts';
 
@@ -175,5 +176,31 @@ export async function addressSuite(t: Test, loaded: Loaded): Promise<void> {
     t.equal(top['creation_transaction_hash'], f.transactions.contractCreation, 'a top-level creation: its transaction');
     t.equal((top['creator_address_hash'] as string).toLowerCase(), creation?.from, 'and its sender');
     t.equal(top['creation_status'], creation?.status === 'error' ? 'failed' : 'success');
+  });
+
+  await t.test('coin balance history: values and deltas of the recorded balances, the changing transaction', async (t) => {
+    for (const a of [f.eoas.alice, f.hotAddress, f.miner]) {
+      const listed = (await walk(ex, `/api/v2/addresses/${a}/coin-balance-history`, { items_count: '9' })).items;
+      const expected = coinChanges(chain, a).reverse();
+      t.ok(expected.length > 0, `${a}: the fixture records its balance`);
+      t.same(
+        listed.map((i) => [i['block_number'], i['value'], i['delta']]),
+        expected.map((c) => [c.blockNumber, c.value.toString(), c.delta.toString()]),
+        `${a}: one item per change, newest first, delta = value − the older value`,
+      );
+      const touching = new Map<string, number>();
+      for (const b of chain.bundles) {
+        for (const x of b.transactions) if (x.from === a || x.to === a || x.createdContract === a) touching.set(x.hash, b.block.number);
+        for (const it of b.internalTransactions) if (it.from === a || it.to === a || it.createdContract === a) touching.set(it.transactionHash, b.block.number);
+      }
+      const named = listed.filter((i) => i['transaction_hash'] !== null);
+      t.ok(named.every((i) => touching.get(i['transaction_hash'] as string) === i['block_number']), `${a}: the transaction named is the address's, in that block`);
+      if (a !== f.miner) t.ok(named.length > 0, `${a}: changing transactions are named`);
+    }
+    const one = await get(`/addresses/${f.eoas.alice}/coin-balance-history`, { items_count: '1' });
+    const item = items(one)[0] as Body;
+    const block = await get(`/blocks/${item['block_number']}`);
+    t.equal(item['block_timestamp'], block['timestamp'], 'a one-block page: the block\'s own timestamp');
+    t.same(await get(`/addresses/${f.eoas.alice}/coin-balance-history`, { block_number: '0' }), { items: [], next_page_params: null }, 'block_number=0 → empty');
   });
 }

@@ -38,6 +38,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     (x: string) => `/addresses/${x}/nft`,
     (x: string) => `/addresses/${x}/tabs-counters`,
     (x: string) => `/addresses/${x}`,
+    (x: string) => `/addresses/${x}/coin-balance-history`,
     (x: string) => `/addresses/${x}/tokens`,
     (x: string) => `/addresses/${x}/token-balances`,
     (x: string) => `/addresses/${x}/internal-transactions`,
@@ -79,6 +80,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     [`/addresses/${a}/token-transfers`, ['block_number', 'index', 'batch_log_index', 'index_in_batch', 'items_count']],
     [`/addresses/${a}/logs`, ['block_number', 'index', 'items_count']],
     [`/addresses/${a}/nft`, ['items_count']],
+    [`/addresses/${a}/coin-balance-history`, ['block_number', 'items_count']],
     [`/addresses/${a}/tokens`, ['items_count']],
     [`/addresses/${a}/internal-transactions`, ['block_number', 'index', 'transaction_index', 'items_count']],
     [`/addresses/${a}/nft/collections`, ['items_count']],
@@ -230,7 +232,7 @@ export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
 
   await t.test('unknown, well-formed addresses → 200 with an empty page', async (t) => {
     const u = f.unknownAddress;
-    for (const p of ['transactions', 'token-transfers', 'logs', 'nft', 'tokens', 'internal-transactions', 'nft/collections', 'blocks-validated']) {
+    for (const p of ['transactions', 'token-transfers', 'logs', 'nft', 'coin-balance-history', 'tokens', 'internal-transactions', 'nft/collections', 'blocks-validated']) {
       const r = await ex.handle({ path: `/api/v2/addresses/${u}/${p}` });
       t.same({ status: r.status, body: r.body }, { status: 200, body: { items: [], next_page_params: null } }, p);
     }

@@ -74,6 +74,19 @@ function heldInstances(chain: FixtureChain, holder: Address): number {
   return [...instances].filter(([k, type]) => (type === 'ERC-721' ? owner.get(k) === holder : (balance.get(k)?.value ?? 0n) > 0n)).length;
 }
 
+/** The address's balance per block (the last record of a block), oldest first, with delta ≠ 0. */
+export function coinChanges(chain: FixtureChain, address: Address): { blockNumber: number; value: bigint; delta: bigint }[] {
+  const perBlock = new Map<number, bigint>();
+  for (const c of all(chain, (b) => b.coinBalances)) if (c.address === address) perBlock.set(c.blockNumber, c.value);
+  const out: { blockNumber: number; value: bigint; delta: bigint }[] = [];
+  let previous = 0n;
+  for (const [blockNumber, value] of [...perBlock].sort((a, b) => a[0] - b[0])) {
+    if (value !== previous) out.push({ blockNumber, value, delta: value - previous });
+    previous = value;
+  }
+  return out;
+}
+
 export function walkCases(chain: FixtureChain): WalkCase[] {
   const f = chain.facts;
   const internal = all(chain, (b) => b.internalTransactions).filter((it) => !isTopCall(it));
@@ -172,6 +185,13 @@ export function walkCases(chain: FixtureChain): WalkCase[] {
       },
       direction: 'asc',
       expected: heldInstances(chain, f.hotAddress),
+    },
+    {
+      name: 'address coin balance history (the miner: a change in most blocks)',
+      path: `/addresses/${f.miner}/coin-balance-history`,
+      id: (i) => String(i['block_number']),
+      sortKey: (i) => [num(i['block_number'])],
+      expected: coinChanges(chain, f.miner).length,
     },
     {
       name: 'address internal transactions',

@@ -1,0 +1,16 @@
+/** A coin balance change (`/addresses/{h}/coin-balance-history` items). */
+import * as t from 'io-ts';
+import { component } from '../openapi/jsonSchema.ts';
+import { FullHash, Integer, IntegerString, Timestamp, nullable } from './scalars.ts';
+
+export const CoinBalance = component(
+  'CoinBalance',
+  t.type({
+    block_number: Integer,
+    /** interpolated between the page's lowest and highest blocks, as Blockscout does */
+    block_timestamp: Timestamp,
+    delta: IntegerString,
+    transaction_hash: nullable(FullHash),
+    value: IntegerString,
+  }),
+);
