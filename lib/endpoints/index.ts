@@ -6,6 +6,7 @@
 import { address } from './address.ts';
 import { addressBlocksValidated } from './addressBlocksValidated.ts';
 import { addressCoinBalanceHistory } from './addressCoinBalanceHistory.ts';
+import { addressCoinBalanceHistoryByDay } from './addressCoinBalanceHistoryByDay.ts';
 import { addressInternalTransactions } from './addressInternalTransactions.ts';
 import { addressLogs } from './addressLogs.ts';
 import { addressNft } from './addressNft.ts';
@@ -51,6 +52,7 @@ const EXPLORER_ENDPOINTS = {
   addressNft,
   addressTabsCounters,
   addressCoinBalanceHistory,
+  addressCoinBalanceHistoryByDay,
   addressTokens,
   addressTokenBalances,
   addressInternalTransactions,

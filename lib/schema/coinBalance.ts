@@ -1,7 +1,7 @@
 /** A coin balance change (`/addresses/{h}/coin-balance-history` items). */
 import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
-import { FullHash, Integer, IntegerString, Timestamp, nullable } from './scalars.ts';
+import { DateString, FullHash, Integer, IntegerString, Timestamp, nullable } from './scalars.ts';
 
 export const CoinBalance = component(
   'CoinBalance',
@@ -14,3 +14,11 @@ export const CoinBalance = component(
     value: IntegerString,
   }),
 );
+
+/** A daily closing balance (`/addresses/{h}/coin-balance-history-by-day` items). */
+export const CoinBalanceByDay = component(
+  'CoinBalanceByDay',
+  t.type({ date: DateString, value: IntegerString }),
+);
+
+export const CoinBalanceHistoryByDay = t.type({ days: Integer, items: t.array(CoinBalanceByDay) });

@@ -203,4 +203,8 @@ export async function addressSuite(t: Test, loaded: Loaded): Promise<void> {
     t.equal(item['block_timestamp'], block['timestamp'], 'a one-block page: the block\'s own timestamp');
     t.same(await get(`/addresses/${f.eoas.alice}/coin-balance-history`, { block_number: '0' }), { items: [], next_page_params: null }, 'block_number=0 → empty');
   });
+
+  await t.test('coin balance history by day: the fixture chain is older than the 10-day window', async (t) => {
+    for (const a of [f.miner, f.unknownAddress]) t.same(await get(`/addresses/${a}/coin-balance-history-by-day`), { days: 10, items: [] }, a);
+  });
 }

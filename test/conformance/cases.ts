@@ -54,6 +54,8 @@ export function endpointCases(f: FixtureFacts): Case[] {
     c('addressCoinBalanceHistory', `/addresses/${f.eoas.alice}/coin-balance-history`),
     c('addressCoinBalanceHistory', `/addresses/${f.hotAddress}/coin-balance-history`),
     c('addressCoinBalanceHistory', `/addresses/${f.unknownAddress}/coin-balance-history`),
+    c('addressCoinBalanceHistoryByDay', `/addresses/${f.miner}/coin-balance-history-by-day`),
+    c('addressCoinBalanceHistoryByDay', `/addresses/${f.unknownAddress}/coin-balance-history-by-day`),
     c('addressTabsCounters', `/addresses/${f.hotAddress}/tabs-counters`),
     c('addressTabsCounters', `/addresses/${f.miner}/tabs-counters`),
     c('addressTabsCounters', `/addresses/${f.unknownAddress}/tabs-counters`),

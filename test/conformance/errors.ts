@@ -39,6 +39,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     (x: string) => `/addresses/${x}/tabs-counters`,
     (x: string) => `/addresses/${x}`,
     (x: string) => `/addresses/${x}/coin-balance-history`,
+    (x: string) => `/addresses/${x}/coin-balance-history-by-day`,
     (x: string) => `/addresses/${x}/tokens`,
     (x: string) => `/addresses/${x}/token-balances`,
     (x: string) => `/addresses/${x}/internal-transactions`,
@@ -125,7 +126,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   for (const path of [...bare, `/blocks/${f.headBlockNumber + 5}/countdown`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   }
-  for (const path of [`/addresses/${a}`, `/addresses/${a}/token-balances`, `/addresses/${a}/tabs-counters`, `/transactions/${h}`, `/blocks/1`]) {
+  for (const path of [`/addresses/${a}`, `/addresses/${a}/coin-balance-history-by-day`, `/addresses/${a}/token-balances`, `/addresses/${a}/tabs-counters`, `/transactions/${h}`, `/blocks/1`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   }
   // enums and lists

@@ -158,6 +158,16 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
           historyChecked++;
         }
       }
+      // the scenario ran minutes ago: by day, its newest day closes at the balance at head
+      const today = new Date().toISOString().slice(0, 10);
+      for (const address of [...latestCoin.keys()].slice(0, 5)) {
+        const byDay = await page(`/addresses/${address}/coin-balance-history-by-day`);
+        const days = byDay['items'] as { date: string; value: string }[];
+        t.equal(byDay['days'], 10);
+        t.ok(days.length > 0 && days.every((d, i) => i === 0 || (days[i - 1] as { date: string }).date < d.date), `${address}: days ascending`);
+        t.equal(days.at(-1)?.value, String(await client.getBalance({ address })), `${address}: the last day closes at eth_getBalance at head`);
+        t.equal(days.at(-1)?.date, today, `${address}: the last day is today (UTC)`);
+      }
       t.ok(historyChecked >= 10, `${historyChecked} coin balance history items checked against the node`);
       for (const [contract, creation, creator] of [
         [facts.contracts.token, facts.txs.deployToken, null],
