@@ -16,6 +16,7 @@ import type {
   AddressRecord,
   BlockBundle,
   BlockRecord,
+  CoinBalanceRecord,
   Hash,
   Hex,
   InternalTransactionRecord,
@@ -150,6 +151,20 @@ export interface LogCursor {
   readonly index: number;
 }
 
+// ---- coin balances --------------------------------------------------------------------------
+
+export interface CoinBalanceFilter {
+  readonly address: Address;
+  readonly blocks?: BlockRange;
+}
+/**
+ * Order desc: blockNumber DESC — the address's native balance as of each block where the
+ * indexer recorded it (one record per address and block). Cursor: strictly past `blockNumber`.
+ */
+export interface CoinBalanceCursor {
+  readonly blockNumber: number;
+}
+
 // ---- token balances --------------------------------------------------------------------------
 
 export interface TokenBalanceFilter {
@@ -250,6 +265,8 @@ export interface DataSource {
     page: Page<TokenTransferCursor>,
   ): Promise<readonly TokenTransferRecord[]>;
   listLogs(filter: LogFilter, page: Page<LogCursor>): Promise<readonly LogRecord[]>;
+  /** Coin balance history of one address (the newest record is its current balance). */
+  listCoinBalances(filter: CoinBalanceFilter, page: Page<CoinBalanceCursor>): Promise<readonly CoinBalanceRecord[]>;
   listTokenBalances(
     filter: TokenBalanceFilter,
     page: Page<TokenBalanceCursor>,

@@ -8,6 +8,7 @@
  */
 import type {
   BlockRecord,
+  CoinBalanceRecord,
   InternalTransactionRecord,
   LogRecord,
   NftTokenType,
@@ -18,6 +19,7 @@ import { NFT_TOKEN_TYPES } from '../../lib/domain/records.ts';
 import type {
   BlockCursor,
   BlockRange,
+  CoinBalanceCursor,
   LogCursor,
   CurrentTokenBalance,
   InternalTransactionCursor,
@@ -122,6 +124,11 @@ export const logOrder: Cmp<LogRecord> = (a, b) => asc(b.blockNumber, a.blockNumb
 export const logVs = (c: LogCursor) => (l: LogRecord) => asc(c.blockNumber, l.blockNumber) || asc(c.index, l.index);
 /** Within one transaction, over an array in index ASC order ('asc'): the cursor's index alone. */
 export const logInTxVs = (c: LogCursor) => (l: LogRecord) => asc(l.index, c.index);
+
+// ---- coin balances: blockNumber DESC (one address) -------------------------------------------
+
+export const coinBalanceOrder: Cmp<CoinBalanceRecord> = (a, b) => asc(b.blockNumber, a.blockNumber);
+export const coinBalanceVs = (c: CoinBalanceCursor) => (r: CoinBalanceRecord) => asc(c.blockNumber, r.blockNumber);
 
 // ---- token balances: (value DESC, tokenAddress DESC, tokenId DESC with null lowest) ----------
 

@@ -6,6 +6,7 @@ import type {
   Address,
   AddressRecord,
   BlockRecord,
+  CoinBalanceRecord,
   Hash,
   InternalTransactionRecord,
   LogRecord,
@@ -34,6 +35,7 @@ import type {
 import {
   balanceVs,
   blockVs,
+  coinBalanceVs,
   collectionOrder,
   collectionVs,
   inRange,
@@ -238,6 +240,16 @@ export function createReader(s: State): VersionedDataSource {
         window: rangeDesc(blocks, (t: TokenTransferRecord) => t.blockNumber),
         backward: page.order === 'asc',
         keep,
+      });
+    },
+
+    async listCoinBalances(filter, page): Promise<readonly CoinBalanceRecord[]> {
+      const rows = views().coinBalances.get(filter.address) ?? NO_ROWS;
+      const c = page.after;
+      return takePage(rows, page.limit, {
+        cursor: c === null ? null : coinBalanceVs(c),
+        window: rangeDesc(filter.blocks, (r: CoinBalanceRecord) => r.blockNumber),
+        backward: page.order === 'asc',
       });
     },
 

@@ -8,6 +8,7 @@
 import type {
   Address,
   BlockRecord,
+  CoinBalanceRecord,
   Hex,
   InternalTransactionRecord,
   LogRecord,
@@ -22,6 +23,7 @@ import {
   ascBig,
   balanceOrder,
   blockOrder,
+  coinBalanceOrder,
   internalOrder,
   logOrder,
   minedOrder,
@@ -74,6 +76,7 @@ export class Views {
   private internalIndex?: InternalIndex;
   private transferIndex?: TransferIndex;
   private logIndex?: LogIndex;
+  private coinIndex?: ReadonlyMap<Address, readonly CoinBalanceRecord[]>;
   private erc721Owned?: ReadonlyMap<string, readonly bigint[]>;
   private readonly transfersByIdCache = new Map<string, readonly TokenTransferRecord[]>();
   private readonly holdersCountCache = new Map<Address, bigint>();
@@ -106,6 +109,11 @@ export class Views {
 
   get logs(): LogIndex {
     return (this.logIndex ??= buildLogIndex(this.s));
+  }
+
+  /** address → coin balance history, blockNumber DESC (the last record of a block per address). */
+  get coinBalances(): ReadonlyMap<Address, readonly CoinBalanceRecord[]> {
+    return (this.coinIndex ??= buildCoinIndex(this.s));
   }
 
   /** Transfers (consensus) containing one id of a token, in list order. */
@@ -318,6 +326,22 @@ function buildLogIndex(s: State): LogIndex {
   for (const stored of consensusBlocks(s)) all.push(...stored.bundle.logs);
   all.sort(logOrder);
   return { all, byAddress: groupBy(all, (l) => [l.address]) };
+}
+
+function buildCoinIndex(s: State): Map<Address, CoinBalanceRecord[]> {
+  const out = new Map<Address, CoinBalanceRecord[]>();
+  for (const stored of consensusBlocks(s)) {
+    // one record per address and block: the last one the bundle carries
+    const last = new Map<Address, CoinBalanceRecord>();
+    for (const c of stored.bundle.coinBalances) last.set(c.address, c);
+    for (const [address, c] of last) {
+      const list = out.get(address);
+      if (list === undefined) out.set(address, [c]);
+      else list.push(c);
+    }
+  }
+  for (const list of out.values()) list.sort(coinBalanceOrder);
+  return out;
 }
 
 /** `${holder}|${token}` → ERC-721 ids owned (latest transfer's `to`), tokenId DESC. */

@@ -21,6 +21,7 @@ import { getHighestBlockNumber } from './queries/getHighestBlockNumber.ts';
 import { getTransaction } from './queries/getTransaction.ts';
 import { getTokenInstances } from './queries/instances.ts';
 import { listBlocks } from './queries/listBlocks.ts';
+import { listCoinBalances } from './queries/listCoinBalances.ts';
 import { listInternalTransactions } from './queries/listInternalTransactions.ts';
 import { listLogs } from './queries/listLogs.ts';
 import { listNftCollections } from './queries/listNftCollections.ts';
@@ -49,6 +50,7 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     listInternalTransactions: (filter, page) => listInternalTransactions(c, filter, page),
     listTokenTransfers: (filter, page) => listTokenTransfers(c, filter, page),
     listLogs: (filter, page) => listLogs(c, filter, page),
+    listCoinBalances: (filter, page) => listCoinBalances(c, filter, page),
     listTokenBalances: (filter, page) => listTokenBalances(c, filter, page),
     listNftCollections: (filter, page) => listNftCollections(c, filter, page),
     listTokenInstances: (filter, page) => listTokenInstances(c, filter, page),

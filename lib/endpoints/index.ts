@@ -3,11 +3,19 @@
  * the endpoint names, the route table (lib/routes.ts), dispatch, the typed client
  * (lib/client.ts) and the OpenAPI document (lib/openapi/). A new path is a new module here.
  */
+import { address } from './address.ts';
 import { addressBlocksValidated } from './addressBlocksValidated.ts';
+import { addressCoinBalanceHistory } from './addressCoinBalanceHistory.ts';
+import { addressCoinBalanceHistoryByDay } from './addressCoinBalanceHistoryByDay.ts';
 import { addressInternalTransactions } from './addressInternalTransactions.ts';
+import { addressLogs } from './addressLogs.ts';
+import { addressNft } from './addressNft.ts';
 import { addressNftCollections } from './addressNftCollections.ts';
 import { addressTokenBalances } from './addressTokenBalances.ts';
+import { addressTabsCounters } from './addressTabsCounters.ts';
 import { addressTokens } from './addressTokens.ts';
+import { addressTokenTransfers } from './addressTokenTransfers.ts';
+import { addressTransactions } from './addressTransactions.ts';
 import { block } from './block.ts';
 import { blockCountdown } from './blockCountdown.ts';
 import { blockInternalTransactions } from './blockInternalTransactions.ts';
@@ -41,6 +49,14 @@ import { transactionTokenTransfers } from './transactionTokenTransfers.ts';
 
 /** The explorer endpoints: what the OpenAPI document describes. */
 const EXPLORER_ENDPOINTS = {
+  address,
+  addressTransactions,
+  addressTokenTransfers,
+  addressLogs,
+  addressNft,
+  addressTabsCounters,
+  addressCoinBalanceHistory,
+  addressCoinBalanceHistoryByDay,
   addressTokens,
   addressTokenBalances,
   addressInternalTransactions,

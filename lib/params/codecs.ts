@@ -282,3 +282,49 @@ export const blockHashOrNumber: ParamCodec<BlockRefParam> = codec<BlockRefParam>
   (ref) => ('hash' in ref ? ref.hash : String(ref.number)),
   { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: FULL_HASH_RE.source }] },
 );
+
+/**
+ * integer | "" | "null" (anyOf [integer, EmptyString, NullString]) → number | null. Blockscout's
+ * anyOf failure: the schemas in reverse order, then each alternative's error in order.
+ */
+export const integerOrNull: ParamCodec<number | null> = codec<number | null>(
+  'IntegerOrEmptyOrNullLiteral',
+  (s) => {
+    if (s === '' || s === 'null') return null;
+    if (INTEGER_RE.test(s)) {
+      const big = BigInt(s);
+      if (big <= BigInt(Number.MAX_SAFE_INTEGER) && big >= BigInt(Number.MIN_SAFE_INTEGER)) return Number(big);
+    }
+    const intMessage = !INTEGER_RE.test(s)
+      ? 'Invalid integer. Got: string'
+      : BigInt(s) > 0n
+        ? `${BigInt(s)} is larger than inclusive maximum ${Number.MAX_SAFE_INTEGER}`
+        : `${BigInt(s)} is smaller than inclusive minimum ${Number.MIN_SAFE_INTEGER}`;
+    return fail(
+      'Failed to cast value using any of: Schema(title: "NullString", type: :string), Schema(title: "EmptyString", type: :string), Schema(type: :integer)',
+      intMessage,
+      'String length is larger than maxLength: 0',
+      'Invalid format. Expected ~r/^null$/',
+    );
+  },
+  (v) => (v === null ? 'null' : String(v)),
+  { anyOf: [{ type: 'integer' }, { type: 'string', enum: ['', 'null'] }], description: 'an integer; empty or `null`: none' },
+);
+
+export const HEX_STRING_FORMAT = 'Invalid format. Expected ~r/^0x([A-Fa-f0-9]*)$/';
+
+/**
+ * A log topic (HexString): a 32-byte hash → lower-case; "" or "null" → null (no topic).
+ * Valid hex of another length is refused with the full-hash format (Blockscout: 422
+ * `{"message":"Invalid parameter(s)"}`).
+ */
+export const topicOrNull: ParamCodec<Hash | null> = codec<Hash | null>(
+  'Topic',
+  (s) => {
+    if (s === '' || s === 'null') return null;
+    if (FULL_HASH_RE.test(s)) return s.toLowerCase() as Hash;
+    return /^0x[A-Fa-f0-9]*$/.test(s) ? fail(FULL_HASH_FORMAT) : fail(HEX_STRING_FORMAT);
+  },
+  (v) => v ?? 'null',
+  { type: 'string', pattern: `^(${FULL_HASH_RE.source.slice(1, -1)}|null|)$`, description: 'a 32-byte topic matching any of the four topics; empty or `null`: none' },
+);

@@ -40,3 +40,6 @@ export const TokenInstanceListItemMultichain = component(
 
 /** An instance held, inside an NFT collection (`token` null, with the holding). */
 export const HeldTokenInstance = component('HeldTokenInstance', t.type({ ...instanceProps, token: t.null, ...holding }));
+
+/** `/addresses/{h}/nft` items: an instance the address holds, its token, and the holding. */
+export const AddressNftItem = component('AddressNftItem', t.type({ ...instanceProps, token: nullable(Token), ...holding }));

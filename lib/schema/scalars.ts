@@ -23,6 +23,7 @@ export const FullHash = text('FullHash', { description: 'a 32-byte hash, lower-c
 export const HexString = text('HexString', { description: 'bytes as 0x-prefixed hex' }, /^0x([A-Fa-f0-9]*)$/);
 export const IntegerString = text('IntegerString', { description: 'an integer as a decimal string (exact beyond 2^53)' }, /^-?([1-9][0-9]*|0)$/);
 export const Timestamp = text('Timestamp', { format: 'date-time', description: 'ISO 8601 UTC, e.g. 2024-03-21T10:15:23.000000Z' });
+export const DateString = text('DateString', { format: 'date', description: 'a UTC day, YYYY-MM-DD' }, /^\d{4}-\d{2}-\d{2}$/);
 
 /** A JSON integer (block numbers, indexes, counts; bigints are written as exact integers). */
 export const Integer = withSchema(new t.Type<number, number, unknown>('Integer', t.number.is, t.number.validate, t.identity), {

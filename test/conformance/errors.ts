@@ -32,6 +32,14 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   const cases: BadCase[] = [];
   // every path parameter, malformed
   const addressPaths = [
+    (x: string) => `/addresses/${x}/transactions`,
+    (x: string) => `/addresses/${x}/token-transfers`,
+    (x: string) => `/addresses/${x}/logs`,
+    (x: string) => `/addresses/${x}/nft`,
+    (x: string) => `/addresses/${x}/tabs-counters`,
+    (x: string) => `/addresses/${x}`,
+    (x: string) => `/addresses/${x}/coin-balance-history`,
+    (x: string) => `/addresses/${x}/coin-balance-history-by-day`,
     (x: string) => `/addresses/${x}/tokens`,
     (x: string) => `/addresses/${x}/token-balances`,
     (x: string) => `/addresses/${x}/internal-transactions`,
@@ -77,6 +85,11 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   }
   // query parameters of every list endpoint
   const lists: [string, string[]][] = [
+    [`/addresses/${a}/transactions`, ['items_count']],
+    [`/addresses/${a}/token-transfers`, ['block_number', 'index', 'batch_log_index', 'index_in_batch', 'items_count']],
+    [`/addresses/${a}/logs`, ['block_number', 'index', 'items_count']],
+    [`/addresses/${a}/nft`, ['items_count']],
+    [`/addresses/${a}/coin-balance-history`, ['block_number', 'items_count']],
     [`/addresses/${a}/tokens`, ['items_count']],
     [`/addresses/${a}/internal-transactions`, ['block_number', 'index', 'transaction_index', 'items_count']],
     [`/addresses/${a}/nft/collections`, ['items_count']],
@@ -125,10 +138,40 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   for (const path of [...bare, `/blocks/${f.headBlockNumber + 5}/countdown`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   }
-  for (const path of [`/addresses/${a}/token-balances`, `/transactions/${h}`, `/blocks/1`]) {
+  for (const path of [`/addresses/${a}`, `/addresses/${a}/coin-balance-history-by-day`, `/addresses/${a}/token-balances`, `/addresses/${a}/tabs-counters`, `/transactions/${h}`, `/blocks/1`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   }
   // enums and lists
+  for (const [name, bad] of [['filter', 'both'], ['sort', 'gas'], ['order', 'DESC']] as const) {
+    cases.push({ path: `/addresses/${a}/transactions`, query: { [name]: bad }, errors: [err(name, 'Invalid value for enum')] });
+  }
+  cases.push({ path: `/addresses/${a}/token-transfers`, query: { filter: 'any' }, errors: [err('filter', 'Invalid value for enum')] });
+  cases.push({ path: `/addresses/${a}/token-transfers`, query: { token: '0x12' }, errors: [err('token', ADDRESS_FORMAT)] });
+  // block_number and index on address transactions: integer | "" | "null"
+  for (const name of ['block_number', 'index']) {
+    for (const [bad, detail] of [
+      ['abc', 'Invalid integer. Got: string'],
+      ['1.5', 'Invalid integer. Got: string'],
+      ['99999999999999999999999', `99999999999999999999999 is larger than inclusive maximum ${MAX}`],
+    ] as const) {
+      cases.push({
+        path: `/addresses/${a}/transactions`,
+        query: { [name]: bad },
+        errors: [
+          err(name, 'Failed to cast value using any of: Schema(title: "NullString", type: :string), Schema(title: "EmptyString", type: :string), Schema(type: :integer)'),
+          err(name, detail),
+          err(name, 'String length is larger than maxLength: 0'),
+          err(name, 'Invalid format. Expected ~r/^null$/'),
+        ],
+      });
+    }
+  }
+  cases.push({ path: `/addresses/${a}/transactions`, query: { hash: '0x12' }, errors: [err('hash', HASH_FORMAT)] });
+  cases.push({ path: `/addresses/${a}/transactions`, query: { inserted_at: 'now' }, errors: [err('inserted_at', 'Invalid format. Expected :"date-time"')] });
+  cases.push({ path: `/addresses/${a}/nft`, query: { token_type: 'ERC-99' }, errors: [err('token_type', 'Invalid value for enum')] });
+  cases.push({ path: `/addresses/${a}/nft`, query: { token_contract_address_hash: '0xabc' }, errors: [err('token_contract_address_hash', ADDRESS_FORMAT)] });
+  cases.push({ path: `/addresses/${a}/logs`, query: { topic: 'Transfer' }, errors: [err('topic', 'Invalid format. Expected ~r/^0x([A-Fa-f0-9]*)$/')] });
+  cases.push({ path: `/addresses/${a}/logs`, query: { topic: '0xddf252ad' }, errors: [err('topic', HASH_FORMAT)] });
   cases.push({ path: `/addresses/${a}/internal-transactions`, query: { filter: 'foo' }, errors: [err('filter', 'Invalid value for enum')] });
   cases.push({ path: `/addresses/${a}/internal-transactions`, query: { filter: 'TO' }, errors: [err('filter', 'Invalid value for enum')] });
   cases.push({ path: '/transactions', query: { filter: 'mined' }, errors: [err('filter', 'Invalid value for enum')] });
@@ -143,7 +186,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   cases.push({ path: `/transactions/${h}/internal-transactions`, query: { transaction_hash: h }, errors: [err('transaction_hash', 'Unexpected field: transaction_hash')] });
   cases.push({ path: `/transactions/${h}/token-transfers`, query: { batch_transaction_hash: '0x12' }, errors: [err('batch_transaction_hash', HASH_FORMAT)] });
   cases.push({ path: `/addresses/${a}/nft/collections`, query: { token_type: 'ERC-99' }, errors: [err('token_type', 'Invalid value for enum')] });
-  for (const path of [`/addresses/${a}/tokens`, `/addresses/${a}/nft/collections`, '/token-transfers', `/transactions/${h}/token-transfers`]) {
+  for (const path of [`/addresses/${a}/tokens`, `/addresses/${a}/nft/collections`, '/token-transfers', `/transactions/${h}/token-transfers`, `/addresses/${a}/token-transfers`, `/addresses/${a}/nft`]) {
     for (const bad of ['ERC-99', 'ERC-20 ,ERC-721', 'erc20', '[[ERC-20]']) {
       cases.push({ path, query: { type: bad }, errors: TOKEN_TYPE_ERRORS.map((d) => err('type', d)) });
     }
@@ -217,7 +260,7 @@ export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
 
   await t.test('unknown, well-formed addresses → 200 with an empty page', async (t) => {
     const u = f.unknownAddress;
-    for (const p of ['tokens', 'internal-transactions', 'nft/collections', 'blocks-validated']) {
+    for (const p of ['transactions', 'token-transfers', 'logs', 'nft', 'coin-balance-history', 'tokens', 'internal-transactions', 'nft/collections', 'blocks-validated']) {
       const r = await ex.handle({ path: `/api/v2/addresses/${u}/${p}` });
       t.same({ status: r.status, body: r.body }, { status: 200, body: { items: [], next_page_params: null } }, p);
     }

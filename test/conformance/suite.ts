@@ -7,6 +7,7 @@ import type { Store } from '../support/explorer.ts';
 import { loadExplorer } from '../support/explorer.ts';
 import type { StoreName } from '../support/stores.ts';
 import { storeFactories } from '../support/stores.ts';
+import { addressSuite } from './addresses.ts';
 import { behaviourSuite } from './behaviour.ts';
 import { errorSuite } from './errors.ts';
 import { openApiSuite } from './openapi.ts';
@@ -22,6 +23,7 @@ export async function runConformance(storeName: string, open: () => Promise<Stor
   await t.test(`${storeName}: responses validate against our and the official OpenAPI documents`, (t) => openApiSuite(t, loaded));
   await t.test(`${storeName}: every list, every page, every row once`, (t) => walkSuite(t, loaded));
   await t.test(`${storeName}: filters and derived fields`, (t) => behaviourSuite(t, loaded));
+  await t.test(`${storeName}: address pages`, (t) => addressSuite(t, loaded));
   await t.test(`${storeName}: bad input and unknown entities`, (t) => errorSuite(t, loaded));
   await t.test(`${storeName}: every answer above validates against our OpenAPI document`, async (t) => {
     t.same(checked.failures, [], 'no answer outside our document');

@@ -6,7 +6,7 @@
 import type { Test } from 'tap';
 import type { Address, BlockBundle, InternalTransactionRecord, TokenTransferRecord } from '../../lib/index.ts';
 import type { FixtureChain } from '../../fixture/index.ts';
-import { PING_PONG_ID } from '../../fixture/index.ts';
+import { PING_PONG_ID, TOPICS, ZERO_ADDRESS } from '../../fixture/index.ts';
 import type { Body, Loaded } from '../support/explorer.ts';
 import { walk } from '../support/explorer.ts';
 
@@ -60,6 +60,35 @@ function currentBalances(chain: FixtureChain, holder: Address) {
   return [...latest.values()].filter((b) => b.value > 0n || b.type === 'ERC-7984').length;
 }
 
+/** Instances (with a row) the holder holds now: ERC-721 by its last transfer, others by a positive current balance. */
+function heldInstances(chain: FixtureChain, holder: Address): number {
+  const instances = new Map<string, string>();
+  for (const i of all(chain, (b) => b.tokenInstances)) instances.set(`${i.tokenAddress}:${i.tokenId}`, i.tokenType);
+  const owner = new Map<string, Address>();
+  for (const r of all(chain, (b) => b.tokenTransfers)) if (r.tokenType === 'ERC-721') for (const id of r.tokenIds) owner.set(`${r.tokenAddress}:${id}`, r.to);
+  const balance = new Map<string, { value: bigint; block: number }>();
+  for (const b of all(chain, (x) => x.tokenBalances)) {
+    if (b.holder !== holder || b.tokenId === null) continue;
+    const k = `${b.tokenAddress}:${b.tokenId}`;
+    const prev = balance.get(k);
+    if (prev === undefined || prev.block <= b.blockNumber) balance.set(k, { value: b.value, block: b.blockNumber });
+  }
+  return [...instances].filter(([k, type]) => (type === 'ERC-721' ? owner.get(k) === holder : (balance.get(k)?.value ?? 0n) > 0n)).length;
+}
+
+/** The address's balance per block (the last record of a block), oldest first, with delta ≠ 0. */
+export function coinChanges(chain: FixtureChain, address: Address): { blockNumber: number; value: bigint; delta: bigint }[] {
+  const perBlock = new Map<number, bigint>();
+  for (const c of all(chain, (b) => b.coinBalances)) if (c.address === address) perBlock.set(c.blockNumber, c.value);
+  const out: { blockNumber: number; value: bigint; delta: bigint }[] = [];
+  let previous = 0n;
+  for (const [blockNumber, value] of [...perBlock].sort((a, b) => a[0] - b[0])) {
+    if (value !== previous) out.push({ blockNumber, value, delta: value - previous });
+    previous = value;
+  }
+  return out;
+}
+
 export function walkCases(chain: FixtureChain): WalkCase[] {
   const f = chain.facts;
   const internal = all(chain, (b) => b.internalTransactions).filter((it) => !isTopCall(it));
@@ -73,7 +102,103 @@ export function walkCases(chain: FixtureChain): WalkCase[] {
   const tracesPerBlock = new Map<number, number>();
   for (const it of internal) tracesPerBlock.set(it.blockNumber, (tracesPerBlock.get(it.blockNumber) ?? 0) + 1);
   const busiestTraceBlock = [...tracesPerBlock.entries()].reduce((a, b) => (b[1] > a[1] ? b : a), [0, 0])[0];
+  const txs = [...all(chain, (b) => b.transactions), ...chain.pending];
+  const logs = all(chain, (b) => b.logs);
+  const erin = f.eoas.erin;
+  // pending first (block_number null sorts above every block), then block_number, position
+  const txKey = (i: Body): Key => [i['block_number'] === null ? Number.MAX_SAFE_INTEGER : num(i['block_number']), i['position'] === null ? 0 : num(i['position'])];
+  const logKey = (i: Body): Key => [num(i['block_number']), num(i['index'])];
+  const transferItems = (pick: (r: TokenTransferRecord) => boolean) => transfers.filter(pick).reduce((n, r) => n + itemCount(r), 0);
   return [
+    {
+      name: 'address transactions (pending first)',
+      path: `/addresses/${erin}/transactions`,
+      id: (i) => String(i['hash']),
+      sortKey: txKey,
+      expected: txs.filter((x) => x.from === erin || x.to === erin || x.createdContract === erin).length,
+    },
+    {
+      name: 'address transactions, sort=block_number&order=asc (pending last)',
+      path: `/addresses/${erin}/transactions`,
+      query: { sort: 'block_number', order: 'asc' },
+      id: (i) => String(i['hash']),
+      sortKey: txKey,
+      direction: 'asc',
+      expected: txs.filter((x) => x.from === erin || x.to === erin || x.createdContract === erin).length,
+    },
+    {
+      name: 'address transactions, filter=from',
+      path: `/addresses/${f.eoas.alice}/transactions`,
+      query: { filter: 'from' },
+      id: (i) => String(i['hash']),
+      sortKey: txKey,
+      expected: txs.filter((x) => x.from === f.eoas.alice).length,
+    },
+    {
+      name: 'address transactions, filter=to',
+      path: `/addresses/${erin}/transactions`,
+      query: { filter: 'to' },
+      id: (i) => String(i['hash']),
+      sortKey: txKey,
+      expected: txs.filter((x) => x.to === erin || x.createdContract === erin).length,
+    },
+    {
+      name: 'address token transfers',
+      path: `/addresses/${f.hotAddress}/token-transfers`,
+      id: transferId,
+      sortKey: transferKey,
+      expected: transferItems((r) => r.from === f.hotAddress || r.to === f.hotAddress),
+    },
+    {
+      name: 'address token transfers, filter=from (the zero address: every mint)',
+      path: `/addresses/${ZERO_ADDRESS}/token-transfers`,
+      query: { filter: 'from' },
+      id: transferId,
+      sortKey: transferKey,
+      expected: transferItems((r) => r.from === ZERO_ADDRESS),
+    },
+    {
+      name: 'address token transfers, filter=to',
+      path: `/addresses/${f.hotAddress}/token-transfers`,
+      query: { filter: 'to' },
+      id: transferId,
+      sortKey: transferKey,
+      expected: transferItems((r) => r.to === f.hotAddress),
+    },
+    {
+      name: 'address logs',
+      path: `/addresses/${f.tokens.erc20}/logs`,
+      id: (i) => `${i['transaction_hash']}:${i['index']}`,
+      sortKey: logKey,
+      expected: logs.filter((l) => l.address === f.tokens.erc20).length,
+    },
+    {
+      name: 'address logs, topic=Transfer',
+      path: `/addresses/${f.tokens.erc20}/logs`,
+      query: { topic: TOPICS.transfer },
+      id: (i) => `${i['transaction_hash']}:${i['index']}`,
+      sortKey: logKey,
+      expected: logs.filter((l) => l.address === f.tokens.erc20 && l.topics.includes(TOPICS.transfer)).length,
+    },
+    {
+      name: 'address NFT instances',
+      path: `/addresses/${f.hotAddress}/nft`,
+      id: (i) => `${(i['token'] as Body)['address_hash']}:${i['id']}`,
+      sortKey: (i) => {
+        const token = i['token'] as Body;
+        // type rank and contract ascending, then token id descending
+        return [['ERC-721', 'ERC-1155', 'ERC-404'].indexOf(token['type'] as string), (token['address_hash'] as string).toLowerCase(), -big(i['id'])];
+      },
+      direction: 'asc',
+      expected: heldInstances(chain, f.hotAddress),
+    },
+    {
+      name: 'address coin balance history (the miner: a change in most blocks)',
+      path: `/addresses/${f.miner}/coin-balance-history`,
+      id: (i) => String(i['block_number']),
+      sortKey: (i) => [num(i['block_number'])],
+      expected: coinChanges(chain, f.miner).length,
+    },
     {
       name: 'address internal transactions',
       path: `/addresses/${f.hotAddress}/internal-transactions`,

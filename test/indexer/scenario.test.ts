@@ -9,6 +9,7 @@ import t from 'tap';
 import { createPublicClient, decodeErrorResult, http, parseAbi } from 'viem';
 import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
 import type { DataSource } from '../../lib/ports.ts';
+import { createExplorer } from '../../lib/index.ts';
 import type { IndexerEvent } from '../../lib/indexer/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
 import type { Anvil } from '../../demo/anvil.ts';
@@ -132,6 +133,61 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       t.ok(latestCoin.size >= 8, 'coin balances written');
       for (const [address, value] of latestCoin) {
         t.equal(value, await client.getBalance({ address }), `coin balance ${address}`);
+      }
+
+      // ---- the address pages (issue 8) against the node ----
+      const api = createExplorer({ chains: { '1': store } });
+      const page = async (path: string, query: Record<string, string> = {}): Promise<Record<string, unknown>> => {
+        const r = await api.handle({ path: `/api/v2${path}`, query });
+        t.equal(r.status, 200, path);
+        return r.body as unknown as Record<string, unknown>;
+      };
+      let historyChecked = 0;
+      for (const address of latestCoin.keys()) {
+        const detail = await page(`/addresses/${address}`);
+        t.equal(detail['coin_balance'], String(await client.getBalance({ address })), `/addresses/${address}: coin_balance = eth_getBalance at head`);
+        const history = (await page(`/addresses/${address}/coin-balance-history`, { items_count: '100' }))['items'] as Record<string, unknown>[];
+        for (const [i, item] of history.entries()) {
+          const at = BigInt(item['block_number'] as number);
+          t.equal(item['value'], String(await client.getBalance({ address, blockNumber: at })), `${address} balance history at ${at} = eth_getBalance`);
+          // every item but the oldest: value − delta = the balance just before that block
+          if (i < history.length - 1) {
+            const before = await client.getBalance({ address, blockNumber: at - 1n });
+            t.equal(BigInt(item['value'] as string) - BigInt(item['delta'] as string), before, `${address} delta at ${at}`);
+          }
+          historyChecked++;
+        }
+      }
+      // the scenario ran minutes ago: by day, its newest day closes at the balance at head
+      const today = new Date().toISOString().slice(0, 10);
+      for (const address of [...latestCoin.keys()].slice(0, 5)) {
+        const byDay = await page(`/addresses/${address}/coin-balance-history-by-day`);
+        const days = byDay['items'] as { date: string; value: string }[];
+        t.equal(byDay['days'], 10);
+        t.ok(days.length > 0 && days.every((d, i) => i === 0 || (days[i - 1] as { date: string }).date < d.date), `${address}: days ascending`);
+        t.equal(days.at(-1)?.value, String(await client.getBalance({ address })), `${address}: the last day closes at eth_getBalance at head`);
+        t.equal(days.at(-1)?.date, today, `${address}: the last day is today (UTC)`);
+      }
+      t.ok(historyChecked >= 10, `${historyChecked} coin balance history items checked against the node`);
+      for (const [contract, creation, creator] of [
+        [facts.contracts.token, facts.txs.deployToken, null],
+        [facts.contracts.createdToken, facts.txs.factoryCreate, facts.contracts.factory],
+        [facts.contracts.created2Token, facts.txs.factoryCreate2, facts.contracts.factory],
+      ] as const) {
+        const detail = await page(`/addresses/${contract}`);
+        const hash = detail['creation_transaction_hash'] as Hash;
+        const receipt = await client.getTransactionReceipt({ hash });
+        t.equal(detail['is_contract'], true, `${contract} is a contract`);
+        if (creation !== null) t.equal(hash, lc(creation), `${contract}: creation transaction`);
+        // the creating receipt: a top-level creation names the contract; a factory's call is to the factory
+        if (creator === null) {
+          t.equal(lc(receipt.contractAddress ?? '0x'), lc(contract), `${contract}: the receipt created it`);
+          t.equal((detail['creator_address_hash'] as string).toLowerCase(), lc(receipt.from), `${contract}: creator = the receipt's sender`);
+        } else {
+          t.equal(lc(receipt.to ?? '0x'), lc(creator), `${contract}: created in a call to the factory`);
+          t.equal((detail['creator_address_hash'] as string).toLowerCase(), lc(creator), `${contract}: creator = the factory`);
+        }
+        t.equal(detail['creation_status'], receipt.status === 'success' ? 'success' : 'failed', `${contract}: creation status`);
       }
 
       // ---- token balances: every current balance against balanceOf ----

@@ -7,6 +7,7 @@ import type {
   Address,
   BlockBundle,
   BlockRecord,
+  CoinBalanceRecord,
   LogRecord,
   Hash,
   Hex,
@@ -359,6 +360,13 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
   for (const transactionHash of every(keys.transactions)) {
     await both(`listLogs ${transactionHash}`, (page) => ds.listLogs({ transactionHash }, page), logCursor);
     add(`listStateChanges ${transactionHash}`, await ds.listStateChanges(transactionHash));
+  }
+
+  // ---- coin balance history ------------------------------------------------------------------
+  const coinCursor = (r: CoinBalanceRecord) => ({ blockNumber: r.blockNumber });
+  for (const address of every(keys.addresses)) {
+    await both(`listCoinBalances ${address}`, (page) => ds.listCoinBalances({ address }, page), coinCursor);
+    await both(`listCoinBalances ${address} range`, (page) => ds.listCoinBalances({ address, blocks: middle }, page), coinCursor);
   }
 
   // ---- balances, collections, instances ------------------------------------------------------
