@@ -1,7 +1,7 @@
 /**
- * Rendered answers cached per request and data version (see DataSource.getDataVersion): a
- * hit is valid only while the source reports the version it was rendered at. Least recently
- * used entries go first once `maxEntries` is reached.
+ * Rendered answers cached per request and data version (see lib/data-version.ts): a hit is
+ * valid only while the source's version is the one it was rendered at. Least recently used
+ * entries go first once `maxEntries` is reached.
  */
 import type { EndpointRequest, ExplorerResponse } from './api.ts';
 import { singleValues } from './params/decode.ts';
@@ -9,6 +9,13 @@ import { singleValues } from './params/decode.ts';
 export interface ResponseCacheOptions {
   /** answers kept (default 500); 0 disables the cache */
   readonly maxEntries?: number;
+  /**
+   * A store other processes may write (SQL) is asked for its data version at most this often
+   * (default 100 ms; 0: on every request); its writes in this process are seen at once.
+   */
+  readonly versionPollMs?: number;
+  /** the clock of that interval, in ms (tests; default performance.now) */
+  readonly now?: () => number;
 }
 
 export interface ResponseCache {
