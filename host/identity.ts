@@ -57,10 +57,11 @@ export function identify(options: IdentityOptions): Middleware {
   return async (ctx, next) => {
     const info = requestInfo(ctx);
     if (!info) return next();
-    const anonymous: Identity = { kind: 'anonymous', id: `ip:${ctx.ip}`, plan: anonymousPlan };
+    // built only for a caller without a valid key (ctx.ip is not free)
+    const anonymous = (): Identity => ({ kind: 'anonymous', id: `ip:${ctx.ip}`, plan: anonymousPlan });
     const key = requestKey(ctx);
     if (key === undefined) {
-      info.identity = anonymous;
+      info.identity = anonymous();
       if (info.form === 'multichain' && requireKeyForMultichain) {
         info.rejection = { kind: 'Unauthorized', message: 'API key required' };
       }
@@ -68,7 +69,7 @@ export function identify(options: IdentityOptions): Middleware {
     }
     const grant = findGrant(grants, sha256(key));
     if (!grant) {
-      info.identity = anonymous;
+      info.identity = anonymous();
       info.rejection = { kind: 'Unauthorized', message: 'Invalid API key' };
       return next();
     }

@@ -89,6 +89,13 @@ export function periodEnd(period: 'day' | 'month', now: number): number {
 }
 
 export function rateLimit(options: RateLimitOptions = {}): Middleware {
+  // the end of the current day and month, recomputed only once they have passed
+  const ends = { day: { now: -Infinity, end: -Infinity }, month: { now: -Infinity, end: -Infinity } };
+  const currentPeriodEnd = (period: 'day' | 'month', now: number): number => {
+    const known = ends[period];
+    if (now < known.now || now >= known.end) ends[period] = { now, end: periodEnd(period, now) };
+    return ends[period].end;
+  };
   const store = options.limiter ?? memoryLimiterStore();
   const timeoutMs = options.limiterTimeoutMs ?? DEFAULT_LIMITER_TIMEOUT_MS;
   const tooMany = options.rateLimitMessage === undefined ? {} : { message: options.rateLimitMessage };
@@ -99,7 +106,7 @@ export function rateLimit(options: RateLimitOptions = {}): Middleware {
     const { plan } = identity;
     const { requests, windowSeconds } = planWindow(plan);
     const cost = options.costs?.[info.endpoint] ?? 1;
-    const endsAt = periodEnd(plan.creditPeriod, Date.now());
+    const endsAt = currentPeriodEnd(plan.creditPeriod, Date.now());
     let result: { readonly rate: ConsumeResult; readonly credits: ConsumeResult };
     try {
       result = await withTimeout(store.local === true ? null : timeoutMs, async () => {

@@ -25,18 +25,28 @@ export interface ResponseCache {
   set(key: string, version: string, response: ExplorerResponse): void;
 }
 
+/** [name, value] pairs in name order: the same parameters in any order make the same key */
+function sortedPairs(o: Readonly<Record<string, string>>): readonly (readonly [string, string | undefined])[] {
+  const names = Object.keys(o);
+  if (names.length > 1) names.sort();
+  return names.map((k) => [k, o[k]] as const);
+}
+
 export function requestKey(request: EndpointRequest): string {
-  const query = singleValues(request.query);
-  const sorted = (o: Readonly<Record<string, string>>) =>
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, o[k]]);
-  return JSON.stringify([request.chainId, request.form ?? 'instance', request.endpoint, sorted(request.params), sorted(query)]);
+  return JSON.stringify([
+    request.chainId,
+    request.form ?? 'instance',
+    request.endpoint,
+    sortedPairs(request.params),
+    sortedPairs(singleValues(request.query)),
+  ]);
 }
 
 export function createResponseCache(options: ResponseCacheOptions = {}): ResponseCache {
   const max = options.maxEntries ?? 500;
   const entries = new Map<string, { readonly version: string; readonly response: ExplorerResponse }>();
+  // the most recently used key: a hit on it needs no reordering
+  let newest: string | undefined;
   return {
     enabled: max > 0,
     get(key, version) {
@@ -46,9 +56,12 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
         entries.delete(key);
         return undefined;
       }
-      // refresh its place: most recently used last
-      entries.delete(key);
-      entries.set(key, hit);
+      if (key !== newest) {
+        // refresh its place: most recently used last
+        entries.delete(key);
+        entries.set(key, hit);
+        newest = key;
+      }
       return hit.response;
     },
     set(key, version, response) {
@@ -56,6 +69,7 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
       entries.delete(key);
       if (entries.size >= max) entries.delete(entries.keys().next().value as string);
       entries.set(key, { version, response });
+      newest = key;
     },
   };
 }
