@@ -1,19 +1,19 @@
 /**
  * `explorerMiddleware(explorer, options)`: the explorer as Koa middleware.
  *
- * @koa/router matches the two forms, `/api/v2/...` (default chain) and `/:chain_id/api/v2/...`,
- * under an optional prefix; lib's route table (matchRoute) then picks the endpoint. Anything
- * else passes through untouched. A matched request runs one koa-compose chain:
+ * lib's parsePath recognises the two forms, `/api/v2/...` (default chain) and
+ * `/:chain_id/api/v2/...`, under an optional prefix; lib's route table (matchRoute) then picks
+ * the endpoint. Anything else passes through untouched. A matched request runs one koa-compose
+ * chain:
  *
  *   renderErrors → identify → rateLimit → knownChain → authorize → answer
  *
  * renderErrors is outermost so that headers set before a failure (the limit headers) survive;
  * answer hands lib a plain `EndpointRequest` and writes the `ExplorerResponse` it gets back.
  */
-import Router from '@koa/router';
 import compose from 'koa-compose';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { API_PREFIX, errorResponse, matchRoute, parsePath, toJson } from '../lib/index.ts';
+import { errorResponse, matchRoute, parsePath, toJson } from '../lib/index.ts';
 import type { ApiError, ApiForm, Explorer, JsonValue, RawQuery } from '../lib/index.ts';
 import { authorize, identify } from './identity.ts';
 import type { IdentityOptions } from './identity.ts';
@@ -33,25 +33,24 @@ const ALLOWED = ['GET', 'HEAD'];
 
 export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewareOptions = {}): Middleware {
   const prefix = options.prefix ?? '';
-  const router = new Router(prefix === '' ? {} : { prefix });
+  const lowerPrefix = prefix.toLowerCase();
   const steps = [renderErrors(options), identify(options), rateLimit(options), knownChain(explorer), authorize(options)];
-  // two router layers (the forms), then lib's route table picks the endpoint: one regex per
-  // form instead of one per form and endpoint, and one compose chain for all of them
+  // lib's route table picks the endpoint straight from the path (no router in front of it: one
+  // match per request), then one compose chain serves every endpoint
   const chain = compose([...steps, answer(explorer)]);
-  const enter =
-    (form: ApiForm): Middleware =>
-    (ctx, next) => {
-      // the raw path (the router's own params are decoded once already; lib decodes segments)
-      const parsed = parsePath(prefix === '' ? ctx.path : ctx.path.slice(prefix.length));
-      const match = parsed === null ? null : matchRoute(parsed.subPath);
-      if (parsed === null || match === null) return next(); // not one of ours: pass through untouched
-      const chainId = form === 'instance' ? explorer.defaultChain : (parsed.chainId ?? '');
-      setRequestInfo(ctx, { endpoint: match.endpoint, chainId, form, params: match.params });
-      return chain(ctx, next);
-    };
-  router.all(`${API_PREFIX}{/*rest}`, enter('instance'));
-  router.all(`/:chain_id${API_PREFIX}{/*rest}`, enter('multichain'));
-  return router.routes() as Middleware;
+  return (ctx, next) => {
+    const path = ctx.path;
+    // the prefix matches in any case, as a router's would
+    if (prefix !== '' && path.slice(0, prefix.length).toLowerCase() !== lowerPrefix) return next();
+    // the raw path (lib decodes segments)
+    const parsed = parsePath(prefix === '' ? path : path.slice(prefix.length));
+    const match = parsed === null ? null : matchRoute(parsed.subPath);
+    if (parsed === null || match === null) return next(); // not one of ours: pass through untouched
+    const form: ApiForm = parsed.chainId === undefined ? 'instance' : 'multichain';
+    const chainId = parsed.chainId ?? explorer.defaultChain;
+    setRequestInfo(ctx, { endpoint: match.endpoint, chainId, form, params: match.params });
+    return chain(ctx, next);
+  };
 }
 
 /** An unconfigured chain is 404, with or without a key (after counting, so it has limit headers). */
