@@ -100,8 +100,11 @@ function answer(explorer: Explorer): Middleware {
       params: info.params,
       query: ctx.query as RawQuery,
     });
-    for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
-    writeJson(ctx, response.status, response.body);
+    for (const name in response.headers) ctx.set(name, response.headers[name] as string);
+    ctx.status = response.status;
+    // lib's answers name their JSON content type: set it once (koa keeps a type already set)
+    if (ctx.response.get('content-type') === '') ctx.type = JSON_TYPE;
+    ctx.body = jsonText(response.body);
   };
 }
 
