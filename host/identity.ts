@@ -34,6 +34,8 @@ interface Grant {
   readonly id: string;
   readonly plan: Plan;
   readonly name?: string;
+  /** the caller's identity, one object per grant (read-only) */
+  readonly identity: Identity;
 }
 
 /** The key a request carries, by the documented precedence; undefined when none. */
@@ -49,7 +51,9 @@ export function requestKey(ctx: ParameterizedContext): string | undefined {
 export function identify(options: IdentityOptions): Middleware {
   const grants: Grant[] = (options.keys ?? []).map((g) => {
     const digest = grantDigest(g);
-    return { digest, id: `key:${digest.toString('hex')}`, plan: g.plan, ...(g.name ? { name: g.name } : {}) };
+    const id = `key:${digest.toString('hex')}`;
+    const identity: Identity = { kind: 'key', id, plan: g.plan, ...(g.name ? { name: g.name } : {}) };
+    return { digest, id, plan: g.plan, identity, ...(g.name ? { name: g.name } : {}) };
   });
   const anonymousPlan = options.anonymousPlan ?? ANONYMOUS_PLAN;
   const requireKeyForMultichain = options.requireKeyForMultichain ?? true;
@@ -57,10 +61,9 @@ export function identify(options: IdentityOptions): Middleware {
   return async (ctx, next) => {
     const info = requestInfo(ctx);
     if (!info) return next();
-    const anonymous: Identity = { kind: 'anonymous', id: `ip:${ctx.ip}`, plan: anonymousPlan };
     const key = requestKey(ctx);
     if (key === undefined) {
-      info.identity = anonymous;
+      info.identity = anonymousCaller(ctx, anonymousPlan);
       if (info.form === 'multichain' && requireKeyForMultichain) {
         info.rejection = { kind: 'Unauthorized', message: 'API key required' };
       }
@@ -68,18 +71,18 @@ export function identify(options: IdentityOptions): Middleware {
     }
     const grant = findGrant(grants, sha256(key));
     if (!grant) {
-      info.identity = anonymous;
+      info.identity = anonymousCaller(ctx, anonymousPlan);
       info.rejection = { kind: 'Unauthorized', message: 'Invalid API key' };
       return next();
     }
-    info.identity = {
-      kind: 'key',
-      id: grant.id,
-      plan: grant.plan,
-      ...(grant.name ? { name: grant.name } : {}),
-    };
+    info.identity = grant.identity;
     return next();
   };
+}
+
+/** Built only for a caller without a valid key (ctx.ip is not free; nor is a closure per request). */
+function anonymousCaller(ctx: ParameterizedContext, plan: Plan): Identity {
+  return { kind: 'anonymous', id: `ip:${ctx.ip}`, plan };
 }
 
 /** Compare against every grant in constant time per comparison, without an early exit. */

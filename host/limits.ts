@@ -89,6 +89,13 @@ export function periodEnd(period: 'day' | 'month', now: number): number {
 }
 
 export function rateLimit(options: RateLimitOptions = {}): Middleware {
+  // the end of the current day and month, recomputed only once they have passed
+  const ends = { day: { now: -Infinity, end: -Infinity }, month: { now: -Infinity, end: -Infinity } };
+  const currentPeriodEnd = (period: 'day' | 'month', now: number): number => {
+    const known = ends[period];
+    if (now < known.now || now >= known.end) ends[period] = { now, end: periodEnd(period, now) };
+    return ends[period].end;
+  };
   const store = options.limiter ?? memoryLimiterStore();
   const timeoutMs = options.limiterTimeoutMs ?? DEFAULT_LIMITER_TIMEOUT_MS;
   const tooMany = options.rateLimitMessage === undefined ? {} : { message: options.rateLimitMessage };
@@ -99,21 +106,13 @@ export function rateLimit(options: RateLimitOptions = {}): Middleware {
     const { plan } = identity;
     const { requests, windowSeconds } = planWindow(plan);
     const cost = (options.costs?.[info.endpoint] ?? 1) * (info.units ?? 1);
-    const endsAt = periodEnd(plan.creditPeriod, Date.now());
-    let result: { readonly rate: ConsumeResult; readonly credits: ConsumeResult };
+    const endsAt = currentPeriodEnd(plan.creditPeriod, Date.now());
+    const rate: ConsumeRequest = { key: `rate:${identity.id}`, limit: requests, cost: 1, window: { seconds: windowSeconds } };
+    const credits: ConsumeRequest = { key: `credits:${plan.name}:${identity.id}:${endsAt}`, limit: plan.credits, cost, window: { endsAt } };
+    let result: Consumed;
     try {
-      result = await withTimeout(store.local === true ? null : timeoutMs, async () => {
-        const rate = await store.consume({
-          key: `rate:${identity.id}`,
-          limit: requests,
-          cost: 1,
-          window: { seconds: windowSeconds },
-        });
-        const bucket = { key: `credits:${plan.name}:${identity.id}:${endsAt}`, limit: plan.credits, cost, window: { endsAt } };
-        // a request refused by the rate spends no credits
-        const credits = rate.admitted ? await store.consume(bucket) : await store.peek(bucket);
-        return { rate, credits };
-      });
+      // a local store answers at once: no timer, no closure
+      result = store.local === true ? await consumeBoth(store, rate, credits) : await withTimeout(timeoutMs, () => consumeBoth(store, rate, credits));
     } catch {
       // never serve unlimited: the store is slow or failing, the caller retries
       ctx.set('retry-after', '1');
@@ -130,9 +129,19 @@ export function rateLimit(options: RateLimitOptions = {}): Middleware {
   };
 }
 
-/** run(), failing after `ms` (null: no timer — a local store cannot hang) */
-async function withTimeout<T>(ms: number | null, run: () => Promise<T>): Promise<T> {
-  if (ms === null) return run();
+interface Consumed {
+  readonly rate: ConsumeResult;
+  readonly credits: ConsumeResult;
+}
+
+/** One point from the rate window, then the cost from the credits (a refused request spends none). */
+async function consumeBoth(store: LimiterStore, rate: ConsumeRequest, credits: ConsumeRequest): Promise<Consumed> {
+  const window = await store.consume(rate);
+  return { rate: window, credits: window.admitted ? await store.consume(credits) : await store.peek(credits) };
+}
+
+/** run(), failing after `ms` */
+async function withTimeout<T>(ms: number, run: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`limiter store timed out after ${ms} ms`)), ms);

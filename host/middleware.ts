@@ -1,9 +1,10 @@
 /**
  * `explorerMiddleware(explorer, options)`: the explorer as Koa middleware.
  *
- * @koa/router matches the two forms, `/api/v2/...` (default chain) and `/:chain_id/api/v2/...`,
- * under an optional prefix; lib's route table (matchRoute) then picks the endpoint. Anything
- * else passes through untouched. A matched request runs one koa-compose chain:
+ * lib's parsePath recognises the two forms, `/api/v2/...` (default chain) and
+ * `/:chain_id/api/v2/...`, under an optional prefix; lib's route table (matchRoute) then picks
+ * the endpoint. Anything else passes through untouched. A matched request runs one koa-compose
+ * chain:
  *
  *   renderErrors → identify → rateLimit → knownChain → authorize → answer
  *
@@ -14,10 +15,9 @@
  * `GET /api/json/config` run the same steps with their own last one (host/rpc.ts); a JSON-RPC
  * body is read (bounded) before them, so that a batch is charged per call.
  */
-import Router from '@koa/router';
 import compose from 'koa-compose';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { API_PREFIX, callCount, CONFIG_ENDPOINT, CONFIG_PATH, errorResponse, INSTANCE_RPC_PATH, matchRoute, MULTICHAIN_RPC_PATH, parseJson, parsePath, RPC_ENDPOINT, toJson } from '../lib/index.ts';
+import { callCount, CONFIG_ENDPOINT, CONFIG_PATH, errorResponse, INSTANCE_RPC_PATH, matchRoute, MULTICHAIN_RPC_PATH, parseJson, parsePath, RPC_ENDPOINT, toJson } from '../lib/index.ts';
 import type { ApiError, ApiForm, Explorer, JsonValue, RawQuery, ServiceName } from '../lib/index.ts';
 import { authorize, identify } from './identity.ts';
 import type { IdentityOptions } from './identity.ts';
@@ -40,45 +40,48 @@ const ALLOWED = ['GET', 'HEAD'];
 
 export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewareOptions = {}): Middleware {
   const prefix = options.prefix ?? '';
-  const router = new Router(prefix === '' ? {} : { prefix });
+  const lowerPrefix = prefix.toLowerCase();
   const steps = [renderErrors(options), identify(options), rateLimit(options), knownChain(explorer), authorize(options)];
-  // two router layers (the forms), then lib's route table picks the endpoint: one regex per
-  // form instead of one per form and endpoint, and one compose chain for all of them
+  // lib's route table picks the endpoint straight from the path (no router in front of it: one
+  // match per request), then one compose chain serves every endpoint
   const chain = compose([...steps, answer(explorer)]);
-  const enter =
-    (form: ApiForm): Middleware =>
-    (ctx, next) => {
-      // the raw path (the router's own params are decoded once already; lib decodes segments)
-      const parsed = parsePath(prefix === '' ? ctx.path : ctx.path.slice(prefix.length));
-      const match = parsed === null ? null : matchRoute(parsed.subPath);
-      if (parsed === null || match === null) return next(); // not one of ours: pass through untouched
-      const chainId = form === 'instance' ? explorer.defaultChain : (parsed.chainId ?? '');
+  const rpcChain = compose([...steps, answerRpc(explorer, writeJson)]);
+  const enterRpc = async (ctx: ParameterizedContext, next: () => Promise<unknown>, form: ApiForm, chainId: string) => {
+    const read = ctx.method === 'POST' ? await readBody(ctx) : undefined;
+    const units = read !== undefined && 'text' in read ? callCount(parseJson(read.text)) : 1;
+    setRequestInfo(ctx, { endpoint: RPC_ENDPOINT, chainId, form, params: {}, units });
+    return rpcChain(ctx, next);
+  };
+  const configChain = compose([...steps, answerConfig(explorer, { prefix, ...options }, writeJson)]);
+  const multichainRpc = new RegExp(`^/([^/]+)${MULTICHAIN_RPC_PATH}/?$`, 'i');
+  const same = (sub: string, path: string) => sub.toLowerCase() === path || sub.toLowerCase() === `${path}/`;
+
+  return (ctx, next) => {
+    const path = ctx.path;
+    // the prefix matches in any case, as a router's would
+    if (prefix !== '' && path.slice(0, prefix.length).toLowerCase() !== lowerPrefix) return next();
+    const sub = prefix === '' ? path : path.slice(prefix.length);
+    // the raw path (lib decodes segments)
+    const parsed = parsePath(sub);
+    const match = parsed === null ? null : matchRoute(parsed.subPath);
+    if (parsed !== null && match !== null) {
+      const form: ApiForm = parsed.chainId === undefined ? 'instance' : 'multichain';
+      const chainId = parsed.chainId ?? explorer.defaultChain;
       setRequestInfo(ctx, { endpoint: match.endpoint, chainId, form, params: match.params });
       return chain(ctx, next);
-    };
-  router.all(`${API_PREFIX}{/*rest}`, enter('instance'));
-  router.all(`/:chain_id${API_PREFIX}{/*rest}`, enter('multichain'));
-
-  const rpcChain = compose([...steps, answerRpc(explorer, writeJson)]);
-  const enterRpc =
-    (form: ApiForm): Middleware =>
-    async (ctx, next) => {
-      if (explorer.rpc === undefined) return next();
-      const chainId = form === 'instance' ? explorer.defaultChain : String(ctx.params.chain_id ?? '');
-      const read = ctx.method === 'POST' ? await readBody(ctx) : undefined;
-      const units = read !== undefined && 'text' in read ? callCount(parseJson(read.text)) : 1;
-      setRequestInfo(ctx, { endpoint: RPC_ENDPOINT, chainId, form, params: {}, units });
-      return rpcChain(ctx, next);
-    };
-  router.all(INSTANCE_RPC_PATH, enterRpc('instance'));
-  router.all(`/:chain_id${MULTICHAIN_RPC_PATH}`, enterRpc('multichain'));
-
-  const configChain = compose([...steps, answerConfig(explorer, { prefix, ...options }, writeJson)]);
-  router.all(CONFIG_PATH, (ctx, next) => {
-    setRequestInfo(ctx, { endpoint: CONFIG_ENDPOINT, chainId: explorer.defaultChain, form: 'instance', params: {} });
-    return configChain(ctx, next);
-  });
-  return router.routes() as Middleware;
+    }
+    // the JSON-RPC subset and the gateway's config: the same steps, their own last one
+    if (explorer.rpc !== undefined) {
+      if (same(sub, INSTANCE_RPC_PATH)) return enterRpc(ctx, next, 'instance', explorer.defaultChain);
+      const rpc = multichainRpc.exec(sub);
+      if (rpc !== null) return enterRpc(ctx, next, 'multichain', safeDecode(rpc[1] ?? ''));
+    }
+    if (same(sub, CONFIG_PATH)) {
+      setRequestInfo(ctx, { endpoint: CONFIG_ENDPOINT, chainId: explorer.defaultChain, form: 'instance', params: {} });
+      return configChain(ctx, next);
+    }
+    return next(); // not one of ours: pass through untouched
+  };
 }
 
 /** An unconfigured chain is 404, with or without a key (after counting, so it has limit headers). */
@@ -128,8 +131,11 @@ function answer(explorer: Explorer): Middleware {
       params: info.params,
       query: ctx.query as RawQuery,
     });
-    for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
-    writeJson(ctx, response.status, response.body);
+    for (const name in response.headers) ctx.set(name, response.headers[name] as string);
+    ctx.status = response.status;
+    // lib's answers name their JSON content type: set it once (koa keeps a type already set)
+    if (ctx.response.get('content-type') === '') ctx.type = JSON_TYPE;
+    ctx.body = jsonText(response.body);
   };
 }
 
@@ -157,4 +163,12 @@ function jsonText(body: JsonValue): string {
 function logUnexpected(error: unknown, ctx: ParameterizedContext): void {
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`${JSON.stringify({ level: 'error', method: ctx.method, path: ctx.path, error: message })}\n`);
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

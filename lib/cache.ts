@@ -1,7 +1,7 @@
 /**
- * Rendered answers cached per request and data version (see DataSource.getDataVersion): a
- * hit is valid only while the source reports the version it was rendered at. Least recently
- * used entries go first once `maxEntries` is reached.
+ * Rendered answers cached per request and data version (see lib/data-version.ts): a hit is
+ * valid only while the source's version is the one it was rendered at. Least recently used
+ * entries go first once `maxEntries` is reached.
  */
 import type { EndpointRequest, ExplorerResponse } from './api.ts';
 import { singleValues } from './params/decode.ts';
@@ -9,6 +9,13 @@ import { singleValues } from './params/decode.ts';
 export interface ResponseCacheOptions {
   /** answers kept (default 500); 0 disables the cache */
   readonly maxEntries?: number;
+  /**
+   * A store other processes may write (SQL) is asked for its data version at most this often
+   * (default 100 ms; 0: on every request); its writes in this process are seen at once.
+   */
+  readonly versionPollMs?: number;
+  /** the clock of that interval, in ms (tests; default performance.now) */
+  readonly now?: () => number;
 }
 
 export interface ResponseCache {
@@ -18,18 +25,28 @@ export interface ResponseCache {
   set(key: string, version: string, response: ExplorerResponse): void;
 }
 
+/** [name, value] pairs in name order: the same parameters in any order make the same key */
+function sortedPairs(o: Readonly<Record<string, string>>): readonly (readonly [string, string | undefined])[] {
+  const names = Object.keys(o);
+  if (names.length > 1) names.sort();
+  return names.map((k) => [k, o[k]] as const);
+}
+
 export function requestKey(request: EndpointRequest): string {
-  const query = singleValues(request.query);
-  const sorted = (o: Readonly<Record<string, string>>) =>
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, o[k]]);
-  return JSON.stringify([request.chainId, request.form ?? 'instance', request.endpoint, sorted(request.params), sorted(query)]);
+  return JSON.stringify([
+    request.chainId,
+    request.form ?? 'instance',
+    request.endpoint,
+    sortedPairs(request.params),
+    sortedPairs(singleValues(request.query)),
+  ]);
 }
 
 export function createResponseCache(options: ResponseCacheOptions = {}): ResponseCache {
   const max = options.maxEntries ?? 500;
   const entries = new Map<string, { readonly version: string; readonly response: ExplorerResponse }>();
+  // the most recently used key: a hit on it needs no reordering
+  let newest: string | undefined;
   return {
     enabled: max > 0,
     get(key, version) {
@@ -39,9 +56,12 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
         entries.delete(key);
         return undefined;
       }
-      // refresh its place: most recently used last
-      entries.delete(key);
-      entries.set(key, hit);
+      if (key !== newest) {
+        // refresh its place: most recently used last
+        entries.delete(key);
+        entries.set(key, hit);
+        newest = key;
+      }
       return hit.response;
     },
     set(key, version, response) {
@@ -49,6 +69,7 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
       entries.delete(key);
       if (entries.size >= max) entries.delete(entries.keys().next().value as string);
       entries.set(key, { version, response });
+      newest = key;
     },
   };
 }

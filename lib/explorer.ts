@@ -17,6 +17,8 @@ import type {
 import { RPC_ENDPOINT } from './api.ts';
 import type { ResponseCacheOptions } from './cache.ts';
 import { createResponseCache, requestKey } from './cache.ts';
+import type { ReadDataVersion } from './data-version.ts';
+import { createVersionReader } from './data-version.ts';
 import { endpointByName } from './endpoints/index.ts';
 import type { ApiError } from './errors.ts';
 import { errorResponse } from './errors.ts';
@@ -36,7 +38,8 @@ export interface CreateExplorerOptions extends ExplorerOptions {
   readonly onError?: (error: unknown, request: FailedRequest) => void;
   /**
    * Cache rendered answers of sources that report a data version (memory and SQL stores do):
-   * default 500 answers; `{ maxEntries: 0 }` turns it off.
+   * default 500 answers; `{ maxEntries: 0 }` turns it off. A store's own writes are seen by the
+   * next request; another process's writes within `versionPollMs` (default 100 ms).
    */
   readonly cache?: ResponseCacheOptions;
 }
@@ -59,12 +62,21 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     Object.prototype.hasOwnProperty.call(options.chains, chainId) ? options.chains[chainId] : undefined;
 
   const cache = createResponseCache(options.cache);
+  const unversioned: ReadDataVersion = () => undefined;
+  // one reader per chain: the poll interval and the in-flight poll are per store
+  const versionReaders = new Map<string, ReadDataVersion>(
+    chainIds.map((id) => [
+      id,
+      cache.enabled ? createVersionReader(options.chains[id] as DataSource, { pollMs: options.cache?.versionPollMs, now: options.cache?.now }) : unversioned,
+    ]),
+  );
 
   async function dispatch(request: EndpointRequest): Promise<ExplorerResponse> {
     const ds = sourceOf(request.chainId);
     if (ds === undefined) return fromError({ kind: 'NotFound', message: `Unknown chain: ${request.chainId}` });
-    // no cache, no version query: one statement fewer per request
-    const version = cache.enabled ? await dataVersion(ds) : undefined;
+    // no cache, no version: one statement fewer per request
+    const known = (versionReaders.get(request.chainId) ?? unversioned)();
+    const version = typeof known === 'string' || known === undefined ? known : await known;
     if (version === undefined) return answer(ds, request);
     const key = requestKey(request);
     const hit = cache.get(key, version);
@@ -73,14 +85,6 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     // failures of the source (5xx) are not kept; everything else is a function of the data
     if (response.status < 500) cache.set(key, version, response);
     return response;
-  }
-
-  async function dataVersion(ds: DataSource): Promise<string | undefined> {
-    try {
-      return await ds.getDataVersion?.();
-    } catch {
-      return undefined; // answer uncached
-    }
   }
 
   async function answer(ds: DataSource, request: EndpointRequest): Promise<ExplorerResponse> {

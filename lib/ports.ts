@@ -294,6 +294,23 @@ export interface DataSource {
    * wrote. Explorers cache rendered answers per version; a source without it is not cached.
    */
   getDataVersion?(): Promise<string>;
+  /**
+   * Optional, beside getDataVersion: what this store object knows of its data version without a
+   * query (see DataVersionSignal). Without it, an explorer polls getDataVersion.
+   */
+  readonly dataVersionSignal?: DataVersionSignal;
+}
+
+/**
+ * A store object's in-process data version: `local()` changes synchronously once a write through
+ * this object (its DataSink) has committed, so a cache keyed by it sees the write on the very
+ * next request. `shared: false` — no other writer can exist (an in-memory store): `local()` is
+ * the whole version. `shared: true` — other processes may write the same database: readers also
+ * poll getDataVersion (an explorer at most every `cache.versionPollMs`).
+ */
+export interface DataVersionSignal {
+  readonly shared: boolean;
+  local(): number;
 }
 
 /** Which chain a store holds; the indexer refuses to mix chains (dev chains restart often). */

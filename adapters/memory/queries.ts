@@ -74,6 +74,8 @@ export function createReader(s: State): VersionedDataSource {
 
   return {
     getDataVersion: async () => String(s.version),
+    // every write goes through this State, in this process: the version is known without asking
+    dataVersionSignal: { shared: false, local: () => s.version },
     async getBlock(ref: BlockRef): Promise<BlockRecord | null> {
       if ('hash' in ref) return s.blocks.get(ref.hash)?.stored.block ?? null;
       return s.preferredAt(ref.number)?.stored.block ?? null;

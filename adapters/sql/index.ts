@@ -10,6 +10,7 @@
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import type { Hash } from '../../lib/domain/records.ts';
+import { signalWrites } from '../../lib/data-version.ts';
 import type { ChainIdentity, DataSink, VersionedDataSource } from '../../lib/ports.ts';
 import { dialectOf, dialectOfUrl, sqliteFile } from './dialect.ts';
 import { migratorConfig } from './migrations/index.ts';
@@ -68,7 +69,8 @@ export function createSqlStore(knex: Knex, reader: Knex = knex, writerMode: SqlW
   const d = dialectOf(knex);
   return {
     ...createSqlReader(reader, d),
-    ...createSqlWriter(knex, d, writerMode),
+    // this object's writes reach its readers at once; other processes' by polling getDataVersion
+    ...signalWrites(createSqlWriter(knex, d, writerMode), true),
     knex,
     reader,
     dialect: d.name,

@@ -42,7 +42,7 @@ t.test('a repeated request is answered from the cache until the data changes', a
 t.test('sources without a data version, and a disabled cache, are never cached', async (t) => {
   const store = createMemoryStore();
   await store.writeBlocks(chain.bundles.slice(0, 5));
-  const { getDataVersion: _unused, ...unversioned } = store;
+  const { getDataVersion: _unused, dataVersionSignal: _signal, ...unversioned } = store;
   const plain: DataSource = unversioned;
   const ex = createExplorer({ chains: { '1': plain } });
   const a = await ex.handle({ path: '/api/v2/blocks' });
@@ -95,7 +95,8 @@ t.test('with the cache off, the data version is never asked for', async (t) => {
   t.equal(a.status, 200);
   t.not(b, a, 'every request is answered afresh');
   t.equal(asked, 0, 'no version query');
-  const on = createExplorer({ chains: { '1': counting } });
+  const { dataVersionSignal: _signal, ...polled } = counting;
+  const on = createExplorer({ chains: { '1': polled }, cache: { versionPollMs: 0 } });
   await on.handle({ path: '/api/v2/blocks', query: { items_count: '1' } });
-  t.equal(asked, 1, 'a caching explorer asks once per request');
+  t.equal(asked, 1, 'versionPollMs 0, no in-process signal: a caching explorer asks once per request');
 });

@@ -23,7 +23,8 @@ t.test('a writer on another connection invalidates a reader’s cached answers',
     await reader.close();
     await writer.close();
   });
-  const ex = createExplorer({ chains: { '1': reader } });
+  // versionPollMs 0: ask on every request (the default polls at most every 100 ms: test/lib/cache-version.test.ts)
+  const ex = createExplorer({ chains: { '1': reader }, cache: { versionPollMs: 0 } });
   const head = async () => ((await ex.handle({ path: '/api/v2/blocks', query: { items_count: '1' } })).body as { items: { height: number }[] }).items[0]?.height;
 
   await writer.writeBlocks(chain.bundles.slice(0, 10));

@@ -1,0 +1,92 @@
+/**
+ * The data version a response cache keys its answers by, learned without a query per request.
+ *
+ * - Same process: a store's writes bump an in-process counter (DataVersionSignal) that readers
+ *   read synchronously, so the very next request after a write sees it (`signalWrites`).
+ * - Across processes: another process's writes are visible only in the database, so a reader
+ *   also polls DataSource.getDataVersion — at most once per `pollMs` (default 100 ms), measured
+ *   from the start of the poll, with concurrent requests sharing the one in flight. A foreign
+ *   write can therefore go unseen for at most one interval (plus the poll's own duration).
+ */
+import type { BlockSink, DataSource, DataVersionSignal } from './ports.ts';
+
+/** how often, at most, an explorer asks a shared store for its data version */
+export const DEFAULT_VERSION_POLL_MS = 100;
+
+type Writes = Pick<BlockSink, 'writeBlocks' | 'writePendingTransactions' | 'rollbackAbove'>;
+
+/**
+ * The sink with a DataVersionSignal bumped after every write settles (committed, or failed and
+ * so changed nothing: one more cache miss is harmless). `shared`: whether other processes may
+ * write the same data (a database) — see DataVersionSignal.
+ */
+export function signalWrites<S extends Writes>(sink: S, shared: boolean): S & { readonly dataVersionSignal: DataVersionSignal } {
+  let writes = 0;
+  const counted =
+    <A extends readonly unknown[]>(write: (...args: A) => Promise<void>) =>
+    async (...args: A): Promise<void> => {
+      try {
+        await write(...args);
+      } finally {
+        writes++;
+      }
+    };
+  return {
+    ...sink,
+    writeBlocks: counted(sink.writeBlocks),
+    writePendingTransactions: counted(sink.writePendingTransactions),
+    rollbackAbove: counted(sink.rollbackAbove),
+    dataVersionSignal: { shared, local: () => writes },
+  };
+}
+
+export interface VersionReaderOptions {
+  /** poll a shared store's getDataVersion at most this often (default 100 ms; 0: every request) */
+  readonly pollMs?: number;
+  /** the clock the interval is measured on, in ms (default performance.now) */
+  readonly now?: () => number;
+}
+
+/**
+ * The current data version of a source, synchronously when it is known; undefined when the
+ * source cannot tell (no version, or the query failed): the answer is then not cached.
+ */
+export type ReadDataVersion = () => string | undefined | Promise<string | undefined>;
+
+export function createVersionReader(ds: DataSource, options: VersionReaderOptions = {}): ReadDataVersion {
+  const signal = ds.dataVersionSignal;
+  if (signal !== undefined && !signal.shared) return () => `l${signal.local()}`;
+  const getDataVersion = ds.getDataVersion;
+  if (getDataVersion === undefined) return () => undefined;
+  const pollMs = options.pollMs ?? DEFAULT_VERSION_POLL_MS;
+  const now = options.now ?? (() => performance.now());
+  // the version is the polled one plus this process's own writes since
+  const withLocal = signal === undefined ? (polled: string) => polled : (polled: string) => `${polled}.${signal.local()}`;
+
+  let polled: string | undefined;
+  let polledAt = 0;
+  let inFlight: Promise<string | undefined> | undefined;
+
+  const poll = (): Promise<string | undefined> => {
+    const started = now();
+    inFlight = new Promise<string>((resolve) => resolve(getDataVersion.call(ds))).then(
+      (version) => {
+        inFlight = undefined;
+        polled = version;
+        polledAt = started;
+        return withLocal(version);
+      },
+      () => {
+        inFlight = undefined;
+        polled = undefined; // answer uncached; the next request asks again
+        return undefined;
+      },
+    );
+    return inFlight;
+  };
+
+  return () => {
+    if (polled !== undefined && now() - polledAt < pollMs) return withLocal(polled);
+    return inFlight ?? poll();
+  };
+}
