@@ -12,23 +12,9 @@ import { createExplorer } from '../../lib/index.ts';
 import { explorerMiddleware, redisLimiterStore } from '../../host/index.ts';
 import type { Plan } from '../../host/index.ts';
 import { fixtureChains, limitHeaders, listen, request } from './helpers.ts';
+import { REDIS_URL, redisAnswers } from './redis-support.ts';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function reachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-
-if (!(await reachable())) {
+if (!(await redisAnswers(REDIS_URL))) {
   if (process.env.CI === 'true') {
     t.fail(`Redis is required under CI and is not reachable at ${REDIS_URL}`);
   } else {
