@@ -26,6 +26,8 @@ import { mainPageIndexingStatus } from './mainPageIndexingStatus.ts';
 import { mainPageTransactions } from './mainPageTransactions.ts';
 import { openApiEndpoint } from './openApi.ts';
 import { statsMarketChart } from './statsMarketChart.ts';
+import { token } from './token.ts';
+import { tokenInstance } from './tokenInstance.ts';
 import { tokenInstances } from './tokenInstances.ts';
 import { tokenInstanceTransfers } from './tokenInstanceTransfers.ts';
 import { tokenTransfers } from './tokenTransfers.ts';
@@ -48,6 +50,8 @@ const EXPLORER_ENDPOINTS = {
   transactionLogs,
   internalTransactions,
   tokenTransfers,
+  token,
+  tokenInstance,
   tokenInstances,
   tokenInstanceTransfers,
   tokenTransfersOfToken,
