@@ -136,6 +136,16 @@ export interface TokenTransferCursor {
   readonly inclusive?: boolean;
 }
 
+/**
+ * What countTokenTransfers counts: the transfers of a token, or those of its transfers that
+ * carry one id (an ERC-1155 batch counts once). An index range count, bounded by the token's
+ * (or the id's) own transfers, not by the chain.
+ */
+export interface TokenTransferCountFilter {
+  readonly tokenAddress: Address;
+  readonly tokenId?: bigint;
+}
+
 // ---- logs -----------------------------------------------------------------------------------
 
 export interface LogFilter {
@@ -249,6 +259,8 @@ export interface DataSource {
     filter: TokenTransferFilter,
     page: Page<TokenTransferCursor>,
   ): Promise<readonly TokenTransferRecord[]>;
+  /** How many (consensus) token transfers match; see TokenTransferCountFilter. */
+  countTokenTransfers(filter: TokenTransferCountFilter): Promise<number>;
   listLogs(filter: LogFilter, page: Page<LogCursor>): Promise<readonly LogRecord[]>;
   listTokenBalances(
     filter: TokenBalanceFilter,

@@ -202,6 +202,11 @@ export function createReader(s: State): VersionedDataSource {
       });
     },
 
+    async countTokenTransfers({ tokenAddress, tokenId }) {
+      const v = views();
+      return (tokenId === undefined ? (v.transfers.byToken.get(tokenAddress) ?? NO_ROWS) : v.transfersOfId(tokenAddress, tokenId)).length;
+    },
+
     async listTokenTransfers(filter: TokenTransferFilter, page) {
       const { tokenAddress, tokenId, transactionHash, address, blocks } = filter;
       const direction = filter.direction ?? 'any';

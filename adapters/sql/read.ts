@@ -13,6 +13,7 @@ import type { Knex } from 'knex';
 import type { VersionedDataSource } from '../../lib/ports.ts';
 import type { Dialect } from './dialect.ts';
 import { sqlContext } from './queries/context.ts';
+import { countTokenTransfers } from './queries/countTokenTransfers.ts';
 import { getAddresses } from './queries/getAddresses.ts';
 import { getBlock } from './queries/getBlock.ts';
 import { getDataVersion } from './queries/getDataVersion.ts';
@@ -47,6 +48,7 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     listTransactions: (filter, page) => listTransactions(c, filter, page),
     listInternalTransactions: (filter, page) => listInternalTransactions(c, filter, page),
     listTokenTransfers: (filter, page) => listTokenTransfers(c, filter, page),
+    countTokenTransfers: (filter) => countTokenTransfers(c, filter),
     listLogs: (filter, page) => listLogs(c, filter, page),
     listTokenBalances: (filter, page) => listTokenBalances(c, filter, page),
     listNftCollections: (filter, page) => listNftCollections(c, filter, page),

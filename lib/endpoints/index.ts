@@ -27,9 +27,11 @@ import { mainPageTransactions } from './mainPageTransactions.ts';
 import { openApiEndpoint } from './openApi.ts';
 import { statsMarketChart } from './statsMarketChart.ts';
 import { token } from './token.ts';
+import { tokenCounters } from './tokenCounters.ts';
 import { tokenInstance } from './tokenInstance.ts';
 import { tokenInstances } from './tokenInstances.ts';
 import { tokenInstanceTransfers } from './tokenInstanceTransfers.ts';
+import { tokenInstanceTransfersCount } from './tokenInstanceTransfersCount.ts';
 import { tokenTransfers } from './tokenTransfers.ts';
 import { tokenTransfersOfToken } from './tokenTransfersOfToken.ts';
 import { transaction } from './transaction.ts';
@@ -51,9 +53,11 @@ const EXPLORER_ENDPOINTS = {
   internalTransactions,
   tokenTransfers,
   token,
+  tokenCounters,
   tokenInstance,
   tokenInstances,
   tokenInstanceTransfers,
+  tokenInstanceTransfersCount,
   tokenTransfersOfToken,
   blocks,
   block,

@@ -135,6 +135,31 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     }
   });
 
+  await t.test('tokens: the token object, counters and per-instance transfer counts from the records', async (t) => {
+    const transfers = chain.bundles.flatMap((b) => b.tokenTransfers);
+    for (const address of [f.busyToken, f.tokens.erc20, f.tokens.erc721, f.tokens.erc1155]) {
+      const token = await get(`/tokens/${address}`);
+      t.equal((token['address_hash'] as string).toLowerCase(), address, `${address}: the token`);
+      const counters = await get(`/tokens/${address}/counters`);
+      t.equal(counters['transfers_count'], String(transfers.filter((r) => r.tokenAddress === address).length), `${address}: transfers_count`);
+      t.equal(counters['token_holders_count'], token['holders_count'], `${address}: token_holders_count = holders_count`);
+    }
+    const batch = transfers.find((r) => r.transactionHash === f.transactions.erc1155BatchRepeatedId && r.tokenIds.length > 1);
+    t.ok(batch, 'the fixture has a batch repeating an id');
+    const ids: [string, bigint][] = [[f.tokens.erc721, f.bigTokenId], [f.tokens.erc1155, f.huge1155Id], ...(batch === undefined ? [] : batch.tokenIds.map((id): [string, bigint] => [batch.tokenAddress, id]))];
+    for (const [address, id] of ids) {
+      const expected = transfers.filter((r) => r.tokenAddress === address && r.tokenIds.includes(id)).length;
+      t.ok(expected > 0, `${address} #${id}: has transfers`);
+      t.same(await get(`/tokens/${address}/instances/${id}/transfers-count`), { transfers_count: expected }, `${address} #${id}: a number, a batch once`);
+    }
+    t.same(await get(`/tokens/${f.tokens.erc721}/instances/${f.bigTokenId + 7n}/transfers-count`), { transfers_count: 0 }, 'an id without transfers: 0');
+    const nft = await get(`/tokens/${f.tokens.erc721}/instances/${f.bigTokenId}`);
+    t.equal(nft['id'], f.bigTokenId.toString(), 'instance id exact beyond 2^53');
+    t.equal(nft['is_unique'], true, 'ERC-721 instances are unique');
+    const last = transfers.filter((r) => r.tokenAddress === f.tokens.erc721 && r.tokenIds.includes(f.bigTokenId)).sort((a, b) => b.blockNumber - a.blockNumber || b.logIndex - a.logIndex)[0];
+    t.equal(((nft['owner'] as Body)['hash'] as string).toLowerCase(), last?.to, 'owner = receiver of the latest transfer');
+  });
+
   await t.test('internal transactions of one transaction: index ASC, no top call', async (t) => {
     const list = (await walk(ex, '/api/v2/internal-transactions', { transaction_hash: f.transactions.createdByContract })).items;
     t.ok(list.length > 0);

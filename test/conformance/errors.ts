@@ -42,6 +42,8 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     (x: string) => `/tokens/${x}/transfers`,
     (x: string) => `/tokens/${x}`,
     (x: string) => `/tokens/${x}/instances/1`,
+    (x: string) => `/tokens/${x}/counters`,
+    (x: string) => `/tokens/${x}/instances/1/transfers-count`,
   ];
   for (const p of addressPaths) {
     for (const bad of ['0x', '0x123', `0X${a.slice(2)}`, `${a}00`, `0x${'g'.repeat(40)}`, 'abc']) {
@@ -69,6 +71,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   for (const bad of ['abc', '01', '1.5', '']) {
     cases.push({ path: `/tokens/${f.tokens.erc721}/instances/${bad === '' ? '%20' : bad}/transfers`, errors: [err('token_id_param', INTEGER_STRING_FORMAT)] });
     cases.push({ path: `/tokens/${f.tokens.erc721}/instances/${bad === '' ? '%20' : bad}`, errors: [err('token_id_param', INTEGER_STRING_FORMAT)] });
+    cases.push({ path: `/tokens/${f.tokens.erc721}/instances/${bad === '' ? '%20' : bad}/transfers-count`, errors: [err('token_id_param', INTEGER_STRING_FORMAT)] });
   }
   // query parameters of every list endpoint
   const lists: [string, string[]][] = [
@@ -182,6 +185,9 @@ export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
       `/tokens/${noToken}`,
       `/tokens/${noToken}/instances/1`,
       `/tokens/${f.tokens.erc20}/instances/1`,
+      `/tokens/${noToken}/counters`,
+      `/tokens/${noToken}/instances/1/transfers-count`,
+      `/tokens/${f.tokens.erc20}/instances/1/transfers-count`,
       `/tokens/${f.tokens.erc721}/instances/${f.bigTokenId + 7n}`,
       `/blocks/${nowhere}`,
       `/blocks/${f.headBlockNumber + 1}`,
