@@ -184,6 +184,24 @@ export interface TokenBalanceCursor {
   readonly tokenId: bigint | null;
 }
 
+// ---- token holders --------------------------------------------------------------------------
+
+/** The holders of a token (every current balance row: ERC-1155/404 one per id), or of one id. */
+export interface TokenHolderFilter {
+  readonly tokenAddress: Address;
+  /** only balances of this id (ERC-721 balances are per contract, so none match) */
+  readonly tokenId?: bigint;
+}
+/**
+ * Current balances with value > 0 (ERC-7984: any value), the zero address excluded.
+ * Order desc: (value DESC, holder DESC, tokenId DESC with null lowest).
+ */
+export interface TokenHolderCursor {
+  readonly value: bigint;
+  readonly holder: Address;
+  readonly tokenId: bigint | null;
+}
+
 // ---- NFT collections -------------------------------------------------------------------------
 
 export interface NftCollectionFilter {
@@ -266,6 +284,7 @@ export interface DataSource {
     filter: TokenBalanceFilter,
     page: Page<TokenBalanceCursor>,
   ): Promise<readonly CurrentTokenBalance[]>;
+  listTokenHolders(filter: TokenHolderFilter, page: Page<TokenHolderCursor>): Promise<readonly CurrentTokenBalance[]>;
   listNftCollections(
     filter: NftCollectionFilter,
     page: Page<NftCollectionCursor>,

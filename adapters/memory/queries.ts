@@ -33,6 +33,7 @@ import type {
 } from '../../lib/ports.ts';
 import {
   balanceVs,
+  holderVs,
   blockVs,
   collectionOrder,
   collectionVs,
@@ -276,6 +277,14 @@ export function createReader(s: State): VersionedDataSource {
         cursor: c === null ? null : balanceVs(c),
         backward: page.order === 'asc',
         keep: (b) => types === undefined || types.has(b.tokenType),
+      });
+    },
+
+    async listTokenHolders(filter, page): Promise<readonly CurrentTokenBalance[]> {
+      const c = page.after;
+      return takePage(views().tokenHolders(filter.tokenAddress, filter.tokenId), page.limit, {
+        cursor: c === null ? null : holderVs(c),
+        backward: page.order === 'asc',
       });
     },
 

@@ -26,6 +26,7 @@ import { listLogs } from './queries/listLogs.ts';
 import { listNftCollections } from './queries/listNftCollections.ts';
 import { listStateChanges } from './queries/listStateChanges.ts';
 import { listTokenBalances } from './queries/listTokenBalances.ts';
+import { listTokenHolders } from './queries/listTokenHolders.ts';
 import { listTokenInstances } from './queries/listTokenInstances.ts';
 import { listTokenTransfers } from './queries/listTokenTransfers.ts';
 import { listTransactions } from './queries/listTransactions.ts';
@@ -51,6 +52,7 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     countTokenTransfers: (filter) => countTokenTransfers(c, filter),
     listLogs: (filter, page) => listLogs(c, filter, page),
     listTokenBalances: (filter, page) => listTokenBalances(c, filter, page),
+    listTokenHolders: (filter, page) => listTokenHolders(c, filter, page),
     listNftCollections: (filter, page) => listNftCollections(c, filter, page),
     listTokenInstances: (filter, page) => listTokenInstances(c, filter, page),
     listStateChanges: (transactionHash) => listStateChanges(c, transactionHash),
