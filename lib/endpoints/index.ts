@@ -28,7 +28,9 @@ import { openApiEndpoint } from './openApi.ts';
 import { statsMarketChart } from './statsMarketChart.ts';
 import { token } from './token.ts';
 import { tokenCounters } from './tokenCounters.ts';
+import { tokenHolders } from './tokenHolders.ts';
 import { tokenInstance } from './tokenInstance.ts';
+import { tokenInstanceHolders } from './tokenInstanceHolders.ts';
 import { tokenInstances } from './tokenInstances.ts';
 import { tokenInstanceTransfers } from './tokenInstanceTransfers.ts';
 import { tokenInstanceTransfersCount } from './tokenInstanceTransfersCount.ts';
@@ -54,7 +56,9 @@ const EXPLORER_ENDPOINTS = {
   tokenTransfers,
   token,
   tokenCounters,
+  tokenHolders,
   tokenInstance,
+  tokenInstanceHolders,
   tokenInstances,
   tokenInstanceTransfers,
   tokenInstanceTransfersCount,

@@ -160,6 +160,37 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     t.equal(((nft['owner'] as Body)['hash'] as string).toLowerCase(), last?.to, 'owner = receiver of the latest transfer');
   });
 
+  await t.test('token holders: every current balance once, value DESC, at any page size', async (t) => {
+    const ZERO = '0x0000000000000000000000000000000000000000';
+    const latest = new Map<string, { holder: string; token: string; id: bigint | null; value: bigint; block: number; type: string }>();
+    for (const b of chain.bundles.filter((x) => x.block.consensus).flatMap((x) => x.tokenBalances)) {
+      const k = `${b.holder}|${b.tokenAddress}|${b.tokenId ?? ''}`;
+      const prev = latest.get(k);
+      if (prev === undefined || prev.block <= b.blockNumber) latest.set(k, { holder: b.holder, token: b.tokenAddress, id: b.tokenId, value: b.value, block: b.blockNumber, type: b.tokenType });
+    }
+    const held = [...latest.values()].filter((b) => b.holder !== ZERO && (b.value > 0n || b.type === 'ERC-7984'));
+    const row = (i: Body) => `${((i['address'] as Body)['hash'] as string).toLowerCase()}|${i['token_id'] ?? ''}|${i['value']}`;
+    const lists: [string, (b: (typeof held)[number]) => boolean][] = [
+      [`/tokens/${f.busyToken}/holders`, (b) => b.token === f.busyToken],
+      [`/tokens/${f.tokens.erc1155}/holders`, (b) => b.token === f.tokens.erc1155],
+      [`/tokens/${f.tokens.erc721}/holders`, (b) => b.token === f.tokens.erc721],
+      [`/tokens/${f.tokens.erc1155}/instances/${f.huge1155Id}/holders`, (b) => b.token === f.tokens.erc1155 && b.id === f.huge1155Id],
+      [`/tokens/${f.tokens.erc721}/instances/${f.bigTokenId}/holders`, () => false],
+    ];
+    for (const [path, pick] of lists) {
+      const expected = held.filter(pick).map((b) => `${b.holder}|${b.id ?? ''}|${b.value}`);
+      for (const size of ['3', '50']) {
+        const got = (await walk(ex, `/api/v2${path}`, { items_count: size })).items.map(row);
+        t.same([...got].sort(), [...expected].sort(), `${path} (${size} a page): every holder row once`);
+        const values = got.map((r) => BigInt(r.split('|')[2] as string));
+        t.ok(values.every((v, i) => i === 0 || (values[i - 1] as bigint) >= v), `${path} (${size} a page): value DESC`);
+      }
+    }
+    t.ok(held.filter((b) => b.token === f.busyToken).length > 50, 'the busy token has more than one page of holders');
+    const token = await get(`/tokens/${f.busyToken}`);
+    t.equal(token['holders_count'], String(new Set(held.filter((b) => b.token === f.busyToken).map((b) => b.holder)).size), 'holders_count = distinct holders listed');
+  });
+
   await t.test('internal transactions of one transaction: index ASC, no top call', async (t) => {
     const list = (await walk(ex, '/api/v2/internal-transactions', { transaction_hash: f.transactions.createdByContract })).items;
     t.ok(list.length > 0);
