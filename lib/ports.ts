@@ -137,6 +137,16 @@ export interface TokenTransferCursor {
   readonly inclusive?: boolean;
 }
 
+/**
+ * What countTokenTransfers counts: the transfers of a token, or those of its transfers that
+ * carry one id (an ERC-1155 batch counts once). An index range count, bounded by the token's
+ * (or the id's) own transfers, not by the chain.
+ */
+export interface TokenTransferCountFilter {
+  readonly tokenAddress: Address;
+  readonly tokenId?: bigint;
+}
+
 // ---- logs -----------------------------------------------------------------------------------
 
 export interface LogFilter {
@@ -186,6 +196,24 @@ export interface CurrentTokenBalance {
 export interface TokenBalanceCursor {
   readonly value: bigint;
   readonly tokenAddress: Address;
+  readonly tokenId: bigint | null;
+}
+
+// ---- token holders --------------------------------------------------------------------------
+
+/** The holders of a token (every current balance row: ERC-1155/404 one per id), or of one id. */
+export interface TokenHolderFilter {
+  readonly tokenAddress: Address;
+  /** only balances of this id (ERC-721 balances are per contract, so none match) */
+  readonly tokenId?: bigint;
+}
+/**
+ * Current balances with value > 0 (ERC-7984: any value), the zero address excluded.
+ * Order desc: (value DESC, holder DESC, tokenId DESC with null lowest).
+ */
+export interface TokenHolderCursor {
+  readonly value: bigint;
+  readonly holder: Address;
   readonly tokenId: bigint | null;
 }
 
@@ -264,6 +292,8 @@ export interface DataSource {
     filter: TokenTransferFilter,
     page: Page<TokenTransferCursor>,
   ): Promise<readonly TokenTransferRecord[]>;
+  /** How many (consensus) token transfers match; see TokenTransferCountFilter. */
+  countTokenTransfers(filter: TokenTransferCountFilter): Promise<number>;
   listLogs(filter: LogFilter, page: Page<LogCursor>): Promise<readonly LogRecord[]>;
   /** Coin balance history of one address (the newest record is its current balance). */
   listCoinBalances(filter: CoinBalanceFilter, page: Page<CoinBalanceCursor>): Promise<readonly CoinBalanceRecord[]>;
@@ -271,6 +301,7 @@ export interface DataSource {
     filter: TokenBalanceFilter,
     page: Page<TokenBalanceCursor>,
   ): Promise<readonly CurrentTokenBalance[]>;
+  listTokenHolders(filter: TokenHolderFilter, page: Page<TokenHolderCursor>): Promise<readonly CurrentTokenBalance[]>;
   listNftCollections(
     filter: NftCollectionFilter,
     page: Page<NftCollectionCursor>,

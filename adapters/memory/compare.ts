@@ -25,6 +25,7 @@ import type {
   InternalTransactionCursor,
   NftCollectionCursor,
   TokenBalanceCursor,
+  TokenHolderCursor,
   TokenInstanceCursor,
   TokenTransferCursor,
 } from '../../lib/ports.ts';
@@ -136,6 +137,13 @@ type BalanceKey = Pick<CurrentTokenBalance, 'value' | 'tokenAddress' | 'tokenId'
 export const balanceOrder: Cmp<BalanceKey> = (a, b) =>
   ascBig(b.value, a.value) || ascStr(b.tokenAddress, a.tokenAddress) || ascBigNullLow(b.tokenId, a.tokenId);
 export const balanceVs = (c: TokenBalanceCursor) => (r: BalanceKey) => balanceOrder(r, c);
+
+// ---- token holders ---------------------------------------------------------------------------
+
+type HolderKey = Pick<CurrentTokenBalance, 'value' | 'holder' | 'tokenId'>;
+export const holderOrder: Cmp<HolderKey> = (a, b) =>
+  ascBig(b.value, a.value) || ascStr(b.holder, a.holder) || ascBigNullLow(b.tokenId, a.tokenId);
+export const holderVs = (c: TokenHolderCursor) => (r: HolderKey) => holderOrder(r, c);
 
 // ---- NFT collections: 'asc' is (type rank in NFT_TOKEN_TYPES ASC, tokenAddress ASC) ----------
 

@@ -34,6 +34,7 @@ import type {
 } from '../../lib/ports.ts';
 import {
   balanceVs,
+  holderVs,
   blockVs,
   coinBalanceVs,
   collectionOrder,
@@ -206,6 +207,11 @@ export function createReader(s: State): VersionedDataSource {
       });
     },
 
+    async countTokenTransfers({ tokenAddress, tokenId }) {
+      const v = views();
+      return (tokenId === undefined ? (v.transfers.byToken.get(tokenAddress) ?? NO_ROWS) : v.transfersOfId(tokenAddress, tokenId)).length;
+    },
+
     async listTokenTransfers(filter: TokenTransferFilter, page) {
       const { tokenAddress, tokenId, transactionHash, address, blocks } = filter;
       const direction = filter.direction ?? 'any';
@@ -285,6 +291,14 @@ export function createReader(s: State): VersionedDataSource {
         cursor: c === null ? null : balanceVs(c),
         backward: page.order === 'asc',
         keep: (b) => types === undefined || types.has(b.tokenType),
+      });
+    },
+
+    async listTokenHolders(filter, page): Promise<readonly CurrentTokenBalance[]> {
+      const c = page.after;
+      return takePage(views().tokenHolders(filter.tokenAddress, filter.tokenId), page.limit, {
+        cursor: c === null ? null : holderVs(c),
+        backward: page.order === 'asc',
       });
     },
 

@@ -24,6 +24,7 @@ import {
   balanceOrder,
   blockOrder,
   coinBalanceOrder,
+  holderOrder,
   internalOrder,
   logOrder,
   minedOrder,
@@ -84,6 +85,7 @@ export class Views {
   private readonly instanceCache = new Map<string, TokenInstanceRecord | null>();
   private readonly holderBalancesCache = new Map<Address, readonly CurrentTokenBalance[]>();
   private readonly instanceIdsCache = new Map<Address, readonly bigint[]>();
+  private readonly holdersCache = new Map<string, readonly CurrentTokenBalance[]>();
 
   constructor(private readonly s: State) {
     this.version = s.version;
@@ -149,6 +151,24 @@ export class Views {
   /** Current balance of one (holder, token, id); 0 when none. */
   balanceOf(holder: Address, token: Address, id: bigint | null): bigint {
     return this.s.balances.current(balanceKey(holder, token, id))?.value ?? 0n;
+  }
+
+  /** Holders of a token (or of one id): current balances > 0 (ERC-7984 any), no zero address, in list order. */
+  tokenHolders(token: Address, id: bigint | undefined): readonly CurrentTokenBalance[] {
+    const cacheKey = id === undefined ? token : instanceKey(token, id);
+    let list = this.holdersCache.get(cacheKey);
+    if (list === undefined) {
+      const rows: CurrentTokenBalance[] = [];
+      for (const key of id === undefined ? this.s.balancesByToken.get(token) : this.s.balancesById.get(cacheKey)) {
+        const b = this.s.balances.current(key);
+        if (b === undefined || b.holder === ZERO_ADDRESS || (b.value <= 0n && b.tokenType !== 'ERC-7984')) continue;
+        const { tokenAddress, tokenType, tokenId, value } = b;
+        rows.push(Object.freeze({ holder: b.holder, tokenAddress, tokenType, tokenId, value }));
+      }
+      list = rows.sort(holderOrder);
+      this.holdersCache.set(cacheKey, list);
+    }
+    return list;
   }
 
   holdersCount(token: Address): bigint {

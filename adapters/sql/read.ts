@@ -13,6 +13,7 @@ import type { Knex } from 'knex';
 import type { VersionedDataSource } from '../../lib/ports.ts';
 import type { Dialect } from './dialect.ts';
 import { sqlContext } from './queries/context.ts';
+import { countTokenTransfers } from './queries/countTokenTransfers.ts';
 import { getAddresses } from './queries/getAddresses.ts';
 import { getBlock } from './queries/getBlock.ts';
 import { getCoinBalance } from './queries/getCoinBalance.ts';
@@ -27,6 +28,7 @@ import { listLogs } from './queries/listLogs.ts';
 import { listNftCollections } from './queries/listNftCollections.ts';
 import { listStateChanges } from './queries/listStateChanges.ts';
 import { listTokenBalances } from './queries/listTokenBalances.ts';
+import { listTokenHolders } from './queries/listTokenHolders.ts';
 import { listTokenInstances } from './queries/listTokenInstances.ts';
 import { listTokenTransfers } from './queries/listTokenTransfers.ts';
 import { listTransactions } from './queries/listTransactions.ts';
@@ -49,9 +51,11 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     listTransactions: (filter, page) => listTransactions(c, filter, page),
     listInternalTransactions: (filter, page) => listInternalTransactions(c, filter, page),
     listTokenTransfers: (filter, page) => listTokenTransfers(c, filter, page),
+    countTokenTransfers: (filter) => countTokenTransfers(c, filter),
     listLogs: (filter, page) => listLogs(c, filter, page),
     listCoinBalances: (filter, page) => listCoinBalances(c, filter, page),
     listTokenBalances: (filter, page) => listTokenBalances(c, filter, page),
+    listTokenHolders: (filter, page) => listTokenHolders(c, filter, page),
     listNftCollections: (filter, page) => listNftCollections(c, filter, page),
     listTokenInstances: (filter, page) => listTokenInstances(c, filter, page),
     listStateChanges: (transactionHash) => listStateChanges(c, transactionHash),

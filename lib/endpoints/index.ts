@@ -36,8 +36,14 @@ import { mainPageIndexingStatus } from './mainPageIndexingStatus.ts';
 import { mainPageTransactions } from './mainPageTransactions.ts';
 import { openApiEndpoint } from './openApi.ts';
 import { statsMarketChart } from './statsMarketChart.ts';
+import { token } from './token.ts';
+import { tokenCounters } from './tokenCounters.ts';
+import { tokenHolders } from './tokenHolders.ts';
+import { tokenInstance } from './tokenInstance.ts';
+import { tokenInstanceHolders } from './tokenInstanceHolders.ts';
 import { tokenInstances } from './tokenInstances.ts';
 import { tokenInstanceTransfers } from './tokenInstanceTransfers.ts';
+import { tokenInstanceTransfersCount } from './tokenInstanceTransfersCount.ts';
 import { tokenTransfers } from './tokenTransfers.ts';
 import { tokenTransfersOfToken } from './tokenTransfersOfToken.ts';
 import { transaction } from './transaction.ts';
@@ -70,8 +76,14 @@ const EXPLORER_ENDPOINTS = {
   transactionInternalTransactions,
   internalTransactions,
   tokenTransfers,
+  token,
+  tokenCounters,
+  tokenHolders,
+  tokenInstance,
+  tokenInstanceHolders,
   tokenInstances,
   tokenInstanceTransfers,
+  tokenInstanceTransfersCount,
   tokenTransfersOfToken,
   blocks,
   block,

@@ -135,6 +135,65 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     }
   });
 
+  await t.test('tokens: the token object, counters and per-instance transfer counts from the records', async (t) => {
+    const transfers = chain.bundles.flatMap((b) => b.tokenTransfers);
+    for (const address of [f.busyToken, f.tokens.erc20, f.tokens.erc721, f.tokens.erc1155]) {
+      const token = await get(`/tokens/${address}`);
+      t.equal((token['address_hash'] as string).toLowerCase(), address, `${address}: the token`);
+      const counters = await get(`/tokens/${address}/counters`);
+      t.equal(counters['transfers_count'], String(transfers.filter((r) => r.tokenAddress === address).length), `${address}: transfers_count`);
+      t.equal(counters['token_holders_count'], token['holders_count'], `${address}: token_holders_count = holders_count`);
+    }
+    const batch = transfers.find((r) => r.transactionHash === f.transactions.erc1155BatchRepeatedId && r.tokenIds.length > 1);
+    t.ok(batch, 'the fixture has a batch repeating an id');
+    const ids: [string, bigint][] = [[f.tokens.erc721, f.bigTokenId], [f.tokens.erc1155, f.huge1155Id], ...(batch === undefined ? [] : batch.tokenIds.map((id): [string, bigint] => [batch.tokenAddress, id]))];
+    for (const [address, id] of ids) {
+      const expected = transfers.filter((r) => r.tokenAddress === address && r.tokenIds.includes(id)).length;
+      t.ok(expected > 0, `${address} #${id}: has transfers`);
+      t.same(await get(`/tokens/${address}/instances/${id}/transfers-count`), { transfers_count: expected }, `${address} #${id}: a number, a batch once`);
+    }
+    t.same(await get(`/tokens/${f.tokens.erc721}/instances/${f.bigTokenId + 7n}/transfers-count`), { transfers_count: 0 }, 'an id without transfers: 0');
+    const nft = await get(`/tokens/${f.tokens.erc721}/instances/${f.bigTokenId}`);
+    t.equal(nft['id'], f.bigTokenId.toString(), 'instance id exact beyond 2^53');
+    t.equal(nft['is_unique'], true, 'ERC-721 instances are unique');
+    const last = transfers.filter((r) => r.tokenAddress === f.tokens.erc721 && r.tokenIds.includes(f.bigTokenId)).sort((a, b) => b.blockNumber - a.blockNumber || b.logIndex - a.logIndex)[0];
+    t.equal(((nft['owner'] as Body)['hash'] as string).toLowerCase(), last?.to, 'owner = receiver of the latest transfer');
+  });
+
+  await t.test('token holders: every current balance once, value DESC, at any page size', async (t) => {
+    const ZERO = '0x0000000000000000000000000000000000000000';
+    const latest = new Map<string, { holder: string; token: string; id: bigint | null; value: bigint; block: number; type: string }>();
+    for (const b of chain.bundles.filter((x) => x.block.consensus).flatMap((x) => x.tokenBalances)) {
+      const k = `${b.holder}|${b.tokenAddress}|${b.tokenId ?? ''}`;
+      const prev = latest.get(k);
+      if (prev === undefined || prev.block <= b.blockNumber) latest.set(k, { holder: b.holder, token: b.tokenAddress, id: b.tokenId, value: b.value, block: b.blockNumber, type: b.tokenType });
+    }
+    const held = [...latest.values()].filter((b) => b.holder !== ZERO && (b.value > 0n || b.type === 'ERC-7984'));
+    const row = (i: Body) => `${((i['address'] as Body)['hash'] as string).toLowerCase()}|${i['token_id'] ?? ''}|${i['value']}`;
+    const lists: [string, (b: (typeof held)[number]) => boolean][] = [
+      [`/tokens/${f.busyToken}/holders`, (b) => b.token === f.busyToken],
+      [`/tokens/${f.tokens.erc1155}/holders`, (b) => b.token === f.tokens.erc1155],
+      [`/tokens/${f.tokens.erc721}/holders`, (b) => b.token === f.tokens.erc721],
+      [`/tokens/${f.tokens.erc1155}/instances/${f.huge1155Id}/holders`, (b) => b.token === f.tokens.erc1155 && b.id === f.huge1155Id],
+      [`/tokens/${f.tokens.erc721}/instances/${f.bigTokenId}/holders`, () => false],
+    ];
+    for (const [path, pick] of lists) {
+      const expected = held.filter(pick).map((b) => `${b.holder}|${b.id ?? ''}|${b.value}`);
+      for (const size of ['3', '50']) {
+        const got = (await walk(ex, `/api/v2${path}`, { items_count: size })).items.map(row);
+        t.same([...got].sort(), [...expected].sort(), `${path} (${size} a page): every holder row once`);
+        const values = got.map((r) => BigInt(r.split('|')[2] as string));
+        t.ok(values.every((v, i) => i === 0 || (values[i - 1] as bigint) >= v), `${path} (${size} a page): value DESC`);
+      }
+    }
+    t.ok(held.filter((b) => b.token === f.busyToken).length > 50, 'the busy token has more than one page of holders');
+    for (const address of [f.busyToken, f.tokens.erc721, f.tokens.erc1155, f.tokens.erc404]) {
+      const token = await get(`/tokens/${address}`);
+      const distinct = new Set(held.filter((b) => b.token === address).map((b) => b.holder)).size;
+      t.equal(token['holders_count'], String(distinct), `${address}: holders_count = distinct holders (ids counted once)`);
+    }
+  });
+
   await t.test('internal transactions of one transaction: index ASC, no top call', async (t) => {
     const list = (await walk(ex, '/api/v2/internal-transactions', { transaction_hash: f.transactions.createdByContract })).items;
     t.ok(list.length > 0);

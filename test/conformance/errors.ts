@@ -16,6 +16,13 @@ const TOKEN_TYPE_ERRORS = [
   'Invalid format. Expected ~r/^\\[?(ERC-20|ERC-721|ERC-1155|ERC-404|ERC-7984)(,(ERC-20|ERC-721|ERC-1155|ERC-404|ERC-7984))*\\]?$/i',
 ];
 const MAX = '9007199254740991';
+/** an IntegerString | "" | "null" parameter given something else: each alternative's error */
+const INTEGER_OR_NULL_ERRORS = [
+  'Failed to cast value using any of: Schema(title: "NullString", type: :string), Schema(title: "EmptyString", type: :string), Schema(title: "IntegerString", type: :string)',
+  INTEGER_STRING_FORMAT,
+  'String length is larger than maxLength: 0',
+  'Invalid value for enum',
+];
 
 interface BadCase {
   readonly path: string;
@@ -48,6 +55,12 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     (x: string) => `/tokens/${x}/instances`,
     (x: string) => `/tokens/${x}/instances/1/transfers`,
     (x: string) => `/tokens/${x}/transfers`,
+    (x: string) => `/tokens/${x}`,
+    (x: string) => `/tokens/${x}/instances/1`,
+    (x: string) => `/tokens/${x}/counters`,
+    (x: string) => `/tokens/${x}/holders`,
+    (x: string) => `/tokens/${x}/instances/1/holders`,
+    (x: string) => `/tokens/${x}/instances/1/transfers-count`,
   ];
   for (const p of addressPaths) {
     for (const bad of ['0x', '0x123', `0X${a.slice(2)}`, `${a}00`, `0x${'g'.repeat(40)}`, 'abc']) {
@@ -82,6 +95,9 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   }
   for (const bad of ['abc', '01', '1.5', '']) {
     cases.push({ path: `/tokens/${f.tokens.erc721}/instances/${bad === '' ? '%20' : bad}/transfers`, errors: [err('token_id_param', INTEGER_STRING_FORMAT)] });
+    cases.push({ path: `/tokens/${f.tokens.erc721}/instances/${bad === '' ? '%20' : bad}`, errors: [err('token_id_param', INTEGER_STRING_FORMAT)] });
+    cases.push({ path: `/tokens/${f.tokens.erc721}/instances/${bad === '' ? '%20' : bad}/transfers-count`, errors: [err('token_id_param', INTEGER_STRING_FORMAT)] });
+    cases.push({ path: `/tokens/${f.tokens.erc1155}/instances/${bad === '' ? '%20' : bad}/holders`, errors: [err('token_id_param', INTEGER_STRING_FORMAT)] });
   }
   // query parameters of every list endpoint
   const lists: [string, string[]][] = [
@@ -107,6 +123,8 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     [`/tokens/${f.tokens.erc721}/instances/1/transfers`, ['block_number', 'index', 'items_count']],
     [`/tokens/${f.busyToken}/transfers`, ['block_number', 'index', 'batch_log_index', 'index_in_batch', 'items_count']],
     ['/blocks', ['block_number', 'items_count']],
+    [`/tokens/${f.busyToken}/holders`, ['items_count']],
+    [`/tokens/${f.tokens.erc1155}/instances/1/holders`, ['items_count']],
   ];
   for (const [path, ints] of lists) {
     for (const name of ints) {
@@ -137,6 +155,14 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   const bare = ['/main-page/blocks', '/main-page/transactions', '/main-page/indexing-status', '/stats/charts/market', '/config/backend-version', '/config/backend', '/config/indexer', '/config/csv-export', '/config/public-metrics', '/config/db-background-migrations', '/config/smart-contracts/languages'];
   for (const path of [...bare, `/blocks/${f.headBlockNumber + 5}/countdown`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
+  }
+  for (const path of [`/tokens/${f.busyToken}`, `/tokens/${f.busyToken}/counters`, `/tokens/${f.tokens.erc721}/instances/1`, `/tokens/${f.tokens.erc721}/instances/1/transfers-count`]) {
+    cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
+  }
+  for (const path of [`/tokens/${f.busyToken}/holders`, `/tokens/${f.tokens.erc1155}/instances/1/holders`]) {
+    cases.push({ path, query: { address_hash: '0x12' }, errors: [err('address_hash', ADDRESS_FORMAT)] });
+    cases.push({ path, query: { value: '1.5' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err('value', d)) });
+    cases.push({ path, query: { token_id: 'x' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err('token_id', d)) });
   }
   for (const path of [`/addresses/${a}`, `/addresses/${a}/coin-balance-history-by-day`, `/addresses/${a}/token-balances`, `/addresses/${a}/tabs-counters`, `/transactions/${h}`, `/blocks/1`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
@@ -246,6 +272,16 @@ export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
       `/tokens/${noToken}/transfers`,
       `/tokens/${noToken}/instances/1/transfers`,
       `/tokens/${f.tokens.erc20}/instances/1/transfers`,
+      `/tokens/${noToken}`,
+      `/tokens/${noToken}/instances/1`,
+      `/tokens/${f.tokens.erc20}/instances/1`,
+      `/tokens/${noToken}/counters`,
+      `/tokens/${noToken}/holders`,
+      `/tokens/${noToken}/instances/1/holders`,
+      `/tokens/${f.tokens.erc20}/instances/1/holders`,
+      `/tokens/${noToken}/instances/1/transfers-count`,
+      `/tokens/${f.tokens.erc20}/instances/1/transfers-count`,
+      `/tokens/${f.tokens.erc721}/instances/${f.bigTokenId + 7n}`,
       `/blocks/${nowhere}`,
       `/blocks/${f.headBlockNumber + 1}`,
       `/blocks/9007199254740991`,

@@ -388,6 +388,15 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
       }
     }
   }
+  const holderCursor = (b: CurrentTokenBalance) => ({ value: b.value, holder: b.holder, tokenId: b.tokenId });
+  for (const tokenAddress of keys.tokens) {
+    await both(`listTokenHolders ${tokenAddress}`, (page) => ds.listTokenHolders({ tokenAddress }, page), holderCursor);
+    add(`countTokenTransfers ${tokenAddress}`, await ds.countTokenTransfers({ tokenAddress }));
+  }
+  for (const { tokenAddress, tokenId } of every(keys.instances)) {
+    await both(`listTokenHolders ${tokenAddress}#${tokenId}`, (page) => ds.listTokenHolders({ tokenAddress, tokenId }, page), holderCursor);
+    add(`countTokenTransfers ${tokenAddress}#${tokenId}`, await ds.countTokenTransfers({ tokenAddress, tokenId }));
+  }
   for (const tokenAddress of keys.tokens) {
     await both(`listTokenInstances ${tokenAddress}`, (page) => ds.listTokenInstances({ tokenAddress }, page), instanceCursor);
     for (const holder of every(keys.tokenHolders.get(tokenAddress) ?? [])) {

@@ -1,7 +1,7 @@
 /**
  * Every list query is a seek served by an index in its sort order: run the digest's reads on
  * SQLite (and on Postgres with sequential scans and sorts priced out), capture each SQL statement that
- * carries a LIMIT, and check its plan: no full-table scan, no sort step for the ORDER BY.
+ * carries a LIMIT or a COUNT, and check its plan: no full-table scan, no sort step for the ORDER BY.
  */
 import t from 'tap';
 import type { Knex } from 'knex';
@@ -23,7 +23,8 @@ function isQueryEvent(v: unknown): v is { sql: string; bindings?: unknown[] } {
 async function capture(store: SqlStore, run: () => Promise<unknown>): Promise<Captured[]> {
   const seen = new Map<string, Captured>();
   const listener = (q: unknown) => {
-    if (!isQueryEvent(q) || !/\blimit\b/i.test(q.sql) || !/^\s*select/i.test(q.sql)) return;
+    // lists (a LIMIT) and counts (countTokenTransfers): both must be index range scans
+    if (!isQueryEvent(q) || !/\blimit\b|^\s*select count\(\*\)/i.test(q.sql) || !/^\s*select/i.test(q.sql)) return;
     if (!seen.has(q.sql)) seen.set(q.sql, { sql: q.sql, bindings: q.bindings ?? [] });
   };
   store.knex.on('query', listener);
@@ -70,6 +71,7 @@ for (const name of selected) {
     }
     const queries = await capture(store, () => digest(store, chainKeys(chain.bundles, chain.pending), { limit: 7, stride: 25, ascEvery: 1 }));
     t.ok(queries.length >= 20, `captured ${queries.length} distinct list statements`);
+    t.ok(queries.filter((q) => /^\s*select count\(\*\)/i.test(q.sql)).length >= 2, 'the transfer counts (per token, per id) are among them');
     const bad: string[] = [];
     for (const q of queries) {
       const plan = await planOf(store.knex, store.dialect, q);
