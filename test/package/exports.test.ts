@@ -11,6 +11,7 @@ t.same(Object.keys(rpc).sort(), [
   'classify',
   'createMetadataFetcher',
   'createRpcChainSource',
+  'createRpcNode',
   'resolveUri',
   'withRetry',
 ], 'scoutkit/rpc');
