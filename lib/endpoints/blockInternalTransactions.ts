@@ -4,14 +4,12 @@
  * accepted and, as in Blockscout, not applied.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import type { InternalTransactionRecord } from '../domain/records.ts';
 import { blockHashOrNumber, boolean, enumOf, integer } from '../params/codecs.ts';
-import { collect, itemsCount, listBody, pageSize, splitPage } from '../paging/page.ts';
+import { itemsCount } from '../paging/page.ts';
 import type { InternalTransactionCursor } from '../ports.ts';
-import { loadContext } from '../render/context.ts';
-import { internalRefs, renderInternalTransaction } from '../render/internal.ts';
 import { blockOfPath } from './blockOfPath.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { renderInternalPage } from './internalTransactionPage.ts';
 import { InternalTransaction } from '../schema/internal.ts';
 import { page, pageWithMeta } from '../schema/page.ts';
 
@@ -36,30 +34,20 @@ export const blockInternalTransactions = defineEndpoint({
       const found = await blockOfPath(ds, path.block_hash_or_number_param);
       if (E.isLeft(found)) return found;
       const b = found.right;
-      const size = pageSize(query);
       const first: InternalTransactionCursor | null =
         query.transaction_index === undefined || query.index === undefined
           ? null
           : { blockNumber: b.number, transactionIndex: query.transaction_index, index: query.index };
-      const keepZero = query.include_zero_value ?? true;
       // the lists hold consensus rows only: a block that lost consensus (named by hash) lists none
-      const probe = b.consensus
-        ? await collect<InternalTransactionRecord, InternalTransactionCursor>(
-            (after, limit) => ds.listInternalTransactions({ blocks: { from: b.number, to: b.number } }, { after, limit, order: 'asc' }),
-            (r) => ({ blockNumber: r.blockNumber, transactionIndex: r.transactionIndex, index: r.index }),
-            first,
-            size + 1,
-            (r) => keepZero || r.value !== 0n,
-          )
-        : [];
-      const { rows, last } = splitPage(probe, size);
-      const ctx = await loadContext(ds, internalRefs(rows), render);
-      const body = listBody(
-        rows.map((r) => renderInternalTransaction(r, ctx)),
-        // Blockscout's keys here carry no block_number
-        last === null ? null : { index: last.index, items_count: size, transaction_index: last.transactionIndex },
+      const list = (after: InternalTransactionCursor | null, limit: number) =>
+        b.consensus ? ds.listInternalTransactions({ blocks: { from: b.number, to: b.number } }, { after, limit, order: 'asc' }) : Promise.resolve([]);
+      // Blockscout's keys here carry no block_number
+      return E.right(
+        await renderInternalPage(ds, list, first, query, render, form, (last, size) => ({
+          index: last.index,
+          items_count: size,
+          transaction_index: last.transactionIndex,
+        })),
       );
-      // the Pro API adds a fetch-status object to internal-transaction lists (1: complete)
-      return E.right(form === 'multichain' ? { ...body, meta: { message: null, status: 1 } } : body);
     },
 });

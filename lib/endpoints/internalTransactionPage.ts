@@ -1,4 +1,4 @@
-/** Paging shared by /internal-transactions and /addresses/{h}/internal-transactions. */
+/** Paging shared by every internal-transaction list (global, address, transaction, block). */
 import type { InternalTransactionRecord } from '../domain/records.ts';
 import type { ApiForm } from '../api.ts';
 import type { JsonObject } from '../json.ts';
@@ -37,15 +37,39 @@ export async function internalTransactionPage(
   render: RenderOptions,
   form: ApiForm,
 ): Promise<JsonObject> {
-  const size = pageSize(q);
   const byTransaction = filter.transactionHash !== undefined;
   let first: InternalTransactionCursor | null = null;
   if (byTransaction ? q.index !== undefined : q.block_number !== undefined) {
     first = { blockNumber: q.block_number ?? MAX, transactionIndex: q.transaction_index ?? MAX, index: q.index ?? MAX };
   }
+  const order = byTransaction ? 'asc' : 'desc';
+  return renderInternalPage(ds, (after, limit) => ds.listInternalTransactions(filter, { after, limit, order }), first, q, render, form, (last, size) => ({
+    ...echo(rawQuery, echoed),
+    block_number: last.blockNumber,
+    index: last.index,
+    items_count: size,
+    transaction_index: last.transactionIndex,
+  }));
+}
+
+/**
+ * One rendered page of internal transactions, shared by every internal-transaction list: the
+ * probe past zero-value rows (unless included), the split, one context batch, the next keys the
+ * list names, and the Pro API's fetch-status `meta` in the multichain form.
+ */
+export async function renderInternalPage(
+  ds: DataSource,
+  list: (after: InternalTransactionCursor | null, limit: number) => Promise<readonly InternalTransactionRecord[]>,
+  first: InternalTransactionCursor | null,
+  q: Pick<InternalPagingQuery, 'items_count' | 'limit' | 'include_zero_value'>,
+  render: RenderOptions,
+  form: ApiForm,
+  nextKeys: (last: InternalTransactionRecord, size: number) => JsonObject,
+): Promise<JsonObject> {
+  const size = pageSize(q);
   const keepZero = q.include_zero_value ?? true;
   const probe = await collect<InternalTransactionRecord, InternalTransactionCursor>(
-    (after, limit) => ds.listInternalTransactions(filter, { after, limit, order: byTransaction ? 'asc' : 'desc' }),
+    list,
     (r) => ({ blockNumber: r.blockNumber, transactionIndex: r.transactionIndex, index: r.index }),
     first,
     size + 1,
@@ -55,15 +79,7 @@ export async function internalTransactionPage(
   const ctx = await loadContext(ds, internalRefs(rows), render);
   const body = listBody(
     rows.map((r) => renderInternalTransaction(r, ctx)),
-    last === null
-      ? null
-      : {
-          ...echo(rawQuery, echoed),
-          block_number: last.blockNumber,
-          index: last.index,
-          items_count: size,
-          transaction_index: last.transactionIndex,
-        },
+    last === null ? null : nextKeys(last, size),
   );
   // the Pro API adds a fetch-status object to internal-transaction lists (1: complete)
   return form === 'multichain' ? { ...body, meta: { message: null, status: 1 } } : body;
