@@ -17,6 +17,7 @@ import type {
   TransactionRecord,
 } from '../../lib/domain/records.ts';
 import { TOKEN_TYPES, TRANSACTION_KINDS } from '../../lib/domain/records.ts';
+import type { CurrentTokenBalance } from '../../lib/ports.ts';
 import type { Dialect } from './dialect.ts';
 import { toBig } from './dialect.ts';
 
@@ -407,5 +408,16 @@ export function toStateChange(r: Row): StateChangeRecord {
     balanceAfter: big(r, 'balance_after'),
     isMiner: bool(r, 'is_miner'),
     ordinal: num(r, 'ordinal'),
+  };
+}
+
+/** A current_token_balances row (the id key decoded by the dialect). */
+export function toCurrentBalance(r: Row, d: Pick<Dialect, 'fromIdKey'>): CurrentTokenBalance {
+  return {
+    holder: hex(r, 'holder'),
+    tokenAddress: hex(r, 'token_address'),
+    tokenType: tokenType(r, 'token_type'),
+    tokenId: d.fromIdKey(r.token_id),
+    value: big(r, 'value'),
   };
 }

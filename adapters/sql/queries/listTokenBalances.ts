@@ -1,6 +1,6 @@
 /** listTokenBalances: current balances of a holder, one seek per token type. */
 import type { CurrentTokenBalance, Page, TokenBalanceCursor, TokenBalanceFilter } from '../../../lib/ports.ts';
-import { asRows, big, hex, tokenType } from '../rows.ts';
+import { asRows, toCurrentBalance } from '../rows.ts';
 import type { SqlContext } from './context.ts';
 import { cmpBig, cmpStr, inOrderOf, mergePages, orderBy, pageSize, past } from './seek.ts';
 
@@ -14,15 +14,7 @@ export async function listTokenBalances(c: SqlContext, filter: TokenBalanceFilte
     if (type !== null) q = q.andWhere('token_type', type);
     if (at !== null) q = past(q, ['"value"', '"token_address"', '"token_id"'], [d.probe(at.value), at.tokenAddress, d.probe(at.tokenId)], page.order);
     const rows = asRows(await q.orderBy(orderBy([['value', 'desc'], ['token_address', 'desc'], ['token_id', 'desc']], page.order)).limit(n));
-    return rows.map(
-      (r): CurrentTokenBalance => ({
-        holder: hex(r, 'holder'),
-        tokenAddress: hex(r, 'token_address'),
-        tokenType: tokenType(r, 'token_type'),
-        tokenId: d.fromIdKey(r.token_id),
-        value: big(r, 'value'),
-      }),
-    );
+    return rows.map((r) => toCurrentBalance(r, d));
   };
   const types = filter.types === undefined ? [null] : [...new Set(filter.types)];
   const pages = [];

@@ -3,7 +3,7 @@
  * DESC, holder DESC, token_id DESC) or, for one id, holders_id (token_address, token_id, …).
  */
 import type { CurrentTokenBalance, Page, TokenHolderCursor, TokenHolderFilter } from '../../../lib/ports.ts';
-import { asRows, big, hex, tokenType } from '../rows.ts';
+import { asRows, toCurrentBalance } from '../rows.ts';
 import type { SqlContext } from './context.ts';
 import { orderBy, pageSize, past } from './seek.ts';
 
@@ -24,13 +24,5 @@ export async function listTokenHolders(c: SqlContext, filter: TokenHolderFilter,
     if (at !== null) q = past(q, ['"value"', '"holder"', '"token_id"'], [d.probe(at.value), at.holder, d.probe(at.tokenId)], page.order);
   }
   const rows = asRows(await q.orderBy(orderBy(order, page.order)).limit(n));
-  return rows.map(
-    (r): CurrentTokenBalance => ({
-      holder: hex(r, 'holder'),
-      tokenAddress: hex(r, 'token_address'),
-      tokenType: tokenType(r, 'token_type'),
-      tokenId: d.fromIdKey(r.token_id),
-      value: big(r, 'value'),
-    }),
-  );
+  return rows.map((r) => toCurrentBalance(r, d));
 }
