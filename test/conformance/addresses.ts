@@ -3,11 +3,10 @@
  * chain's own records.
  */
 import type { Test } from 'tap';
-import { toJson } from '../../lib/index.ts';
 import { TOPICS } from '../../fixture/index.ts';
 import { coinChanges } from './walks.ts';
 import type { Body, Loaded } from '../support/explorer.ts';
-import { bodyOf, walk } from '../support/explorer.ts';
+import { okGetter, walk } from '../support/explorer.ts';
 
 const items = (b: Body): Body[] => b['items'] as Body[];
 const lower = (a: unknown): string | null => (a === null ? null : ((a as Body)['hash'] as string).toLowerCase());
@@ -15,11 +14,7 @@ const lower = (a: unknown): string | null => (a === null ? null : ((a as Body)['
 export async function addressSuite(t: Test, loaded: Loaded): Promise<void> {
   const { explorer: ex, chain } = loaded;
   const f = chain.facts;
-  const get = async (path: string, query: Record<string, string> = {}) => {
-    const r = await ex.handle({ path: `/api/v2${path}`, query });
-    if (r.status !== 200) throw new Error(`${path} → ${r.status} ${toJson(r.body)}`);
-    return bodyOf(r);
-  };
+  const get = okGetter(ex);
   const allTxs = chain.bundles.flatMap((b) => b.transactions);
 
   await t.test('address transactions: directions, created contracts, orders, paging keys', async (t) => {

@@ -4,7 +4,7 @@
 import type { Test } from 'tap';
 import { TOKEN_TYPES, toJson, TRANSACTION_KINDS } from '../../lib/index.ts';
 import type { Body, Loaded } from '../support/explorer.ts';
-import { bodyOf, walk } from '../support/explorer.ts';
+import { bodyOf, okGetter, walk } from '../support/explorer.ts';
 
 const items = (b: Body): Body[] => b['items'] as Body[];
 const tokenOf = (i: Body): Body => i['token'] as Body;
@@ -12,11 +12,7 @@ const tokenOf = (i: Body): Body => i['token'] as Body;
 export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
   const { explorer: ex, chain } = loaded;
   const f = chain.facts;
-  const get = async (path: string, query: Record<string, string> = {}) => {
-    const r = await ex.handle({ path: `/api/v2${path}`, query });
-    if (r.status !== 200) throw new Error(`${path} → ${r.status} ${toJson(r.body)}`);
-    return bodyOf(r);
-  };
+  const get = okGetter(ex);
   const allTxs = chain.bundles.flatMap((b) => b.transactions);
   const txRecord = (hash: string) => allTxs.find((x) => x.hash === hash);
 

@@ -30,6 +30,15 @@ export function asQuery(params: Record<string, unknown>): Record<string, string>
 export type Body = Record<string, unknown>;
 export const bodyOf = (r: ExplorerResponse): Body => r.body as unknown as Body;
 
+/** A getter of per-instance bodies that must answer 200 (anything else throws, with the body). */
+export function okGetter(explorer: Explorer): (path: string, query?: Record<string, string>) => Promise<Body> {
+  return async (path, query = {}) => {
+    const r = await explorer.handle({ path: `/api/v2${path}`, query });
+    if (r.status !== 200) throw new Error(`${path} → ${r.status} ${toJson(r.body)}`);
+    return bodyOf(r);
+  };
+}
+
 export interface Walk {
   readonly items: readonly Body[];
   readonly pages: number;
