@@ -29,6 +29,7 @@ import type {
   TokenType,
   TransactionKind,
   TransactionRecord,
+  WithdrawalRecord,
 } from './domain/records.ts';
 
 export type Order = 'desc' | 'asc';
@@ -261,6 +262,29 @@ export interface HeldTokenInstance {
   readonly value: bigint | null;
 }
 
+// ---- withdrawals -----------------------------------------------------------------------------
+
+/** Beacon-chain withdrawals of consensus blocks. */
+export interface WithdrawalFilter {
+  /** withdrawals to this address */
+  readonly address?: Address;
+  readonly blocks?: BlockRange;
+}
+/**
+ * Order desc: (index DESC, blockNumber DESC) — the index is unique on a real chain; the block
+ * number only orders rows a malformed source repeated. Cursor: strictly below `index`.
+ */
+export interface WithdrawalCursor {
+  readonly index: number;
+}
+/** Kept by the store as blocks are written and rolled back (never a scan per request). */
+export interface WithdrawalTotals {
+  /** withdrawals stored in consensus blocks */
+  readonly count: bigint;
+  /** Σ amount (wei) of those withdrawals */
+  readonly sum: bigint;
+}
+
 // ---- the ports -------------------------------------------------------------------------------
 
 export type BlockRef = { readonly number: number } | { readonly hash: Hash };
@@ -310,6 +334,9 @@ export interface DataSource {
     filter: TokenInstanceFilter,
     page: Page<TokenInstanceCursor>,
   ): Promise<readonly HeldTokenInstance[]>;
+  listWithdrawals(filter: WithdrawalFilter, page: Page<WithdrawalCursor>): Promise<readonly WithdrawalRecord[]>;
+  /** Count and sum of the stored withdrawals (maintained on write and rollback). */
+  getWithdrawalTotals(): Promise<WithdrawalTotals>;
   /** All state changes of a transaction, ordered by ordinal (a bounded, per-transaction list). */
   listStateChanges(transactionHash: Hash): Promise<readonly StateChangeRecord[]>;
 

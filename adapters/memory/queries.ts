@@ -59,6 +59,7 @@ import {
 import { pageSize, takePage, takeUnionPage } from './paging.ts';
 import type { State } from './state.ts';
 import { Views } from './views.ts';
+import { listWithdrawals } from './withdrawals.ts';
 
 const NO_ROWS: readonly never[] = Object.freeze([]);
 
@@ -371,6 +372,14 @@ export function createReader(s: State): VersionedDataSource {
       };
       takePage([...candidates].sort(tokenIdDesc), page.limit, { ...walk, keep });
       return out;
+    },
+
+    async listWithdrawals(filter, page) {
+      return listWithdrawals(s, filter, page);
+    },
+
+    async getWithdrawalTotals() {
+      return { count: s.withdrawalTotals.count, sum: s.withdrawalTotals.sum };
     },
 
     async listStateChanges(transactionHash) {

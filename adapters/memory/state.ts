@@ -62,6 +62,9 @@ export class State {
   /** instanceKey → the transfers containing that id (any order) */
   readonly transfersById = new Map<string, { readonly tokenId: bigint; transfers: TokenTransferRecord[] }>();
 
+  /** count and Σ amount of the withdrawals of consensus blocks (kept on insert and remove) */
+  readonly withdrawalTotals = { count: 0n, sum: 0n };
+
   /** bumped by every mutation; views built for an older version are stale */
   version = 0;
   private seq = 0;
@@ -76,6 +79,10 @@ export class State {
     if (!block.consensus) return;
 
     for (const hash of stored.transactions.keys()) this.pending.delete(hash);
+    for (const w of bundle.withdrawals ?? []) {
+      this.withdrawalTotals.count += 1n;
+      this.withdrawalTotals.sum += w.amount;
+    }
     const at = (blockNumber: number) => ({ blockNumber, blockHash: block.hash, seq: ++this.seq });
     for (const a of bundle.addresses) {
       const { blockNumber, ...record } = a;
@@ -116,6 +123,10 @@ export class State {
     this.version++;
     if (!block.consensus) return;
 
+    for (const w of bundle.withdrawals ?? []) {
+      this.withdrawalTotals.count -= 1n;
+      this.withdrawalTotals.sum -= w.amount;
+    }
     for (const a of bundle.addresses) this.addresses.removeBlock(a.hash, hash);
     for (const t of bundle.tokens) this.tokens.removeBlock(t.address, hash);
     for (const b of bundle.tokenBalances) {

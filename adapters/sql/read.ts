@@ -33,6 +33,8 @@ import { listTokenInstances } from './queries/listTokenInstances.ts';
 import { listTokenTransfers } from './queries/listTokenTransfers.ts';
 import { listTransactions } from './queries/listTransactions.ts';
 import { tokensByAddress } from './queries/tokens.ts';
+import { listWithdrawals } from './queries/listWithdrawals.ts';
+import { getWithdrawalTotals } from './queries/getWithdrawalTotals.ts';
 import { inOrder } from './queries/seek.ts';
 
 export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
@@ -59,6 +61,8 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     listNftCollections: (filter, page) => listNftCollections(c, filter, page),
     listTokenInstances: (filter, page) => listTokenInstances(c, filter, page),
     listStateChanges: (transactionHash) => listStateChanges(c, transactionHash),
+    listWithdrawals: (filter, page) => listWithdrawals(c, filter, page),
+    getWithdrawalTotals: () => getWithdrawalTotals(c),
     getCoinBalance: (address) => getCoinBalance(c, address),
   };
 }

@@ -33,6 +33,7 @@ import {
 import type { WriteRow } from './rows.ts';
 import type { Binding, LatestSpec } from './sql.ts';
 import { KEY_CHUNK, chunks, insertRows, keyCondition, lastPerKey, refreshLatest, uniqueKeys } from './sql.ts';
+import { insertWithdrawals, removeWithdrawals, withdrawalRows } from './withdrawals.ts';
 
 export const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000';
 
@@ -159,6 +160,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     affected.addresses.push(...(await selectKeys(trx, 'address_history', ['hash'], hashes)));
     affected.instances.push(...(await selectKeys(trx, 'token_instance_history', ['token_address', 'token_id'], hashes)));
     affected.transferIds.push(...(await selectKeys(trx, 'token_transfer_ids', ['token_address', 'token_id'], hashes)));
+    await removeWithdrawals(trx, d, hashes);
     for (const part of chunks(hashes, KEY_CHUNK)) {
       for (const [table, column] of BLOCK_ROWS) await trx(table).whereIn(column, part).delete();
     }
@@ -185,6 +187,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     const coins: WriteRow[] = [];
     const instances: WriteRow[] = [];
     const minedHashes: Hash[] = [];
+    const withdrawals: WriteRow[] = [];
 
     for (const bundle of bundles) {
       const { block } = bundle;
@@ -218,6 +221,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         }
       }
       for (const r of bundle.stateChanges) stateChanges.push(stateChangeRow(d, r, block.number, block.hash));
+      withdrawals.push(...withdrawalRows(d, bundle));
       for (const t of lastPerKey(bundle.tokens, (t) => t.address)) {
         tokens.push({ ...at, ...tokenRow(d, t) });
         affected.tokens.push([t.address]);
@@ -280,6 +284,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     await insertRows(trx, d, 'token_balance_history', balances);
     await insertRows(trx, d, 'coin_balances', coins);
     await insertRows(trx, d, 'token_instance_history', instances);
+    await insertWithdrawals(trx, d, withdrawals);
     return { tokens, addresses, balances, instances, transferIds };
   }
 

@@ -246,6 +246,22 @@ export interface StateChangeRecord {
   readonly ordinal: number;
 }
 
+/**
+ * A beacon-chain withdrawal (EIP-4895): a credit to `address` applied at the end of its block,
+ * outside any transaction. `index` is the chain-wide withdrawal index (unique on a chain).
+ */
+export interface WithdrawalRecord {
+  readonly index: number;
+  readonly validatorIndex: number;
+  readonly address: Address;
+  /** in wei (the node reports gwei; the indexer multiplies by 10^9) */
+  readonly amount: bigint;
+  readonly blockNumber: number;
+  readonly blockHash: Hash;
+  /** block timestamp (copied from the block at write time) */
+  readonly timestamp: number;
+}
+
 /** Everything one block brings; the unit the DataSink writes. */
 export interface BlockBundle {
   readonly block: BlockRecord;
@@ -260,4 +276,6 @@ export interface BlockBundle {
   readonly tokenInstances: readonly TokenInstanceWrite[];
   readonly addresses: readonly AddressWrite[];
   readonly stateChanges: readonly StateChangeRecord[];
+  /** beacon-chain withdrawals of the block; absent = none (pre-Shanghai blocks, other chains) */
+  readonly withdrawals?: readonly WithdrawalRecord[];
 }

@@ -166,6 +166,18 @@ export function validateBundle(bundle: BlockBundle): void {
     checkOptHex(r.tokenAddress, `${at}: ${what}: tokenAddress`);
     unique(ordinals, `${r.transactionHash}#${r.ordinal}`, `${at}: state change`);
   }
+  const withdrawalIndexes = new Set<string>();
+  for (const r of bundle.withdrawals ?? []) {
+    const what = `withdrawal ${String(r.index)}`;
+    checkInt(r.index, `${at}: withdrawal index`);
+    checkInt(r.validatorIndex, `${at}: ${what}: validatorIndex`);
+    checkHex(r.address, `${at}: ${what}: address`);
+    checkBigint(r.amount, `${at}: ${what}: amount`);
+    if (r.amount < 0n) throw new InvalidWriteError(`${at}: ${what}: negative amount`);
+    inBlock(r, what);
+    if (r.timestamp !== block.timestamp) throw new InvalidWriteError(`${at}: ${what} has timestamp ${r.timestamp}, block has ${block.timestamp}`);
+    unique(withdrawalIndexes, String(r.index), `${at}: withdrawal index`);
+  }
 }
 
 /** Check mempool transactions (no block, lower-case hex). Throws InvalidWriteError. */

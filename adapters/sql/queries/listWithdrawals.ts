@@ -1,0 +1,50 @@
+/**
+ * listWithdrawals: (withdrawal_index DESC, block_number DESC), keyset `withdrawal_index < ?`.
+ * A seek on withdrawals_address (address = ?), withdrawals_block (one block: block_number = ?)
+ * or withdrawals_list (otherwise; a block range is a row condition on it). Migration 007.
+ */
+import type { Address, Hash, WithdrawalRecord } from '../../../lib/domain/records.ts';
+import type { Page, WithdrawalCursor, WithdrawalFilter } from '../../../lib/ports.ts';
+import { asRows, big, hex, num } from '../rows.ts';
+import type { Row } from '../rows.ts';
+import type { SqlContext } from './context.ts';
+import { orderBy, pageSize, past, within } from './seek.ts';
+
+const COLUMNS = ['withdrawal_index', 'validator_index', 'address', 'amount', 'block_number', 'block_hash', 'timestamp'] as const;
+
+function toWithdrawal(r: Row): WithdrawalRecord {
+  return {
+    index: num(r, 'withdrawal_index'),
+    validatorIndex: num(r, 'validator_index'),
+    address: hex(r, 'address') as Address,
+    amount: big(r, 'amount'),
+    blockNumber: num(r, 'block_number'),
+    blockHash: hex(r, 'block_hash') as Hash,
+    timestamp: num(r, 'timestamp'),
+  };
+}
+
+export async function listWithdrawals(c: SqlContext, filter: WithdrawalFilter, page: Page<WithdrawalCursor>): Promise<readonly WithdrawalRecord[]> {
+  const n = pageSize(page.limit);
+  if (n === 0) return [];
+  const { address, blocks } = filter;
+  let q = c.knex('withdrawals').select(...COLUMNS);
+  if (address !== undefined) q = q.where('address', address);
+  if (blocks?.from !== undefined && blocks.from === blocks.to) q = q.where('block_number', blocks.from);
+  else q = within(q, 'block_number', blocks);
+  if (page.after !== null) q = past(q, ['withdrawal_index'], [page.after.index], page.order);
+  const rows = asRows(
+    await q
+      .orderBy(
+        orderBy(
+          [
+            ['withdrawal_index', 'desc'],
+            ['block_number', 'desc'],
+          ],
+          page.order,
+        ),
+      )
+      .limit(n),
+  );
+  return rows.map(toWithdrawal);
+}
