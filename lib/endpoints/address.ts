@@ -45,7 +45,7 @@ export const address = defineEndpoint({
     ({ path }) =>
     async () => {
       const hash: Address = path.address_hash_param;
-      const [records, token, balances, hasLogs, hasTransfers, hasTokens, hasBlocks, hasReorgs] = await Promise.all([
+      const [records, token, balances, hasLogs, hasTransfers, hasTokens, hasBlocks, hasReorgs, hasWithdrawals] = await Promise.all([
         ds.getAddresses([hash]),
         ds.getToken(hash),
         ds.listCoinBalances({ address: hash }, one),
@@ -54,6 +54,7 @@ export const address = defineEndpoint({
         exists(ds.listTokenBalances({ holder: hash }, one)),
         exists(ds.listBlocks({ kind: 'block', miner: hash }, one)),
         exists(ds.listBlocks({ kind: 'reorg', miner: hash }, one)),
+        exists(ds.listWithdrawals({ address: hash }, one)),
       ]);
       const record = records[0];
       const balance = balances[0];
@@ -71,7 +72,7 @@ export const address = defineEndpoint({
         creation_transaction_hash: creator === null ? null : (record?.creationTransactionHash ?? null),
         creator_address_hash: creator === null ? null : checksum(creator),
         exchange_rate: null,
-        has_beacon_chain_withdrawals: false,
+        has_beacon_chain_withdrawals: hasWithdrawals,
         has_logs: hasLogs,
         has_token_transfers: hasTransfers,
         has_tokens: hasTokens,

@@ -34,7 +34,7 @@ export const addressTabsCounters = defineEndpoint({
     ({ path }) =>
     async () => {
       const address = path.address_hash_param;
-      const [transactions, transfers, balances, logs, internal, blocks, reorgs] = await Promise.all([
+      const [transactions, transfers, balances, logs, internal, blocks, reorgs, withdrawals] = await Promise.all([
         transactionsCount(ds, address),
         ds.listTokenTransfers({ address }, first),
         ds.listTokenBalances({ holder: address }, first),
@@ -42,6 +42,7 @@ export const addressTabsCounters = defineEndpoint({
         ds.listInternalTransactions({ address }, first),
         ds.listBlocks({ kind: 'block', miner: address }, first),
         ds.listBlocks({ kind: 'reorg', miner: address }, first),
+        ds.listWithdrawals({ address }, first),
       ]);
       return E.right({
         internal_transactions_count: internal.length,
@@ -51,8 +52,7 @@ export const addressTabsCounters = defineEndpoint({
         transactions_count: transactions,
         // blocks mined, whatever their consensus (Blockscout counts every block row)
         validations_count: Math.min(blocks.length + reorgs.length, TAB_COUNT_CAP),
-        // beacon withdrawals are not indexed
-        withdrawals_count: 0,
+        withdrawals_count: withdrawals.length,
       });
     },
 });

@@ -5,6 +5,7 @@ import { blockHashOrNumber } from '../params/codecs.ts';
 import { renderBlock } from '../render/block.ts';
 import { loadContext } from '../render/context.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { blockWithdrawalsCount } from './withdrawalPage.ts';
 import { Block } from '../schema/block.ts';
 
 export const block = defineEndpoint({
@@ -21,7 +22,10 @@ export const block = defineEndpoint({
       const found = await ds.getBlock(ref);
       if (found === null) return E.left(notFound);
       if ('number' in ref && !found.consensus) return E.left({ kind: 'BlockLostConsensus', hash: found.hash });
-      const ctx = await loadContext(ds, { addresses: [found.miner] }, render);
-      return E.right(renderBlock(found, ctx, true));
+      const [ctx, withdrawalsCount] = await Promise.all([
+        loadContext(ds, { addresses: [found.miner] }, render),
+        found.consensus ? blockWithdrawalsCount(ds, found.number) : Promise.resolve(0),
+      ]);
+      return E.right({ ...renderBlock(found, ctx, true), withdrawals_count: withdrawalsCount });
     },
 });

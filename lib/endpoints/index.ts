@@ -16,11 +16,13 @@ import { addressTabsCounters } from './addressTabsCounters.ts';
 import { addressTokens } from './addressTokens.ts';
 import { addressTokenTransfers } from './addressTokenTransfers.ts';
 import { addressTransactions } from './addressTransactions.ts';
+import { addressWithdrawals } from './addressWithdrawals.ts';
 import { block } from './block.ts';
 import { blockCountdown } from './blockCountdown.ts';
 import { blockInternalTransactions } from './blockInternalTransactions.ts';
 import { blocks } from './blocks.ts';
 import { blockTransactions } from './blockTransactions.ts';
+import { blockWithdrawals } from './blockWithdrawals.ts';
 import { configBackend } from './configBackend.ts';
 import { configBackendVersion } from './configBackendVersion.ts';
 import { configCsvExport } from './configCsvExport.ts';
@@ -52,6 +54,8 @@ import { transactionLogs } from './transactionLogs.ts';
 import { transactions } from './transactions.ts';
 import { transactionStateChanges } from './transactionStateChanges.ts';
 import { transactionTokenTransfers } from './transactionTokenTransfers.ts';
+import { withdrawals } from './withdrawals.ts';
+import { withdrawalsCounters } from './withdrawalsCounters.ts';
 
 /** The explorer endpoints: what the OpenAPI document describes. */
 const EXPLORER_ENDPOINTS = {
@@ -101,6 +105,10 @@ const EXPLORER_ENDPOINTS = {
   configPublicMetrics,
   configDbBackgroundMigrations,
   configSmartContractLanguages,
+  withdrawals,
+  withdrawalsCounters,
+  addressWithdrawals,
+  blockWithdrawals,
 } as const;
 
 /** Explorer endpoints with their parameter types erased. */
