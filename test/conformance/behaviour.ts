@@ -5,6 +5,7 @@ import type { Test } from 'tap';
 import { TOKEN_TYPES, toJson, TRANSACTION_KINDS } from '../../lib/index.ts';
 import type { Body, Loaded } from '../support/explorer.ts';
 import { bodyOf, okGetter, walk } from '../support/explorer.ts';
+import { checksum } from '../../lib/render/format.ts';
 
 const items = (b: Body): Body[] => b['items'] as Body[];
 const tokenOf = (i: Body): Body => i['token'] as Body;
@@ -424,5 +425,48 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     t.same(Object.keys(npi).sort(), ['index', 'items_count', 'transaction_index'], 'next page: no block_number, as Blockscout');
     const empty = await get('/blocks/0/internal-transactions');
     t.same(empty, { items: [], next_page_params: null }, 'a block without traces: empty');
+  });
+  await t.test('withdrawals: item shapes per list, values from the records, counters, block and address fields', async (t) => {
+    const w = f.withdrawals;
+    const rows = chain.bundles.flatMap((b) => b.withdrawals ?? []).sort((x, y) => y.index - x.index);
+    const top = rows[0];
+    if (top === undefined) throw new Error('fixture: no withdrawals');
+    const all = (await walk(ex, '/api/v2/withdrawals', { items_count: '50' })).items;
+    t.same(
+      all.map((i) => [i['index'], i['validator_index'], i['block_number'], i['amount'], (i['receiver'] as Body)['hash'], i['timestamp']]),
+      rows.map((r) => [r.index, r.validatorIndex, r.blockNumber, r.amount.toString(), checksum(r.address), new Date(r.timestamp * 1000).toISOString().replace('Z', '000Z')]),
+      '/withdrawals: every record, index DESC, wei strings, checksummed receivers, block times',
+    );
+    t.same(Object.keys(all[0] as Body).sort(), ['amount', 'block_number', 'index', 'receiver', 'timestamp', 'validator_index']);
+    const first = await get('/withdrawals', { items_count: '3' });
+    t.same(first['next_page_params'], { index: (rows[2] ?? top).index, items_count: 3 }, 'next page: {index, items_count}');
+    t.same(await get('/withdrawals', { index: '0' }), { items: [], next_page_params: null }, 'index=0 → empty, as Blockscout');
+    t.same(items(await get('/withdrawals', { index: String(top.index), items_count: '1' })).map((i) => i['index']), [top.index - 1], 'strictly below the index sent');
+
+    const mine = (await walk(ex, `/api/v2/addresses/${w.busiestRecipient}/withdrawals`, { items_count: '50' })).items;
+    const theirs = rows.filter((r) => r.address === w.busiestRecipient);
+    t.same(mine.map((i) => i['index']), theirs.map((r) => r.index), 'address list: that recipient only');
+    t.same(Object.keys(mine[0] as Body).sort(), ['amount', 'block_number', 'index', 'timestamp', 'validator_index'], 'address list: no receiver');
+
+    const ofBlock = (await walk(ex, `/api/v2/blocks/${w.busiestBlock}/withdrawals`, { items_count: '5' })).items;
+    t.equal(ofBlock.length, w.busiestBlockCount);
+    t.same(Object.keys(ofBlock[0] as Body).sort(), ['amount', 'index', 'receiver', 'validator_index'], 'block list: no block_number, no timestamp');
+    t.same(await get(`/blocks/${w.blockWithout}/withdrawals`), { items: [], next_page_params: null }, 'a block without withdrawals');
+
+    t.same(await get('/withdrawals/counters'), { withdrawals_count: String(w.count), withdrawals_sum: w.sum.toString() }, 'counters: the stored count and sum');
+    t.equal((await get(`/blocks/${w.busiestBlock}`))['withdrawals_count'], w.busiestBlockCount, 'block detail: withdrawals_count');
+    t.equal((await get(`/blocks/${w.blockWithout}`))['withdrawals_count'], 0);
+    t.equal(items(await get('/blocks', { items_count: '1' }))[0]?.['withdrawals_count'], null, 'block lists: null');
+
+    const payout = await get(`/addresses/${w.busiestRecipient}`);
+    t.equal(payout['has_beacon_chain_withdrawals'], true);
+    t.equal(payout['coin_balance'], theirs.reduce((s, r) => s + r.amount, 0n).toString(), 'the coin balance is the sum of its withdrawals');
+    t.equal((await get(`/addresses/${f.eoas.alice}`))['has_beacon_chain_withdrawals'], false);
+    t.equal((await get(`/addresses/${w.busiestRecipient}/tabs-counters`))['withdrawals_count'], Math.min(theirs.length, 51), 'tabs: capped at 51');
+    const few = w.recipients[4] ?? w.busiestRecipient;
+    t.equal((await get(`/addresses/${few}/tabs-counters`))['withdrawals_count'], rows.filter((r) => r.address === few).length);
+
+    const pro = await ex.handle({ path: `/1/api/v2/blocks/${w.busiestBlock}/withdrawals`, query: { items_count: '5' } });
+    t.same(bodyOf(pro), await get(`/blocks/${w.busiestBlock}/withdrawals`, { items_count: '5' }), 'the multichain form answers the same');
   });
 }

@@ -133,5 +133,16 @@ export function endpointCases(f: FixtureFacts): Case[] {
     c('configPublicMetrics', '/config/public-metrics'),
     c('configDbBackgroundMigrations', '/config/db-background-migrations'),
     c('configSmartContractLanguages', '/config/smart-contracts/languages'),
+    c('withdrawals', '/withdrawals'),
+    c('withdrawals', '/withdrawals', { index: String(f.withdrawals.count + 41_000 - 60), items_count: '20' }),
+    c('withdrawals', '/withdrawals', { index: '0' }),
+    c('withdrawalsCounters', '/withdrawals/counters'),
+    c('addressWithdrawals', `/addresses/${f.withdrawals.busiestRecipient}/withdrawals`),
+    c('addressWithdrawals', `/addresses/${f.withdrawals.recipients[4] ?? f.unknownAddress}/withdrawals`, { items_count: '5' }),
+    c('addressWithdrawals', `/addresses/${f.unknownAddress}/withdrawals`),
+    c('blockWithdrawals', `/blocks/${f.withdrawals.busiestBlock}/withdrawals`),
+    c('blockWithdrawals', `/blocks/${f.headBlockHash}/withdrawals`, { items_count: '4' }),
+    c('blockWithdrawals', `/blocks/${f.withdrawals.blockWithout}/withdrawals`),
+    { ...c('blockWithdrawals', `/blocks/${f.headBlockNumber + 1}/withdrawals`), status: 404 },
   ];
 }

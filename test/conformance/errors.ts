@@ -52,6 +52,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     (x: string) => `/addresses/${x}/internal-transactions`,
     (x: string) => `/addresses/${x}/nft/collections`,
     (x: string) => `/addresses/${x}/blocks-validated`,
+    (x: string) => `/addresses/${x}/withdrawals`,
     (x: string) => `/tokens/${x}/instances`,
     (x: string) => `/tokens/${x}/instances/1/transfers`,
     (x: string) => `/tokens/${x}/transfers`,
@@ -82,7 +83,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   // path errors come first: query errors are not reported with them
   cases.push({ path: '/addresses/0x1/internal-transactions', query: { filter: 'foo', zzz: '1' }, errors: [err('address_hash_param', ADDRESS_FORMAT)] });
   for (const bad of ['0x123123', '123qwe', '-1']) {
-    for (const tab of ['', '/transactions', '/internal-transactions']) {
+    for (const tab of ['', '/transactions', '/internal-transactions', '/withdrawals']) {
       cases.push({
         path: `/blocks/${bad}${tab}`,
         errors: [
@@ -125,6 +126,9 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     ['/blocks', ['block_number', 'items_count']],
     [`/tokens/${f.busyToken}/holders`, ['items_count']],
     [`/tokens/${f.tokens.erc1155}/instances/1/holders`, ['items_count']],
+    ['/withdrawals', ['index', 'items_count']],
+    [`/addresses/${a}/withdrawals`, ['index', 'items_count']],
+    [`/blocks/${f.busiestBlock}/withdrawals`, ['index', 'items_count']],
   ];
   for (const [path, ints] of lists) {
     for (const name of ints) {
@@ -152,7 +156,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   }
   cases.push({ path: '/blocks/x/countdown', query: { foo: '1' }, errors: [err('block_number_param', 'Invalid integer. Got: string')] });
   // the paths without parameters of their own: only apikey and key
-  const bare = ['/main-page/blocks', '/main-page/transactions', '/main-page/indexing-status', '/stats/charts/market', '/config/backend-version', '/config/backend', '/config/indexer', '/config/csv-export', '/config/public-metrics', '/config/db-background-migrations', '/config/smart-contracts/languages'];
+  const bare = ['/withdrawals/counters', '/main-page/blocks', '/main-page/transactions', '/main-page/indexing-status', '/stats/charts/market', '/config/backend-version', '/config/backend', '/config/indexer', '/config/csv-export', '/config/public-metrics', '/config/db-background-migrations', '/config/smart-contracts/languages'];
   for (const path of [...bare, `/blocks/${f.headBlockNumber + 5}/countdown`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   }
@@ -268,6 +272,8 @@ export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
       `/blocks/${nowhere}/internal-transactions`,
       `/blocks/${f.headBlockNumber + 1}/transactions`,
       `/blocks/${f.headBlockNumber + 1}/internal-transactions`,
+      `/blocks/${nowhere}/withdrawals`,
+      `/blocks/${f.headBlockNumber + 1}/withdrawals`,
       `/tokens/${noToken}/instances`,
       `/tokens/${noToken}/transfers`,
       `/tokens/${noToken}/instances/1/transfers`,
@@ -296,7 +302,7 @@ export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
 
   await t.test('unknown, well-formed addresses → 200 with an empty page', async (t) => {
     const u = f.unknownAddress;
-    for (const p of ['transactions', 'token-transfers', 'logs', 'nft', 'coin-balance-history', 'tokens', 'internal-transactions', 'nft/collections', 'blocks-validated']) {
+    for (const p of ['transactions', 'token-transfers', 'logs', 'nft', 'coin-balance-history', 'tokens', 'internal-transactions', 'nft/collections', 'blocks-validated', 'withdrawals']) {
       const r = await ex.handle({ path: `/api/v2/addresses/${u}/${p}` });
       t.same({ status: r.status, body: r.body }, { status: 200, body: { items: [], next_page_params: null } }, p);
     }

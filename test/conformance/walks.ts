@@ -104,6 +104,7 @@ export function walkCases(chain: FixtureChain): WalkCase[] {
   const busiestTraceBlock = [...tracesPerBlock.entries()].reduce((a, b) => (b[1] > a[1] ? b : a), [0, 0])[0];
   const txs = [...all(chain, (b) => b.transactions), ...chain.pending];
   const logs = all(chain, (b) => b.logs);
+  const withdrawals = all(chain, (b) => b.withdrawals ?? []);
   const erin = f.eoas.erin;
   // pending first (block_number null sorts above every block), then block_number, position
   const txKey = (i: Body): Key => [i['block_number'] === null ? Number.MAX_SAFE_INTEGER : num(i['block_number']), i['position'] === null ? 0 : num(i['position'])];
@@ -367,6 +368,29 @@ export function walkCases(chain: FixtureChain): WalkCase[] {
       id: transferId,
       sortKey: transferKey,
       expected: transfers.filter((r) => r.tokenAddress === f.tokens.erc1155 && r.tokenIds.includes(PING_PONG_ID)).length,
+    },
+    {
+      name: 'withdrawals (index DESC)',
+      path: '/withdrawals',
+      id: (i) => String(i['index']),
+      sortKey: (i) => [num(i['index'])],
+      expected: withdrawals.length,
+    },
+    {
+      name: 'withdrawals to the busiest recipient',
+      path: `/addresses/${f.withdrawals.busiestRecipient}/withdrawals`,
+      id: (i) => String(i['index']),
+      sortKey: (i) => [num(i['index'])],
+      expected: withdrawals.filter((w) => w.address === f.withdrawals.busiestRecipient).length,
+      minRows: 51,
+    },
+    {
+      name: 'withdrawals of the block with the most',
+      path: `/blocks/${f.withdrawals.busiestBlock}/withdrawals`,
+      id: (i) => String(i['index']),
+      sortKey: (i) => [num(i['index'])],
+      expected: withdrawals.filter((w) => w.blockNumber === f.withdrawals.busiestBlock).length,
+      minRows: 16,
     },
     {
       name: 'blocks',
