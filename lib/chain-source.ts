@@ -25,6 +25,15 @@ export interface SourceTransaction {
   readonly input: Hex;
 }
 
+/** A beacon-chain withdrawal (EIP-4895) as the node reports it: the amount in gwei. */
+export interface SourceWithdrawal {
+  readonly index: number;
+  readonly validatorIndex: number;
+  readonly address: Address;
+  /** gwei, as in the block body */
+  readonly amountGwei: bigint;
+}
+
 /** A block as the node gives it: the header fields of BlockRecord, its uncles and transactions. */
 export interface SourceBlock
   extends Pick<
@@ -46,6 +55,8 @@ export interface SourceBlock
   > {
   readonly uncles: readonly Hash[];
   readonly transactions: readonly SourceTransaction[];
+  /** the block body's `withdrawals`; absent before Shanghai and on chains without them */
+  readonly withdrawals?: readonly SourceWithdrawal[];
 }
 
 export interface SourceLog {

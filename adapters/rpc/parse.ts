@@ -8,6 +8,7 @@ import type {
   SourceLog,
   SourceReceipt,
   SourceTransaction,
+  SourceWithdrawal,
   TransactionTrace,
 } from '../../lib/chain-source.ts';
 
@@ -86,6 +87,20 @@ export function parseBlock(v: unknown): SourceBlock {
     stateRoot: optHex(b.stateRoot, `${w}.stateRoot`),
     uncles: arr(b.uncles ?? [], `${w}.uncles`).map((u, i) => hex(u, `${w}.uncles[${i}]`)),
     transactions: arr(b.transactions, `${w}.transactions`).map(parseTransaction),
+    ...(b.withdrawals === undefined || b.withdrawals === null
+      ? {}
+      : { withdrawals: arr(b.withdrawals, `${w}.withdrawals`).map((x, i) => parseWithdrawal(x, `${w}.withdrawals[${i}]`)) }),
+  };
+}
+
+/** One entry of a block's `withdrawals` (EIP-4895: index, validatorIndex, address, amount in gwei). */
+export function parseWithdrawal(v: unknown, what = 'withdrawal'): SourceWithdrawal {
+  const x = obj(v, what);
+  return {
+    index: num(x.index, `${what}.index`),
+    validatorIndex: num(x.validatorIndex, `${what}.validatorIndex`),
+    address: hex(x.address, `${what}.address`),
+    amountGwei: big(x.amount, `${what}.amount`),
   };
 }
 

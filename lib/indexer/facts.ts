@@ -1,7 +1,8 @@
 /**
  * The reads a block plan needs, asked of the ChainSource at the block's height: code of call
  * targets, token classification (ERC-165, else the event shape) and descriptive fields, total
- * supply, holder balances, NFT metadata, and coin balances where no prestate diff exists.
+ * supply, holder balances, NFT metadata, and coin balances where no prestate diff exists (and
+ * of withdrawal recipients always: their credit comes after the block's last transaction).
  */
 import type { Address } from '../domain/records.ts';
 import type { ChainSource, TokenRead } from '../chain-source.ts';
@@ -134,10 +135,10 @@ export async function gatherFacts(
 
   // ---- coin balances without prestate diffs ----
   const coinBalances = new Map<Address, bigint>();
-  if (!options.prestate) {
-    const values = await Promise.all(plan.coinParties.map((a) => source.getBalance(a, n)));
-    plan.coinParties.forEach((a, i) => coinBalances.set(a, values[i] ?? 0n));
-  }
+  // without prestate diffs: every party; with them: withdrawal recipients (credited outside the diffs)
+  const coinReads = options.prestate ? plan.withdrawalRecipients : plan.coinParties;
+  const values = await Promise.all(coinReads.map((a) => source.getBalance(a, n)));
+  coinReads.forEach((a, i) => coinBalances.set(a, values[i] ?? 0n));
 
   return { contracts, tokens, balances, metadata, coinBalances };
 }

@@ -23,6 +23,7 @@ import type {
   TokenTransferRecord,
   TokenType,
   TransactionRecord,
+  WithdrawalRecord,
 } from '../domain/records.ts';
 import type { PrestateDiff, SourceBlock, SourceReceipt, TransactionTrace } from '../chain-source.ts';
 import { blockAggregates, methodIdOf, transactionKinds, withTransferMethods } from './derive.ts';
@@ -63,6 +64,11 @@ export interface BlockPlan {
   readonly callTargets: readonly Address[];
   /** accounts whose coin balance the block may move (read when there are no prestate diffs) */
   readonly coinParties: readonly Address[];
+  /**
+   * recipients of the block's withdrawals: credited after the last transaction, outside any
+   * prestate diff, so their end-of-block balances are always read from the node
+   */
+  readonly withdrawalRecipients: readonly Address[];
 }
 
 /** What the node answered for a plan. */
@@ -83,7 +89,7 @@ export interface BlockFacts {
   readonly balances: ReadonlyMap<string, bigint | null>;
   /** instance metadata by `${token}|${id}` */
   readonly metadata: ReadonlyMap<string, Record<string, unknown> | null>;
-  /** end-of-block coin balances (only used without prestate diffs) */
+  /** end-of-block coin balances: every coin party without prestate diffs, else the withdrawal recipients */
   readonly coinBalances: ReadonlyMap<Address, bigint>;
 }
 
@@ -141,6 +147,8 @@ export function planBlock(payload: BlockPayload): BlockPlan {
     if (frame !== undefined) for (const a of valueParties(frame)) coinParties.add(a);
   }
   for (const c of created) coinParties.add(c.address);
+  const withdrawalRecipients = [...new Set((block.withdrawals ?? []).map((w) => w.address))].sort();
+  for (const a of withdrawalRecipients) coinParties.add(a);
 
   return {
     transfers,
@@ -151,6 +159,7 @@ export function planBlock(payload: BlockPayload): BlockPlan {
     mints: [...mints.values()],
     callTargets,
     coinParties: [...coinParties].sort(),
+    withdrawalRecipients,
   };
 }
 
@@ -324,7 +333,12 @@ export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: Block
   const stateChanges: StateChangeRecord[] = [];
   const tokenChanges = tokenStateChanges({ transfers: typed, endBalances: facts.balances, miner: src.miner });
   if (prestate !== null) {
-    coinBalances = coinBalancesFromDiffs(prestate, src.number);
+    // the diffs end at the last transaction; withdrawal recipients are credited after it
+    const credited = new Set(plan.withdrawalRecipients);
+    coinBalances = [
+      ...coinBalancesFromDiffs(prestate, src.number).filter((c) => !credited.has(c.address)),
+      ...plan.withdrawalRecipients.map((address) => ({ address, blockNumber: src.number, value: facts.coinBalances.get(address) ?? 0n })),
+    ].sort((a, b) => cmpStr(a.address, b.address));
   } else {
     coinBalances = [...facts.coinBalances.entries()]
       .sort(([a], [b]) => cmpStr(a, b))
@@ -372,6 +386,17 @@ export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: Block
     ...aggregates,
   };
 
+  // EIP-4895 amounts are gwei; records hold wei
+  const withdrawals: WithdrawalRecord[] = (src.withdrawals ?? []).map((w) => ({
+    index: w.index,
+    validatorIndex: w.validatorIndex,
+    address: w.address,
+    amount: w.amountGwei * GWEI,
+    blockNumber: src.number,
+    blockHash: src.hash,
+    timestamp: src.timestamp,
+  }));
+
   return {
     block,
     transactions,
@@ -384,8 +409,11 @@ export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: Block
     tokenInstances,
     addresses,
     stateChanges,
+    ...(withdrawals.length === 0 ? {} : { withdrawals }),
   };
 }
+
+const GWEI = 1_000_000_000n;
 
 function cmpStr(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
