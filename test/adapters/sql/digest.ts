@@ -15,6 +15,7 @@ import type {
   TokenType,
   TransactionKind,
   TransactionRecord,
+  WithdrawalRecord,
 } from '../../../lib/domain/records.ts';
 import { NFT_TOKEN_TYPES, TOKEN_TYPES, TRANSACTION_KINDS } from '../../../lib/domain/records.ts';
 import type {
@@ -74,6 +75,10 @@ export interface ChainKeys {
   readonly tokenHolders: ReadonlyMap<Address, readonly Address[]>;
   /** contracts that emitted logs */
   readonly logAddresses: readonly Address[];
+  /** recipients of withdrawals */
+  readonly withdrawalRecipients: readonly Address[];
+  /** heights holding withdrawals */
+  readonly withdrawalHeights: readonly number[];
 }
 
 export function chainKeys(bundles: readonly BlockBundle[], pending: readonly TransactionRecord[] = []): ChainKeys {
@@ -89,7 +94,13 @@ export function chainKeys(bundles: readonly BlockBundle[], pending: readonly Tra
   const ids = new Map<string, TokenInstanceKey>();
   const tokenHolders = new Map<Address, Set<Address>>();
   const logAddresses = new Set<Address>();
+  const withdrawalRecipients = new Set<Address>();
+  const withdrawalHeights = new Set<number>();
   for (const b of bundles) {
+    for (const w of b.withdrawals ?? []) {
+      withdrawalRecipients.add(w.address);
+      withdrawalHeights.add(w.blockNumber);
+    }
     for (const l of b.logs) logAddresses.add(l.address);
     heights.add(b.block.number);
     blockHashes.add(b.block.hash);
@@ -139,6 +150,8 @@ export function chainKeys(bundles: readonly BlockBundle[], pending: readonly Tra
     transferIds: [...ids.values()],
     tokenHolders: new Map([...tokenHolders].map(([t, hs]) => [t, [...hs, UNKNOWN_ADDRESS]])),
     logAddresses: [...logAddresses, UNKNOWN_ADDRESS],
+    withdrawalRecipients: [...withdrawalRecipients, UNKNOWN_ADDRESS],
+    withdrawalHeights: [...withdrawalHeights, maxHeight + 1],
   };
 }
 
@@ -368,6 +381,20 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
     await both(`listCoinBalances ${address}`, (page) => ds.listCoinBalances({ address }, page), coinCursor);
     await both(`listCoinBalances ${address} range`, (page) => ds.listCoinBalances({ address, blocks: middle }, page), coinCursor);
   }
+
+  // ---- withdrawals ---------------------------------------------------------------------------
+  const withdrawalCursor = (w: WithdrawalRecord) => ({ index: w.index });
+  await both('listWithdrawals all', (page) => ds.listWithdrawals({}, page), withdrawalCursor);
+  for (const blocks of ranges) await both(`listWithdrawals range ${rangeTag(blocks)}`, (page) => ds.listWithdrawals({ blocks }, page), withdrawalCursor);
+  for (const n of every(keys.withdrawalHeights)) {
+    await both(`listWithdrawals block ${n}`, (page) => ds.listWithdrawals({ blocks: { from: n, to: n } }, page), withdrawalCursor);
+  }
+  for (const address of keys.withdrawalRecipients) {
+    await both(`listWithdrawals to ${address}`, (page) => ds.listWithdrawals({ address }, page), withdrawalCursor);
+    await both(`listWithdrawals to ${address} range`, (page) => ds.listWithdrawals({ address, blocks: middle }, page), withdrawalCursor);
+    await both(`listCoinBalances ${address} (withdrawals)`, (page) => ds.listCoinBalances({ address }, page), coinCursor);
+  }
+  add('getWithdrawalTotals', await ds.getWithdrawalTotals());
 
   // ---- balances, collections, instances ------------------------------------------------------
   const balanceCursor = (b: CurrentTokenBalance) => ({ value: b.value, tokenAddress: b.tokenAddress, tokenId: b.tokenId });
