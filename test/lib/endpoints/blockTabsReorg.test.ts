@@ -4,10 +4,20 @@
  * rows only), while the consensus sibling lists its own rows.
  */
 import { createExplorer } from '../../../lib/index.ts';
+import type { BlockRecord, WithdrawalRecord } from '../../../lib/index.ts';
 import { A, B, block, bundle, itx, tx } from '../../ports/records.ts';
 import { storeTest } from '../../ports/stores.ts';
 
 const EMPTY = { items: [], next_page_params: null };
+const wd = (b: BlockRecord, index: number): WithdrawalRecord => ({
+  index,
+  validatorIndex: 1,
+  address: A,
+  amount: 1_000_000_000n,
+  blockNumber: b.number,
+  blockHash: b.hash,
+  timestamp: b.timestamp,
+});
 
 storeTest('block tabs of reorged blocks', async (t, s) => {
   const main = [block(1), block(2)];
@@ -18,9 +28,13 @@ storeTest('block tabs of reorged blocks', async (t, s) => {
   const orphanTx = tx(side3, 0, { tag: 'orphan' });
   await s.writeBlocks([
     bundle(main[0] ?? block(1)),
-    bundle(side2, { transactions: [sideTx], internalTransactions: [itx(sideTx, 0, 'call', A, B), itx(sideTx, 1, 'call', B, A)] }),
-    bundle(main[1] ?? block(2), { transactions: [mainTx], internalTransactions: [itx(mainTx, 0, 'call', A, B), itx(mainTx, 1, 'call', B, A)] }),
-    bundle(side3, { transactions: [orphanTx], internalTransactions: [itx(orphanTx, 0, 'call', A, B), itx(orphanTx, 1, 'create', B, null, A)] }),
+    bundle(side2, { transactions: [sideTx], internalTransactions: [itx(sideTx, 0, 'call', A, B), itx(sideTx, 1, 'call', B, A)], withdrawals: [wd(side2, 7)] }),
+    bundle(main[1] ?? block(2), {
+      transactions: [mainTx],
+      internalTransactions: [itx(mainTx, 0, 'call', A, B), itx(mainTx, 1, 'call', B, A)],
+      withdrawals: [wd(main[1] ?? block(2), 5), wd(main[1] ?? block(2), 6)],
+    }),
+    bundle(side3, { transactions: [orphanTx], internalTransactions: [itx(orphanTx, 0, 'call', A, B), itx(orphanTx, 1, 'create', B, null, A)], withdrawals: [wd(side3, 8)] }),
   ]);
   const ex = createExplorer({ chains: { '1': s } });
   const get = (path: string) => ex.handle({ path: `/api/v2${path}` });
@@ -31,7 +45,13 @@ storeTest('block tabs of reorged blocks', async (t, s) => {
   const internal = await get('/blocks/2/internal-transactions');
   t.same((internal.body as { items: { transaction_hash: string }[] }).items.map((i) => i.transaction_hash), [mainTx.hash], 'and its own traces');
 
-  for (const tab of ['transactions', 'internal-transactions']) {
+  const withdrawals = await get('/blocks/2/withdrawals');
+  t.same((withdrawals.body as { items: { index: number }[] }).items.map((i) => i.index), [6, 5], 'and its own withdrawals');
+  t.equal(((await get('/blocks/2')).body as { withdrawals_count: number }).withdrawals_count, 2);
+  t.equal(((await get(`/blocks/${side2.hash}`)).body as { withdrawals_count: number }).withdrawals_count, 0, 'a reorged block counts none');
+  t.same(((await get('/withdrawals')).body as { items: { index: number }[] }).items.map((i) => i.index), [6, 5], '/withdrawals: consensus blocks only');
+
+  for (const tab of ['transactions', 'internal-transactions', 'withdrawals']) {
     const bySideHash = await get(`/blocks/${side2.hash}/${tab}`);
     t.same({ status: bySideHash.status, body: bySideHash.body }, { status: 200, body: EMPTY }, `${tab} of a reorged block by hash: empty`);
     const lost = await get(`/blocks/3/${tab}`);
