@@ -93,6 +93,9 @@ export interface BlockFacts {
   readonly coinBalances: ReadonlyMap<Address, bigint>;
 }
 
+/** wei per gwei (EIP-4895 withdrawal amounts are gwei) */
+const GWEI = 1_000_000_000n;
+
 export const instanceKeyOf = (token: Address, id: bigint): string => `${token}|${id.toString()}`;
 
 export function planBlock(payload: BlockPayload): BlockPlan {
@@ -413,7 +416,6 @@ export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: Block
   };
 }
 
-const GWEI = 1_000_000_000n;
 
 function cmpStr(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
