@@ -16,6 +16,10 @@ import { addressTabsCounters } from './addressTabsCounters.ts';
 import { addressTokens } from './addressTokens.ts';
 import { addressTokenTransfers } from './addressTokenTransfers.ts';
 import { addressTransactions } from './addressTransactions.ts';
+import { addressInternalTransactionsCsv } from './addressInternalTransactionsCsv.ts';
+import { addressLogsCsv } from './addressLogsCsv.ts';
+import { addressTokenTransfersCsv } from './addressTokenTransfersCsv.ts';
+import { addressTransactionsCsv } from './addressTransactionsCsv.ts';
 import { block } from './block.ts';
 import { blockCountdown } from './blockCountdown.ts';
 import { blockInternalTransactions } from './blockInternalTransactions.ts';
@@ -39,6 +43,7 @@ import { statsMarketChart } from './statsMarketChart.ts';
 import { token } from './token.ts';
 import { tokenCounters } from './tokenCounters.ts';
 import { tokenHolders } from './tokenHolders.ts';
+import { tokenHoldersCsv } from './tokenHoldersCsv.ts';
 import { tokenInstance } from './tokenInstance.ts';
 import { tokenInstanceHolders } from './tokenInstanceHolders.ts';
 import { tokenInstances } from './tokenInstances.ts';
@@ -101,6 +106,11 @@ const EXPLORER_ENDPOINTS = {
   configPublicMetrics,
   configDbBackgroundMigrations,
   configSmartContractLanguages,
+  addressTransactionsCsv,
+  addressTokenTransfersCsv,
+  addressInternalTransactionsCsv,
+  addressLogsCsv,
+  tokenHoldersCsv,
 } as const;
 
 /** Explorer endpoints with their parameter types erased. */
