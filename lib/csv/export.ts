@@ -216,10 +216,10 @@ export function xsdDecimal(value: bigint, decimals: bigint | null): string {
   return `${negative ? '-' : ''}${whole}.${fraction === '' ? '0' : fraction}`;
 }
 
-/** The transactions of a page's records, by hash (one point lookup per distinct transaction). */
+/** The transactions of a page's records, by hash (one batch lookup, or one point lookup per distinct transaction without it). */
 export async function transactionsOf(ds: DataSource, hashes: readonly Hash[]): Promise<ReadonlyMap<Hash, TransactionRecord>> {
   const unique = [...new Set(hashes)];
-  const found = await Promise.all(unique.map((h) => ds.getTransaction(h)));
+  const found = ds.getTransactions !== undefined ? await ds.getTransactions(unique) : await Promise.all(unique.map((h) => ds.getTransaction(h)));
   return new Map(found.filter((tx): tx is TransactionRecord => tx !== null).map((tx) => [tx.hash, tx]));
 }
 
