@@ -147,11 +147,11 @@ function answer(explorer: Explorer): Middleware {
 /**
  * A streamed answer (the CSV exports) piped as it is produced: each chunk is written when the
  * client takes it (backpressure: nothing is read ahead of the socket), so an export is never
- * held whole. A HEAD answer reads nothing. A failure mid-stream (the status is already sent)
+ * held whole. A HEAD answer reads nothing (koa writes no body). A failure mid-stream (the status is already sent)
  * ends the connection, as the HTTP/1.1 way to say the body is incomplete.
  */
-function streamBody(stream: AsyncIterable<string>, ctx: ParameterizedContext): Readable | string {
-  if (ctx.method === 'HEAD') return '';
+function streamBody(stream: AsyncIterable<string>, ctx: ParameterizedContext): Readable {
+  // HEAD: koa sends the headers and never reads the stream (nor does it start the export)
   const readable = Readable.from(stream, { objectMode: false, highWaterMark: 1 });
   // koa would otherwise answer a failed stream with its own 500 text: the status is already sent
   readable.on('error', () => ctx.req.socket.destroy());

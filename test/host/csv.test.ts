@@ -95,6 +95,8 @@ t.test('HEAD reads nothing of the export', async (t) => {
   t.equal(res.status, 200);
   t.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
   t.equal(res.text, '');
+  t.equal(res.headers.get('content-length'), null, 'no length claimed');
+  await new Promise((resolve) => setTimeout(resolve, 50));
   t.equal(state.started, false, 'the producer was never started');
 });
 
