@@ -15,6 +15,10 @@
  *   BENCH_SCALE=0.05 npm run bench:db      # a quick look
  *
  * Targets (issue 4): p99 ≤ 10 ms on both stores; page 1000 ≤ 1.3 × page 1.
+ *
+ * Then one large CSV export per store (issue 10): BENCH_CSV_ROWS (default 100,000) token
+ * transfers streamed, with RSS before, at its peak and after (flat memory: the export is read
+ * a page at a time, never held whole). Run node with --expose-gc for a settled "before".
  */
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -383,6 +387,7 @@ async function bench(name: string): Promise<Line[]> {
         for (const p of await plans(store, () => c.page(deep === null ? null : after))) console.log(`    plan: ${p}`);
       }
     }
+    await csvExport(store, name);
     // queueing: the same deep page alone (1 caller) vs 16 callers
     const probe = cases(store, explorer.handle).find((c) => c.name === 'ds listTokenTransfers token={hot}');
     if (probe !== undefined) {
@@ -393,6 +398,44 @@ async function bench(name: string): Promise<Line[]> {
   } finally {
     await drop();
   }
+}
+
+// ---- a large CSV export: streamed with flat memory ------------------------------------------------
+
+const CSV_ROWS = env('BENCH_CSV_ROWS', 100_000);
+const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
+
+/**
+ * The token transfers of the busiest token (20 % of all transfers: 200,000 at scale 1), exported
+ * as CSV with the row bound at BENCH_CSV_ROWS (default 100,000), read as a fast client would:
+ * RSS before, its peak while streaming, and after. Flat memory = the peak stays near the start
+ * however many rows pass (a page of 100 at a time), far below the export's size.
+ */
+async function csvExport(store: SqlStore, name: string): Promise<void> {
+  const explorer = createExplorer({ chains: { '1': store }, cache: { maxEntries: 0 }, csvExport: { limit: CSV_ROWS } });
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage.rss();
+  const t0 = performance.now();
+  const r = await explorer.handle({ path: `/api/v2/addresses/${HOT_TOKENS[0]}/token-transfers/csv`, query: { from_period: 'null', to_period: 'null' } });
+  if (r.stream === undefined) throw new Error(`csv export: ${r.status} ${toJson(r.body)}`);
+  let bytes = 0;
+  let records = 0;
+  let peak = before;
+  let chunks = 0;
+  for await (const chunk of r.stream) {
+    bytes += Buffer.byteLength(chunk);
+    for (let i = chunk.indexOf('\n'); i !== -1; i = chunk.indexOf('\n', i + 1)) records += 1;
+    if (++chunks % 20 === 0) peak = Math.max(peak, process.memoryUsage.rss());
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const after = process.memoryUsage.rss();
+  peak = Math.max(peak, after);
+  console.log(
+    `${name} csv export (token transfers of the busiest token, bound ${CSV_ROWS}): ${records - 1} rows, ${mib(bytes)} MiB in ${seconds.toFixed(1)} s ` +
+      `(${((records - 1) / seconds).toFixed(0)} rows/s, ${chunks} chunks); RSS before ${mib(before)} MiB, peak ${mib(peak)} MiB, after ${mib(after)} MiB ` +
+      `(growth ${mib(peak - before)} MiB for a ${mib(bytes)} MiB file)`,
+  );
 }
 
 const all: Line[] = [];

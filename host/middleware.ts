@@ -15,6 +15,7 @@
  * `GET /api/json/config` run the same steps with their own last one (host/rpc.ts); a JSON-RPC
  * body is read (bounded) before them, so that a batch is charged per call.
  */
+import { Readable } from 'node:stream';
 import compose from 'koa-compose';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { callCount, CONFIG_ENDPOINT, CONFIG_PATH, errorResponse, INSTANCE_RPC_PATH, matchRoute, MULTICHAIN_RPC_PATH, parseJson, parsePath, RPC_ENDPOINT, toJson } from '../lib/index.ts';
@@ -135,8 +136,26 @@ function answer(explorer: Explorer): Middleware {
     ctx.status = response.status;
     // lib's answers name their JSON content type: set it once (koa keeps a type already set)
     if (ctx.response.get('content-type') === '') ctx.type = JSON_TYPE;
+    if (response.stream !== undefined) {
+      ctx.body = streamBody(response.stream, ctx);
+      return;
+    }
     ctx.body = jsonText(response.body);
   };
+}
+
+/**
+ * A streamed answer (the CSV exports) piped as it is produced: each chunk is written when the
+ * client takes it (backpressure: nothing is read ahead of the socket), so an export is never
+ * held whole. A HEAD answer reads nothing (koa writes no body). A failure mid-stream (the status is already sent)
+ * ends the connection, as the HTTP/1.1 way to say the body is incomplete.
+ */
+function streamBody(stream: AsyncIterable<string>, ctx: ParameterizedContext): Readable {
+  // HEAD: koa sends the headers and never reads the stream (nor does it start the export)
+  const readable = Readable.from(stream, { objectMode: false, highWaterMark: 1 });
+  // koa would otherwise answer a failed stream with its own 500 text: the status is already sent
+  readable.on('error', () => ctx.req.socket.destroy());
+  return readable;
 }
 
 const isEndpoint = (name: ServiceName): name is Exclude<ServiceName, typeof RPC_ENDPOINT | typeof CONFIG_ENDPOINT> =>

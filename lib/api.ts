@@ -13,8 +13,14 @@ export type RawQuery = Readonly<Record<string, string | readonly string[] | unde
 export interface ExplorerResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  /** bigints are exact JSON numbers: serialise with `toJson` from lib */
+  /** bigints are exact JSON numbers: serialise with `toJson` from lib; null when `stream` is set */
   readonly body: JsonValue;
+  /**
+   * A streamed body (the CSV exports): write these chunks in order, as they come, after the
+   * status and headers; `body` is then null. Read it once. A failure while it is read (the
+   * status is already sent) throws from the iteration: end the response there.
+   */
+  readonly stream?: AsyncIterable<string>;
 }
 
 /** A request by path: `/api/v2/...` (default chain) or `/{chain_id}/api/v2/...`. */

@@ -28,6 +28,7 @@ import type { DataSource } from './ports.ts';
 import type { RenderOptions } from './render/context.ts';
 import { answerRpc } from './rpc/index.ts';
 import { matchRoute, parsePath } from './routes.ts';
+import { StreamedBody, streamedHeaders } from './streamed.ts';
 
 export const DEFAULT_IPFS_GATEWAY = 'https://ipfs.io/ipfs/';
 
@@ -42,6 +43,8 @@ export interface CreateExplorerOptions extends ExplorerOptions {
    * next request; another process's writes within `versionPollMs` (default 100 ms).
    */
   readonly cache?: ResponseCacheOptions;
+  /** rows per CSV export (`/…/csv` paths; `/config/csv-export` reports it): default 10,000, Blockscout's CSV_EXPORT_LIMIT */
+  readonly csvExport?: { readonly limit?: number };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
@@ -62,6 +65,16 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     Object.prototype.hasOwnProperty.call(options.chains, chainId) ? options.chains[chainId] : undefined;
 
   const cache = createResponseCache(options.cache);
+  const csvLimit = options.csvExport?.limit === undefined ? {} : { csvExportLimit: options.csvExport.limit };
+  /** a data source that fails mid-stream is reported as one that fails before the answer */
+  async function* reported(chunks: AsyncIterable<string>, request: EndpointRequest): AsyncGenerator<string> {
+    try {
+      yield* chunks;
+    } catch (error) {
+      options.onError?.(error, request);
+      throw error;
+    }
+  }
   const unversioned: ReadDataVersion = () => undefined;
   // one reader per chain: the poll interval and the in-flight poll are per store
   const versionReaders = new Map<string, ReadDataVersion>(
@@ -82,8 +95,9 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     const hit = cache.get(key, version);
     if (hit !== undefined) return hit;
     const response = await answer(ds, request);
-    // failures of the source (5xx) are not kept; everything else is a function of the data
-    if (response.status < 500) cache.set(key, version, response);
+    // failures of the source (5xx) are not kept; everything else is a function of the data;
+    // a streamed answer is read once, by its one client, so it is never kept
+    if (response.status < 500 && response.stream === undefined) cache.set(key, version, response);
     return response;
   }
 
@@ -92,8 +106,14 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     const decoded = decodeRequest(endpoint, request.params, request.query);
     if (E.isLeft(decoded)) return fromError(decoded.left);
     try {
-      const result = await endpoint.handler({ ds, chainId: request.chainId, chainIds, form: request.form ?? 'instance', render })(decoded.right)();
-      return E.isLeft(result) ? fromError(result.left) : { status: 200, headers: JSON_HEADERS, body: result.right };
+      const deps = { ds, chainId: request.chainId, chainIds, form: request.form ?? 'instance', render, ...csvLimit } as const;
+      const result = await endpoint.handler(deps)(decoded.right)();
+      if (E.isLeft(result)) return fromError(result.left);
+      const body = result.right;
+      if (body instanceof StreamedBody) {
+        return { status: 200, headers: streamedHeaders(body), body: null, stream: reported(body.chunks, request) };
+      }
+      return { status: 200, headers: JSON_HEADERS, body };
     } catch (error) {
       options.onError?.(error, request);
       return fromError({ kind: 'Unavailable', message: 'The data source failed to answer' });

@@ -302,6 +302,12 @@ export interface DataSource {
   getAddresses(hashes: readonly Address[]): Promise<readonly AddressRecord[]>;
   getTokens(addresses: readonly Address[]): Promise<readonly TokenRecord[]>;
   getTokenInstances(keys: readonly TokenInstanceKey[]): Promise<readonly TokenInstanceRecord[]>;
+  /**
+   * Optional batch of getTransaction (each hash answered as getTransaction answers it). Lists
+   * that need the transactions of a page's records (the CSV exports) use it when present, else
+   * one getTransaction per hash.
+   */
+  getTransactions?(hashes: readonly Hash[]): Promise<readonly TransactionRecord[]>;
 
   listBlocks(filter: BlockFilter, page: Page<BlockCursor>): Promise<readonly BlockRecord[]>;
   listTransactions(

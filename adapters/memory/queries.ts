@@ -87,6 +87,10 @@ export function createReader(s: State): VersionedDataSource {
       return getTransaction(hash);
     },
 
+    async getTransactions(hashes: readonly Hash[]): Promise<readonly TransactionRecord[]> {
+      return [...new Set(hashes)].map(getTransaction).filter((tx): tx is TransactionRecord => tx !== null);
+    },
+
     async getToken(address) {
       return views().token(address);
     },

@@ -20,6 +20,7 @@ import { getCoinBalance } from './queries/getCoinBalance.ts';
 import { getDataVersion } from './queries/getDataVersion.ts';
 import { getHighestBlockNumber } from './queries/getHighestBlockNumber.ts';
 import { getTransaction } from './queries/getTransaction.ts';
+import { getTransactions } from './queries/getTransactions.ts';
 import { getTokenInstances } from './queries/instances.ts';
 import { listBlocks } from './queries/listBlocks.ts';
 import { listCoinBalances } from './queries/listCoinBalances.ts';
@@ -42,6 +43,7 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
   return {
     getBlock: (ref) => getBlock(c, ref),
     getTransaction: (hash) => getTransaction(c, hash),
+    getTransactions: (hashes) => getTransactions(c, hashes),
     getToken: async (address) => (await tokensByAddress(c, [address])).get(address) ?? null,
     getTokenInstance: async (key) => (await getTokenInstances(c, [key]))[0] ?? null,
     getDataVersion: () => getDataVersion(c),

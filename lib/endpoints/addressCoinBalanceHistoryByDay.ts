@@ -11,6 +11,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import type { Address } from '../domain/records.ts';
+import { firstBlockAtOrAfter } from '../paging/blockTime.ts';
 import { addressHash } from '../params/codecs.ts';
 import type { DataSource } from '../ports.ts';
 import { CoinBalanceHistoryByDay } from '../schema/coinBalance.ts';
@@ -20,19 +21,6 @@ export const COIN_BALANCE_HISTORY_DAYS = 10;
 const DAY = 86_400;
 
 const dateOf = (unixSeconds: number): string => new Date(unixSeconds * 1000).toISOString().slice(0, 10);
-
-/** The lowest block number at or after `ts` (head + 1 when none), by binary search. */
-async function firstBlockAtOrAfter(ds: DataSource, head: number, ts: number): Promise<number> {
-  let lo = 0;
-  let hi = head + 1;
-  while (lo < hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    const block = await ds.getBlock({ number: mid });
-    if (block === null || block.timestamp >= ts) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
 
 async function closingBalances(ds: DataSource, address: Address, now: number): Promise<{ date: string; value: string }[]> {
   const head = await ds.getHighestBlockNumber();

@@ -12,6 +12,7 @@ import type { JsonValue } from '../json.ts';
 import type { Decoded, ParamSpec } from '../params/decode.ts';
 import type { DataSource } from '../ports.ts';
 import type { RenderOptions } from '../render/context.ts';
+import type { StreamedBody } from '../streamed.ts';
 
 export interface EndpointDeps {
   readonly ds: DataSource;
@@ -20,7 +21,12 @@ export interface EndpointDeps {
   readonly chainIds: readonly string[];
   readonly form: ApiForm;
   readonly render: RenderOptions;
+  /** rows per CSV export (default CSV_EXPORT_LIMIT, lib/csv/export.ts) */
+  readonly csvExportLimit?: number;
 }
+
+/** What a handler answers: a JSON body, or (endpoints that declare `produces`) a streamed one. */
+export type EndpointBody = JsonValue | StreamedBody;
 
 /** A path below `/api/v2`, parameters in braces: `/blocks/{block_hash_or_number_param}`. */
 export type RouteTemplate = `/${string}`;
@@ -40,12 +46,14 @@ export interface Endpoint<P extends ParamSpec, Q extends ParamSpec> {
   readonly unprocessableMessage?: string;
   /** not an explorer endpoint (e.g. the OpenAPI document itself): left out of the document */
   readonly meta?: true;
-  readonly handler: (deps: EndpointDeps) => (input: Decoded<P, Q>) => TE.TaskEither<ApiError, JsonValue>;
+  /** the 200 body is not JSON but a streamed file of this media type (`response` then describes it as a string) */
+  readonly produces?: 'text/csv';
+  readonly handler: (deps: EndpointDeps) => (input: Decoded<P, Q>) => TE.TaskEither<ApiError, EndpointBody>;
 }
 
 /** An endpoint with its parameter types erased, as dispatch sees it (see `erased`). */
 export type AnyEndpoint = Omit<Endpoint<ParamSpec, ParamSpec>, 'handler'> & {
-  readonly handler: (deps: EndpointDeps) => (input: Decoded<ParamSpec, ParamSpec>) => TE.TaskEither<ApiError, JsonValue>;
+  readonly handler: (deps: EndpointDeps) => (input: Decoded<ParamSpec, ParamSpec>) => TE.TaskEither<ApiError, EndpointBody>;
 };
 
 export function defineEndpoint<P extends ParamSpec, Q extends ParamSpec>(e: Endpoint<P, Q>): Endpoint<P, Q> {

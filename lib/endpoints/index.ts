@@ -17,6 +17,10 @@ import { addressTokens } from './addressTokens.ts';
 import { addressTokenTransfers } from './addressTokenTransfers.ts';
 import { addressTransactions } from './addressTransactions.ts';
 import { addressWithdrawals } from './addressWithdrawals.ts';
+import { addressInternalTransactionsCsv } from './addressInternalTransactionsCsv.ts';
+import { addressLogsCsv } from './addressLogsCsv.ts';
+import { addressTokenTransfersCsv } from './addressTokenTransfersCsv.ts';
+import { addressTransactionsCsv } from './addressTransactionsCsv.ts';
 import { block } from './block.ts';
 import { blockCountdown } from './blockCountdown.ts';
 import { blockInternalTransactions } from './blockInternalTransactions.ts';
@@ -41,6 +45,7 @@ import { statsMarketChart } from './statsMarketChart.ts';
 import { token } from './token.ts';
 import { tokenCounters } from './tokenCounters.ts';
 import { tokenHolders } from './tokenHolders.ts';
+import { tokenHoldersCsv } from './tokenHoldersCsv.ts';
 import { tokenInstance } from './tokenInstance.ts';
 import { tokenInstanceHolders } from './tokenInstanceHolders.ts';
 import { tokenInstances } from './tokenInstances.ts';
@@ -109,6 +114,11 @@ const EXPLORER_ENDPOINTS = {
   withdrawalsCounters,
   addressWithdrawals,
   blockWithdrawals,
+  addressTransactionsCsv,
+  addressTokenTransfersCsv,
+  addressInternalTransactionsCsv,
+  addressLogsCsv,
+  tokenHoldersCsv,
 } as const;
 
 /** Explorer endpoints with their parameter types erased. */

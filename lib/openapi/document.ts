@@ -77,7 +77,14 @@ function operation(name: string, e: AnyEndpoint, form: ApiForm, options: OpenApi
   const common = form === 'instance' ? COMMON_QUERY : { key: COMMON_QUERY.key };
   const body = form === 'multichain' ? (e.multichainResponse ?? e.response) : e.response;
   const responses: Record<string, JsonValue> = {
-    '200': { description: 'OK', headers: LIMIT_HEADERS, content: json(toJsonSchema(body, components)) },
+    '200':
+      e.produces === undefined
+        ? { description: 'OK', headers: LIMIT_HEADERS, content: json(toJsonSchema(body, components)) }
+        : {
+            description: 'OK: a file, streamed as it is read (`content-disposition: attachment`)',
+            headers: { ...LIMIT_HEADERS, 'content-disposition': { description: 'attachment; filename="…"', schema: { type: 'string' } } },
+            content: { [e.produces]: { schema: toJsonSchema(body, components) } },
+          },
     '422':
       e.unprocessableMessage === undefined
         ? { description: 'Invalid parameters', content: json(toJsonSchema(InvalidParamsError, components)) }

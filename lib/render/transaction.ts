@@ -24,6 +24,11 @@ export function transactionFee(tx: TransactionRecord): JsonObject {
   return { type: 'maximum', value: price === null ? null : dec(price * tx.gas) };
 }
 
+/** The `method` of a transaction: a known or decodable method's name, else the selector when it calls a contract, else null. */
+export function transactionMethod(tx: TransactionRecord, toIsContract: boolean): string | null {
+  return decodeInput(tx.input) !== null || isKnownMethod(tx.methodId) ? methodName(tx.methodId) : toIsContract ? tx.methodId : null;
+}
+
 export function confirmations(tx: TransactionRecord, highestBlock: number | null): number {
   if (tx.blockNumber === null || highestBlock === null) return 0;
   return Math.max(1, 1 + highestBlock - tx.blockNumber);
@@ -46,7 +51,7 @@ export function renderTransaction(tx: TransactionRecord, ctx: RenderContext, sha
   const price = effectiveGasPrice(tx, tx.baseFeePerGas);
   const tip = priorityFeePerGas(tx, tx.baseFeePerGas);
   const decoded = decodeInput(tx.input);
-  const method = decoded !== null || isKnownMethod(tx.methodId) ? methodName(tx.methodId) : toIsContract ? tx.methodId : null;
+  const method = transactionMethod(tx, toIsContract);
   const burnt =
     tx.maxFeePerGas === 0n ? '0' : tx.baseFeePerGas === null || tx.gasUsed === null ? null : dec(tx.baseFeePerGas * tx.gasUsed);
   return {

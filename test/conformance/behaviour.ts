@@ -317,7 +317,7 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
         token_instance_retry_fetcher_enabled: false,
         token_instance_sanitize_fetcher_enabled: false,
       },
-      '/config/csv-export': { limit: 0, async_enabled: false },
+      '/config/csv-export': { limit: 10_000, async_enabled: false },
       '/config/public-metrics': { update_period_hours: 0 },
       '/config/db-background-migrations': { migrations: [] },
       '/config/smart-contracts/languages': { languages: [] },

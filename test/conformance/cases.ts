@@ -144,5 +144,29 @@ export function endpointCases(f: FixtureFacts): Case[] {
     c('blockWithdrawals', `/blocks/${f.headBlockHash}/withdrawals`, { items_count: '4' }),
     c('blockWithdrawals', `/blocks/${f.withdrawals.blockWithout}/withdrawals`),
     { ...c('blockWithdrawals', `/blocks/${f.headBlockNumber + 1}/withdrawals`), status: 404 },
+    ...csvCases(f).map((x) => c(x.endpoint, x.path, x.query)),
+  ];
+}
+
+/** The fixture chain's blocks all fall on this UTC day. */
+export const FIXTURE_DAY = '2023-11-14';
+
+/** The CSV exports' requests (also compared row by row with their JSON lists in behaviour.ts). */
+export function csvCases(f: FixtureFacts): { endpoint: EndpointName; path: string; query: Record<string, string> }[] {
+  const day = { from_period: FIXTURE_DAY, to_period: FIXTURE_DAY };
+  const window = { from_period: `${FIXTURE_DAY}T22:20:00Z`, to_period: `${FIXTURE_DAY}T22:30:00.5Z` };
+  return [
+    { endpoint: 'addressTransactionsCsv', path: `/addresses/${f.eoas.alice}/transactions/csv`, query: day },
+    { endpoint: 'addressTransactionsCsv', path: `/addresses/${f.hotOwner}/transactions/csv`, query: { ...window, filter_type: 'address', filter_value: 'from' } },
+    { endpoint: 'addressTransactionsCsv', path: `/addresses/${f.eoas.alice}/transactions/csv`, query: { from_period: '2020-01-01', to_period: '2020-01-02' } },
+    { endpoint: 'addressTokenTransfersCsv', path: `/addresses/${f.hotAddress}/token-transfers/csv`, query: day },
+    { endpoint: 'addressTokenTransfersCsv', path: `/addresses/${f.tokens.erc20}/token-transfers/csv`, query: window },
+    { endpoint: 'addressTokenTransfersCsv', path: `/addresses/${f.hotAddress}/token-transfers/csv`, query: { ...day, filter_type: 'address', filter_value: 'to' } },
+    { endpoint: 'addressInternalTransactionsCsv', path: `/addresses/${f.hotAddress}/internal-transactions/csv`, query: day },
+    { endpoint: 'addressInternalTransactionsCsv', path: `/addresses/${f.hotAddress}/internal-transactions/csv`, query: { ...window, filter_type: 'address', filter_value: 'to' } },
+    { endpoint: 'addressLogsCsv', path: `/addresses/${f.tokens.erc20}/logs/csv`, query: day },
+    { endpoint: 'addressLogsCsv', path: `/addresses/${f.contracts.emitter}/logs/csv`, query: { from_period: 'null', to_period: 'null' } },
+    { endpoint: 'tokenHoldersCsv', path: `/tokens/${f.busyToken}/holders/csv`, query: {} },
+    { endpoint: 'tokenHoldersCsv', path: `/tokens/${f.tokens.erc1155}/holders/csv`, query: day },
   ];
 }

@@ -6,6 +6,7 @@ import type { Test } from 'tap';
 import type { FixtureFacts } from '../../fixture/index.ts';
 import type { Loaded } from '../support/explorer.ts';
 import { bodyOf } from '../support/explorer.ts';
+import { PERIOD_PATTERN } from '../../lib/csv/export.ts';
 
 const ADDRESS_FORMAT = 'Invalid format. Expected ~r/^0x([A-Fa-f0-9]{40})$/';
 const HASH_FORMAT = 'Invalid format. Expected ~r/^0x([A-Fa-f0-9]{64})$/';
@@ -62,6 +63,11 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     (x: string) => `/tokens/${x}/holders`,
     (x: string) => `/tokens/${x}/instances/1/holders`,
     (x: string) => `/tokens/${x}/instances/1/transfers-count`,
+    (x: string) => `/addresses/${x}/transactions/csv`,
+    (x: string) => `/addresses/${x}/token-transfers/csv`,
+    (x: string) => `/addresses/${x}/internal-transactions/csv`,
+    (x: string) => `/addresses/${x}/logs/csv`,
+    (x: string) => `/tokens/${x}/holders/csv`,
   ];
   for (const p of addressPaths) {
     for (const bad of ['0x', '0x123', `0X${a.slice(2)}`, `${a}00`, `0x${'g'.repeat(40)}`, 'abc']) {
@@ -236,6 +242,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
       err('unique_token', 'Invalid value for enum'),
     ],
   });
+  cases.push(...csvBadInputCases(f));
   cases.push({ path: `/addresses/${a}/internal-transactions`, query: { include_zero_value: 'yes' }, errors: [err('include_zero_value', 'Invalid boolean. Got: string')] });
   // several failing parameters: one error each, in declaration order
   cases.push({
@@ -243,6 +250,39 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     query: { index: 'x', block_number: '-5', filter: 'sideways' },
     errors: [err('block_number', '-5 is smaller than inclusive minimum 0'), err('index', 'Invalid integer. Got: string'), err('filter', 'Invalid value for enum')],
   });
+  return cases;
+}
+
+const PERIOD_ERRORS = (name: string) => [
+  err(name, 'Failed to cast value using any of: Schema(title: "NullString", type: :string), Schema(type: :string)'),
+  err(name, `Invalid format. Expected ~r/${PERIOD_PATTERN}/`),
+  err(name, 'Invalid format. Expected ~r/^null$/'),
+];
+const ENUM_ERRORS = (name: string) => [
+  err(name, 'Failed to cast value using any of: Schema(title: "NullString", type: :string), Schema(type: :string)'),
+  err(name, 'Invalid value for enum'),
+  err(name, 'Invalid format. Expected ~r/^null$/'),
+];
+
+/** The CSV exports: periods, filters, and the address exports' required periods. */
+function csvBadInputCases(f: FixtureFacts): BadCase[] {
+  const a = f.hotAddress;
+  const day = { from_period: '2023-11-14', to_period: '2023-11-14' };
+  const cases: BadCase[] = [];
+  for (const kind of ['transactions', 'token-transfers', 'internal-transactions', 'logs']) {
+    const path = `/addresses/${a}/${kind}/csv`;
+    cases.push({ path, errors: [err('from_period', 'Missing field: from_period'), err('to_period', 'Missing field: to_period')] });
+    cases.push({ path, query: { from_period: '2023-11-14' }, errors: [err('to_period', 'Missing field: to_period')] });
+    for (const bad of ['yesterday', '2023-13-01', '2023-02-30', '2023-11-14T24:00:00Z', '2023-11-14 10:00:00', '1700000000', '']) {
+      cases.push({ path, query: { ...day, from_period: bad }, errors: PERIOD_ERRORS('from_period') });
+    }
+    cases.push({ path, query: { ...day, to_period: '2023-11-14T10:00:00+01:00x' }, errors: PERIOD_ERRORS('to_period') });
+    cases.push({ path, query: { ...day, filter_type: 'topic' }, errors: ENUM_ERRORS('filter_type') });
+    cases.push({ path, query: { ...day, filter_value: 'sideways' }, errors: ENUM_ERRORS('filter_value') });
+    cases.push({ path, query: { ...day, from_period: 'x', filter_value: 'y' }, errors: [...PERIOD_ERRORS('from_period'), ...ENUM_ERRORS('filter_value')] });
+    cases.push({ path, query: { ...day, items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
+  }
+  cases.push({ path: `/tokens/${f.tokens.erc20}/holders/csv`, query: { from_period: 'soon' }, errors: PERIOD_ERRORS('from_period') });
   return cases;
 }
 
@@ -283,6 +323,7 @@ export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
       `/tokens/${f.tokens.erc20}/instances/1`,
       `/tokens/${noToken}/counters`,
       `/tokens/${noToken}/holders`,
+      `/tokens/${noToken}/holders/csv`,
       `/tokens/${noToken}/instances/1/holders`,
       `/tokens/${f.tokens.erc20}/instances/1/holders`,
       `/tokens/${noToken}/instances/1/transfers-count`,
@@ -305,6 +346,12 @@ export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
     for (const p of ['transactions', 'token-transfers', 'logs', 'nft', 'coin-balance-history', 'tokens', 'internal-transactions', 'nft/collections', 'blocks-validated', 'withdrawals']) {
       const r = await ex.handle({ path: `/api/v2/addresses/${u}/${p}` });
       t.same({ status: r.status, body: r.body }, { status: 200, body: { items: [], next_page_params: null } }, p);
+    }
+    for (const p of ['transactions', 'token-transfers', 'internal-transactions', 'logs']) {
+      const r = await ex.handle({ path: `/api/v2/addresses/${u}/${p}/csv`, query: { from_period: 'null', to_period: 'null' } });
+      let text = '';
+      for await (const chunk of r.stream ?? []) text += chunk;
+      t.same({ status: r.status, records: text.split('\r\n').length }, { status: 200, records: 2 }, `${p}/csv → the header record alone`);
     }
     const balances = await ex.handle({ path: `/api/v2/addresses/${u}/token-balances` });
     t.same({ status: balances.status, body: balances.body }, { status: 200, body: [] }, 'token-balances → []');

@@ -9,6 +9,7 @@ import type { StoreName } from '../support/stores.ts';
 import { storeFactories } from '../support/stores.ts';
 import { addressSuite } from './addresses.ts';
 import { behaviourSuite } from './behaviour.ts';
+import { csvSuite } from './csv.ts';
 import { errorSuite } from './errors.ts';
 import { openApiSuite } from './openapi.ts';
 import { walkSuite } from './walks.ts';
@@ -25,6 +26,7 @@ export async function runConformance(storeName: string, open: () => Promise<Stor
   await t.test(`${storeName}: filters and derived fields`, (t) => behaviourSuite(t, loaded));
   await t.test(`${storeName}: address pages`, (t) => addressSuite(t, loaded));
   await t.test(`${storeName}: bad input and unknown entities`, (t) => errorSuite(t, loaded));
+  await t.test(`${storeName}: CSV exports hold their JSON lists' rows of the period`, (t) => csvSuite(t, loaded));
   await t.test(`${storeName}: every answer above validates against our OpenAPI document`, async (t) => {
     t.same(checked.failures, [], 'no answer outside our document');
     t.ok(checked.validated() > 1000, `${checked.validated()} answers validated`);

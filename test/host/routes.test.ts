@@ -61,6 +61,8 @@ const errorCases: Partial<Record<EndpointName, { notFound?: string; invalid?: st
   blocks: { invalid: '/blocks?type=nonsense' },
   block: { notFound: '/blocks/999999', invalid: '/blocks/not-a-block' },
   blockCountdown: { notFound: `/blocks/${f.headBlockNumber}/countdown`, invalid: '/blocks/-1/countdown' },
+  addressTransactionsCsv: { invalid: `/addresses/${f.eoas.alice}/transactions/csv?from_period=2023-11-14` },
+  tokenHoldersCsv: { notFound: `/tokens/${f.unknownAddress}/holders/csv`, invalid: `/tokens/${f.tokens.erc20}/holders/csv?to_period=soon` },
 };
 
 t.test('every endpoint answers in both forms, exactly what lib answers', async (t) => {
@@ -85,9 +87,18 @@ t.test('every endpoint answers in both forms, exactly what lib answers', async (
       const expected = await explorer.handle({ path: `${prefix}${subPath}`, query });
       t.equal(expected.status, status, `${endpoint} ${kind} ${form}: lib answers ${status}`);
       t.equal(reply.status, status, `${endpoint} ${kind} ${form}: ${status}`);
+      t.ok(limitHeaders(reply).limit > 0, `${endpoint} ${kind} ${form}: limit headers`);
+      if (expected.stream !== undefined) {
+        // a streamed file (the CSV exports): lib's headers and chunks, bytes for bytes
+        let text = '';
+        for await (const chunk of expected.stream) text += chunk;
+        t.equal(reply.headers.get('content-type'), expected.headers['content-type'], `${endpoint} ${kind} ${form}: lib's content type`);
+        t.equal(reply.headers.get('content-disposition'), expected.headers['content-disposition'], `${endpoint} ${kind} ${form}: attachment`);
+        t.equal(reply.text, text, `${endpoint} ${kind} ${form}: lib's stream, bytes for bytes`);
+        continue;
+      }
       t.equal(reply.headers.get('content-type'), 'application/json; charset=utf-8');
       t.equal(reply.text, toJson(expected.body), `${endpoint} ${kind} ${form}: lib's body, bytes for bytes`);
-      t.ok(limitHeaders(reply).limit > 0, `${endpoint} ${kind} ${form}: limit headers`);
       t.same(validateOurs(form, templateOf(endpoint), reply.status, reply.json), [], `${endpoint} ${kind} ${form}: valid against our document`);
       if (specs !== null) {
         const official = officialFormOf(form, templateOf(endpoint));

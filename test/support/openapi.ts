@@ -334,6 +334,17 @@ export function responseSchema(
   return { schema: media.schema, key };
 }
 
+/** The media types an official document lists for a response (`application/csv` for the CSV exports), or an error text. */
+export function documentedMediaTypes(specs: ApiSpecs, form: ApiForm, pathTemplate: string, status: number): string[] | string {
+  const spec = specs[form];
+  const key = spec.pathIndex.get(normaliseTemplate(pathTemplate));
+  if (key === undefined) return `${form}: no path ${pathTemplate} in the OpenAPI document`;
+  const op = ((spec.doc.paths as JsonObject)[key] as JsonObject).get as JsonObject | undefined;
+  const response = (op?.responses as JsonObject | undefined)?.[String(status)] as JsonObject | undefined;
+  if (response === undefined) return `${form}: GET ${key} documents no ${status} response`;
+  return Object.keys((response.content as JsonObject | undefined) ?? {});
+}
+
 function validatorFor(specs: ApiSpecs, form: ApiForm, pathTemplate: string, status: number): ValidateFunction | string {
   const cacheKey = `${form} ${normaliseTemplate(pathTemplate)} ${status}`;
   const hit = compiled.get(cacheKey);

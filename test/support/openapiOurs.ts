@@ -71,6 +71,22 @@ export function validateOurs(form: ApiForm, route: string, status: number, body:
   return [...new Set((v.errors ?? []).map(describe))];
 }
 
+/**
+ * A streamed answer (the CSV exports; its chunks are left for the caller to read): our document
+ * must name its media type, a string schema, for that status. Empty means valid.
+ */
+export function validateOursStreamed(form: ApiForm, route: string, r: ExplorerResponse): string[] {
+  const p = ourPath(form, route);
+  const op = ((ourDocument().paths as Record<string, Json>)[p] as Record<string, Json> | undefined)?.get as Record<string, Json> | undefined;
+  if (op === undefined) return [`ours: no GET ${p}`];
+  const response = (op.responses as Record<string, Json>)[String(r.status)] as Record<string, Json> | undefined;
+  if (response === undefined) return [`ours: GET ${p} documents no ${r.status}`];
+  const type = (r.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+  const media = (response.content as Record<string, Json> | undefined)?.[type] as Record<string, Json> | undefined;
+  if (media === undefined) return [`ours: GET ${p} ${r.status} documents no ${type}`];
+  return (media.schema as Record<string, Json> | undefined)?.type === 'string' ? [] : [`ours: GET ${p} ${r.status} ${type} is not a string`];
+}
+
 export interface ValidatingExplorer {
   readonly explorer: Explorer;
   /** responses validated so far */
@@ -91,7 +107,8 @@ export function validatingExplorer(inner: Explorer): ValidatingExplorer {
     const e = ENDPOINTS[endpoint];
     if (e.meta === true) return;
     count += 1;
-    const errors = validateOurs(form, e.route, r.status, JSON.parse(toJson(r.body)));
+    const errors =
+      r.stream === undefined ? validateOurs(form, e.route, r.status, JSON.parse(toJson(r.body))) : validateOursStreamed(form, e.route, r);
     if (errors.length > 0) failures.push(`${form} ${label} ${r.status}: ${errors.slice(0, 5).join('; ')}`);
   };
   const explorer: Explorer = {
