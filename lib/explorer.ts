@@ -42,6 +42,11 @@ export interface CreateExplorerOptions extends ExplorerOptions {
    * next request; another process's writes within `versionPollMs` (default 100 ms).
    */
   readonly cache?: ResponseCacheOptions;
+  /**
+   * The clock of answers over time windows (`/stats`, `/transactions/stats`, charts, hot
+   * contracts), in ms since the epoch; default Date.now. Tests set it to reach fixed data.
+   */
+  readonly now?: () => number;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
@@ -58,6 +63,7 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     throw new Error('createExplorer: configure at least one chain, and a defaultChain among them');
   }
   const render: RenderOptions = { ipfsGateway: options.ipfsGateway ?? DEFAULT_IPFS_GATEWAY };
+  const now = options.now ?? Date.now;
   const sourceOf = (chainId: string): DataSource | undefined =>
     Object.prototype.hasOwnProperty.call(options.chains, chainId) ? options.chains[chainId] : undefined;
 
@@ -78,7 +84,8 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     const known = (versionReaders.get(request.chainId) ?? unversioned)();
     const version = typeof known === 'string' || known === undefined ? known : await known;
     if (version === undefined) return answer(ds, request);
-    const key = requestKey(request);
+    // an answer over a time window is kept for the current minute of the clock only
+    const key = endpointByName(request.endpoint).clock === true ? `${requestKey(request)}@${Math.floor(now() / 60_000)}` : requestKey(request);
     const hit = cache.get(key, version);
     if (hit !== undefined) return hit;
     const response = await answer(ds, request);
@@ -92,7 +99,7 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     const decoded = decodeRequest(endpoint, request.params, request.query);
     if (E.isLeft(decoded)) return fromError(decoded.left);
     try {
-      const result = await endpoint.handler({ ds, chainId: request.chainId, chainIds, form: request.form ?? 'instance', render })(decoded.right)();
+      const result = await endpoint.handler({ ds, chainId: request.chainId, chainIds, form: request.form ?? 'instance', render, now })(decoded.right)();
       return E.isLeft(result) ? fromError(result.left) : { status: 200, headers: JSON_HEADERS, body: result.right };
     } catch (error) {
       options.onError?.(error, request);

@@ -20,6 +20,8 @@ export interface EndpointDeps {
   readonly chainIds: readonly string[];
   readonly form: ApiForm;
   readonly render: RenderOptions;
+  /** the explorer's clock (ms since the epoch): "today", "the last 24 h" (CreateExplorerOptions.now) */
+  readonly now: () => number;
 }
 
 /** A path below `/api/v2`, parameters in braces: `/blocks/{block_hash_or_number_param}`. */
@@ -38,13 +40,21 @@ export interface Endpoint<P extends ParamSpec, Q extends ParamSpec> {
   readonly multichainResponse?: t.Mixed;
   /** also answers 422 `{message}` (not only bad parameters): when, in a few words */
   readonly unprocessableMessage?: string;
+  /** query parameters that must be present (a missing one → 422 `Missing field: <name>`) */
+  readonly requiredQuery?: readonly (keyof Q & string)[];
+  /**
+   * the answer depends on the clock (time windows): cached answers are kept for the current
+   * minute of the clock only
+   */
+  readonly clock?: true;
   /** not an explorer endpoint (e.g. the OpenAPI document itself): left out of the document */
   readonly meta?: true;
   readonly handler: (deps: EndpointDeps) => (input: Decoded<P, Q>) => TE.TaskEither<ApiError, JsonValue>;
 }
 
 /** An endpoint with its parameter types erased, as dispatch sees it (see `erased`). */
-export type AnyEndpoint = Omit<Endpoint<ParamSpec, ParamSpec>, 'handler'> & {
+export type AnyEndpoint = Omit<Endpoint<ParamSpec, ParamSpec>, 'handler' | 'requiredQuery'> & {
+  readonly requiredQuery?: readonly string[];
   readonly handler: (deps: EndpointDeps) => (input: Decoded<ParamSpec, ParamSpec>) => TE.TaskEither<ApiError, JsonValue>;
 };
 
