@@ -18,10 +18,9 @@ export async function listContractActivity(
   page: Page<ContractActivityCursor>,
 ): Promise<readonly ContractActivityRecord[]> {
   if (page.limit <= 0) return [];
-  const sqlite = c.d.name === 'sqlite';
   // gas sums as integers (SQLite keeps wide values as TEXT; a day's or window's gas fits int64)
-  const gasOf = (column: string) => (sqlite ? `CAST(${column} AS INTEGER)` : column);
-  const gasParam = sqlite ? 'CAST(? AS INTEGER)' : 'CAST(? AS NUMERIC)';
+  const gasOf = (column: string) => c.d.asInteger(column);
+  const gasParam = c.d.asInteger('?');
   const bindings: Binding[] = [];
   let grouped: string;
   const { window } = filter;
