@@ -153,7 +153,8 @@ export async function beginStatsWrite(
   for (const b of consensus) delta.addBlock(b.block, b.transactions, 1);
   return {
     async finish() {
-      const after = await addressesWithCoinBalance(db, touched);
+      // nothing removed: every touched address now has a row (one query saved per append)
+      const after = removed.length === 0 ? touched.size : await addressesWithCoinBalance(db, touched);
       await applyStatsDelta(db, d, delta, after - before);
     },
   };
