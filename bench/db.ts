@@ -214,6 +214,8 @@ function cases(ds: DataSource, handle: Handle): ListCase[] {
     apiCase('address tokens', `/addresses/${HOT[1]}/tokens`, { type: 'ERC-20' }, handle),
     dsCase('ds listTokenBalances holder={airdropped}', (d, a) => d.listTokenBalances({ holder: HOT[1] }, page(a)), bal, ds),
     apiCase('address token-balances (unpaged)', `/addresses/${HOT[0]}/token-balances`, {}, handle),
+    // chain statistics: counters and daily rows kept at write time, the newest 201 blocks (compare with /blocks)
+    apiCase('stats', '/stats', {}, handle),
   ];
 }
 

@@ -45,6 +45,11 @@ export interface CreateExplorerOptions extends ExplorerOptions {
   readonly cache?: ResponseCacheOptions;
   /** rows per CSV export (`/…/csv` paths; `/config/csv-export` reports it): default 10,000, Blockscout's CSV_EXPORT_LIMIT */
   readonly csvExport?: { readonly limit?: number };
+  /**
+   * The clock of answers over time windows (`/stats`, `/transactions/stats`, charts, hot
+   * contracts), in ms since the epoch; default Date.now. Tests set it to reach fixed data.
+   */
+  readonly now?: () => number;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
@@ -61,6 +66,7 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     throw new Error('createExplorer: configure at least one chain, and a defaultChain among them');
   }
   const render: RenderOptions = { ipfsGateway: options.ipfsGateway ?? DEFAULT_IPFS_GATEWAY };
+  const now = options.now ?? Date.now;
   const sourceOf = (chainId: string): DataSource | undefined =>
     Object.prototype.hasOwnProperty.call(options.chains, chainId) ? options.chains[chainId] : undefined;
 
@@ -91,7 +97,8 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     const known = (versionReaders.get(request.chainId) ?? unversioned)();
     const version = typeof known === 'string' || known === undefined ? known : await known;
     if (version === undefined) return answer(ds, request);
-    const key = requestKey(request);
+    // an answer over a time window is kept for the current minute of the clock only
+    const key = endpointByName(request.endpoint).clock === true ? `${requestKey(request)}@${Math.floor(now() / 60_000)}` : requestKey(request);
     const hit = cache.get(key, version);
     if (hit !== undefined) return hit;
     const response = await answer(ds, request);
@@ -106,7 +113,7 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     const decoded = decodeRequest(endpoint, request.params, request.query);
     if (E.isLeft(decoded)) return fromError(decoded.left);
     try {
-      const deps = { ds, chainId: request.chainId, chainIds, form: request.form ?? 'instance', render, ...csvLimit } as const;
+      const deps = { ds, chainId: request.chainId, chainIds, form: request.form ?? 'instance', render, now, ...csvLimit } as const;
       const result = await endpoint.handler(deps)(decoded.right)();
       if (E.isLeft(result)) return fromError(result.left);
       const body = result.right;

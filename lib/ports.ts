@@ -285,6 +285,82 @@ export interface WithdrawalTotals {
   readonly sum: bigint;
 }
 
+// ---- chain statistics (counters, daily aggregates, contract activity) -----------------------
+
+/**
+ * Chain-wide counters, kept by the sink as blocks are written and rolled back (reading them
+ * costs the same on any chain size).
+ */
+export interface ChainCounters {
+  /** consensus blocks */
+  readonly blocks: number;
+  /** transactions in consensus blocks (pending ones: countPendingTransactions) */
+  readonly transactions: number;
+  /** distinct addresses with a coin balance record in a consensus block */
+  readonly addresses: number;
+  /** Σ gasUsed of consensus blocks */
+  readonly gasUsed: bigint;
+}
+
+/** The transactions of the consensus blocks of one UTC day (kept by the sink). */
+export interface DailyStatsRecord {
+  /** YYYY-MM-DD (UTC) */
+  readonly date: string;
+  readonly transactionsCount: number;
+  readonly gasUsed: bigint;
+  /** Σ block transactionFees */
+  readonly feeSum: bigint;
+}
+
+/** UTC days `from` to `to` (YYYY-MM-DD), both inclusive. */
+export interface DateRange {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** Unix seconds `from` to `to`, both inclusive. */
+export interface TimeRange {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Sums over the consensus blocks of a time range. */
+export interface BlockTotals {
+  readonly blocks: number;
+  readonly transactions: number;
+  readonly gasUsed: bigint;
+  readonly fees: bigint;
+}
+
+export interface PendingTransactionFilter {
+  /** only transactions the indexer first saw at or after this instant (unix ms) */
+  readonly insertedSince?: number;
+}
+
+/**
+ * Transactions to contracts (addresses that currently have code), grouped by contract: either
+ * those of consensus blocks whose timestamp is in `time`, or the daily aggregates of `days`.
+ */
+export interface ContractActivityFilter {
+  readonly window: { readonly time: TimeRange } | { readonly days: DateRange };
+  /** the first sort key (default transactionsCount); the other count follows, then contract */
+  readonly sort?: 'transactionsCount' | 'gasUsed';
+}
+export interface ContractActivityRecord {
+  readonly contract: Address;
+  readonly transactionsCount: number;
+  readonly gasUsed: bigint;
+}
+/**
+ * Order desc: (sort key DESC, the other key DESC, contract ASC); the cursor holds the last
+ * row's three values.
+ */
+export interface ContractActivityCursor {
+  readonly transactionsCount: number;
+  readonly gasUsed: bigint;
+  readonly contract: Address;
+}
+
 // ---- the ports -------------------------------------------------------------------------------
 
 export type BlockRef = { readonly number: number } | { readonly hash: Hash };
@@ -345,6 +421,20 @@ export interface DataSource {
   getWithdrawalTotals(): Promise<WithdrawalTotals>;
   /** All state changes of a transaction, ordered by ordinal (a bounded, per-transaction list). */
   listStateChanges(transactionHash: Hash): Promise<readonly StateChangeRecord[]>;
+
+  /** Chain-wide counters (kept by the sink; a constant-cost read). */
+  getChainCounters(): Promise<ChainCounters>;
+  /** Pending (mempool) transactions, optionally only those seen since an instant. */
+  countPendingTransactions(filter: PendingTransactionFilter): Promise<number>;
+  /** The daily aggregates of the days in range that have any consensus block, date DESC. */
+  listDailyStats(range: DateRange): Promise<readonly DailyStatsRecord[]>;
+  /** Sums over the consensus blocks whose timestamp is in range (a scan of that window's blocks). */
+  sumBlocks(range: TimeRange): Promise<BlockTotals>;
+  /** Contract activity (hot contracts); see ContractActivityFilter and ContractActivityCursor. */
+  listContractActivity(
+    filter: ContractActivityFilter,
+    page: Page<ContractActivityCursor>,
+  ): Promise<readonly ContractActivityRecord[]>;
 
   /**
    * Optional: the current coin balance of an address (its latest coin balance record in a

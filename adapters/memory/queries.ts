@@ -58,6 +58,7 @@ import {
 } from './compare.ts';
 import { pageSize, takePage, takeUnionPage } from './paging.ts';
 import type { State } from './state.ts';
+import { createStatsReader } from './statsQueries.ts';
 import { Views } from './views.ts';
 import { listWithdrawals } from './withdrawals.ts';
 
@@ -75,6 +76,7 @@ export function createReader(s: State): VersionedDataSource {
     null;
 
   return {
+    ...createStatsReader(s, () => views().blocks.consensus),
     getDataVersion: async () => String(s.version),
     // every write goes through this State, in this process: the version is known without asking
     dataVersionSignal: { shared: false, local: () => s.version },

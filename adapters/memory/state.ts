@@ -19,7 +19,9 @@ import type {
   TokenTransferRecord,
   TransactionRecord,
 } from '../../lib/domain/records.ts';
+import { StatsDelta } from '../../lib/stats/chainStats.ts';
 import { HistoryTable, KeyIndex } from './history.ts';
+import { ChainStatsTable } from './stats.ts';
 import type { StoredBlock } from './prepare.ts';
 
 export interface BlockEntry {
@@ -64,6 +66,8 @@ export class State {
 
   /** count and Σ amount of the withdrawals of consensus blocks (kept on insert and remove) */
   readonly withdrawalTotals = { count: 0n, sum: 0n };
+  /** chain counters and daily aggregates of the consensus blocks (stats.ts) */
+  readonly stats = new ChainStatsTable();
 
   /** bumped by every mutation; views built for an older version are stale */
   version = 0;
@@ -96,7 +100,12 @@ export class State {
       this.balancesByToken.add(b.tokenAddress, key);
       if (b.tokenId !== null) this.balancesById.add(instanceKey(b.tokenAddress, b.tokenId), key);
     }
-    for (const c of bundle.coinBalances) this.coinBalances.add(c.address, { value: c, ...at(c.blockNumber) });
+    let newAddresses = 0;
+    for (const c of bundle.coinBalances) {
+      if (this.coinBalances.latest(c.address) === undefined) newAddresses++;
+      this.coinBalances.add(c.address, { value: c, ...at(c.blockNumber) });
+    }
+    this.addStats(stored, 1, newAddresses);
     for (const i of bundle.tokenInstances) {
       const key = instanceKey(i.tokenAddress, i.tokenId);
       this.instances.add(key, { value: i, ...at(i.blockNumber) });
@@ -137,7 +146,11 @@ export class State {
         if (b.tokenId !== null) this.balancesById.remove(instanceKey(b.tokenAddress, b.tokenId), key);
       }
     }
-    for (const c of bundle.coinBalances) this.coinBalances.removeBlock(c.address, hash);
+    let goneAddresses = 0;
+    for (const c of bundle.coinBalances) {
+      if (this.coinBalances.latest(c.address) !== undefined && this.coinBalances.removeBlock(c.address, hash)) goneAddresses++;
+    }
+    this.addStats(entry.stored, -1, -goneAddresses);
     for (const i of bundle.tokenInstances) {
       const key = instanceKey(i.tokenAddress, i.tokenId);
       if (this.instances.removeBlock(key, hash)) this.instancesByToken.remove(i.tokenAddress, key);
@@ -151,6 +164,13 @@ export class State {
         if (entry.transfers.length === 0) this.transfersById.delete(key);
       }
     }
+  }
+
+  /** Apply (1) or take back (−1) a consensus block's contribution to the chain statistics. */
+  private addStats(stored: StoredBlock, sign: 1 | -1, addresses: number): void {
+    const delta = new StatsDelta();
+    delta.addBlock(stored.block, stored.bundle.transactions, sign);
+    this.stats.apply(delta, addresses);
   }
 
   /** The blocks stored at a height. */

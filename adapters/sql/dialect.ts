@@ -62,6 +62,11 @@ export interface Dialect {
    * never throws; on SQLite values beyond ±(10^78 − 1), which no uint256 reaches, are clamped
    */
   probe(v: bigint | null): string;
+  /**
+   * a big-integer (bigColumn) expression or `?` as an SQL integer, for SUM and comparisons of
+   * sums (SQLite: CAST to its 64-bit INTEGER; Postgres: numeric already)
+   */
+  asInteger(sql: string): string;
   /** decode an idKey (sentinel → null) */
   fromIdKey(v: unknown): bigint | null;
   /** most bound variables one statement may carry */
@@ -134,6 +139,7 @@ export function toBig(v: unknown): bigint {
 
 const sqlite: Dialect = {
   name: 'sqlite',
+  asInteger: (sql) => `CAST(${sql} AS INTEGER)`,
   bigColumn: (t, c) => t.text(c),
   keyColumn: (t, c) => t.text(c),
   big: (v) => v.toString(),
@@ -184,6 +190,7 @@ const sqlite: Dialect = {
 
 const postgres: Dialect = {
   name: 'postgres',
+  asInteger: (sql) => (sql === '?' ? 'CAST(? AS NUMERIC)' : sql),
   bigColumn: (t, c) => t.decimal(c, 78, 0),
   keyColumn: (t, c) => t.decimal(c, 78, 0),
   big: (v) => v.toString(),

@@ -14,7 +14,12 @@ import type { VersionedDataSource } from '../../lib/ports.ts';
 import type { Dialect } from './dialect.ts';
 import { sqlContext } from './queries/context.ts';
 import { countTokenTransfers } from './queries/countTokenTransfers.ts';
+import { countPendingTransactions } from './queries/countPendingTransactions.ts';
 import { getAddresses } from './queries/getAddresses.ts';
+import { getChainCounters } from './queries/getChainCounters.ts';
+import { listContractActivity } from './queries/listContractActivity.ts';
+import { listDailyStats } from './queries/listDailyStats.ts';
+import { sumBlocks } from './queries/sumBlocks.ts';
 import { getBlock } from './queries/getBlock.ts';
 import { getCoinBalance } from './queries/getCoinBalance.ts';
 import { getDataVersion } from './queries/getDataVersion.ts';
@@ -66,5 +71,10 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     listWithdrawals: (filter, page) => listWithdrawals(c, filter, page),
     getWithdrawalTotals: () => getWithdrawalTotals(c),
     getCoinBalance: (address) => getCoinBalance(c, address),
+    getChainCounters: () => getChainCounters(c),
+    countPendingTransactions: (filter) => countPendingTransactions(c, filter),
+    listDailyStats: (range) => listDailyStats(c, range),
+    sumBlocks: (range) => sumBlocks(c, range),
+    listContractActivity: (filter, page) => listContractActivity(c, filter, page),
   };
 }

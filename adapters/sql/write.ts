@@ -15,6 +15,7 @@ import type { Address, BlockBundle, Hash, TransactionRecord } from '../../lib/do
 import type { BlockSink } from '../../lib/ports.ts';
 import { InvalidWriteError, isListedInternal, validateBundle, validatePending } from '../../lib/sink/validate.ts';
 import type { Dialect } from './dialect.ts';
+import { beginStatsWrite } from './stats.ts';
 import { toBig } from './dialect.ts';
 import {
   asRows,
@@ -484,8 +485,10 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
           appending = stored === null || [...planned.values()].every((b) => b.block.number > stored);
         }
         const affected = new Affected();
+        const stats = await beginStatsWrite(trx, d, [...removed], [...planned.values()]);
         await removeBlocks(trx, [...removed], affected);
         const fresh = await insertBlocks(trx, [...planned.values()], affected);
+        await stats.finish();
         if (appending && mode.recomputeAlways !== true) await applyFresh(trx, fresh);
         else await refresh(trx, affected);
         await bumpDataVersion(trx);
@@ -518,7 +521,9 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         const hashes = asRows(await trx('blocks').select('hash').where('number', '>', height)).map((r) => str(r, 'hash') as Hash);
         if (hashes.length === 0) return;
         const affected = new Affected();
+        const stats = await beginStatsWrite(trx, d, hashes, []);
         await removeBlocks(trx, hashes, affected);
+        await stats.finish();
         await refresh(trx, affected);
         await bumpDataVersion(trx);
       });

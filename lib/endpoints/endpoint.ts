@@ -23,6 +23,8 @@ export interface EndpointDeps {
   readonly render: RenderOptions;
   /** rows per CSV export (default CSV_EXPORT_LIMIT, lib/csv/export.ts) */
   readonly csvExportLimit?: number;
+  /** the explorer's clock (ms since the epoch): "today", "the last 24 h" (CreateExplorerOptions.now) */
+  readonly now: () => number;
 }
 
 /** What a handler answers: a JSON body, or (endpoints that declare `produces`) a streamed one. */
@@ -44,6 +46,13 @@ export interface Endpoint<P extends ParamSpec, Q extends ParamSpec> {
   readonly multichainResponse?: t.Mixed;
   /** also answers 422 `{message}` (not only bad parameters): when, in a few words */
   readonly unprocessableMessage?: string;
+  /** query parameters that must be present (a missing one → 422 `Missing field: <name>`) */
+  readonly requiredQuery?: readonly (keyof Q & string)[];
+  /**
+   * the answer depends on the clock (time windows): cached answers are kept for the current
+   * minute of the clock only
+   */
+  readonly clock?: true;
   /** not an explorer endpoint (e.g. the OpenAPI document itself): left out of the document */
   readonly meta?: true;
   /** the 200 body is not JSON but a streamed file of this media type (`response` then describes it as a string) */
@@ -52,7 +61,8 @@ export interface Endpoint<P extends ParamSpec, Q extends ParamSpec> {
 }
 
 /** An endpoint with its parameter types erased, as dispatch sees it (see `erased`). */
-export type AnyEndpoint = Omit<Endpoint<ParamSpec, ParamSpec>, 'handler'> & {
+export type AnyEndpoint = Omit<Endpoint<ParamSpec, ParamSpec>, 'handler' | 'requiredQuery'> & {
+  readonly requiredQuery?: readonly string[];
   readonly handler: (deps: EndpointDeps) => (input: Decoded<ParamSpec, ParamSpec>) => TE.TaskEither<ApiError, EndpointBody>;
 };
 

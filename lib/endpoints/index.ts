@@ -41,7 +41,11 @@ import { mainPageBlocks } from './mainPageBlocks.ts';
 import { mainPageIndexingStatus } from './mainPageIndexingStatus.ts';
 import { mainPageTransactions } from './mainPageTransactions.ts';
 import { openApiEndpoint } from './openApi.ts';
+import { stats } from './stats.ts';
+import { statsHotSmartContracts } from './statsHotSmartContracts.ts';
 import { statsMarketChart } from './statsMarketChart.ts';
+import { statsTransactionsChart } from './statsTransactionsChart.ts';
+import { transactionsStats } from './transactionsStats.ts';
 import { token } from './token.ts';
 import { tokenCounters } from './tokenCounters.ts';
 import { tokenHolders } from './tokenHolders.ts';
@@ -103,6 +107,10 @@ const EXPLORER_ENDPOINTS = {
   mainPageTransactions,
   mainPageIndexingStatus,
   statsMarketChart,
+  stats,
+  statsTransactionsChart,
+  transactionsStats,
+  statsHotSmartContracts,
   configBackendVersion,
   configBackend,
   configIndexer,

@@ -54,11 +54,11 @@ const COMMON_DESCRIPTIONS: Readonly<Record<string, string>> = {
   key: 'Secret key for restricted addresses',
 };
 
-function parameters(spec: ParamSpec, where: 'path' | 'query'): JsonObject[] {
+function parameters(spec: ParamSpec, where: 'path' | 'query', required: readonly string[] = []): JsonObject[] {
   return Object.entries(spec).map(([name, codec]) => ({
     name,
     in: where,
-    ...(where === 'path' ? { required: true } : {}),
+    ...(where === 'path' || required.includes(name) ? { required: true } : {}),
     ...(COMMON_DESCRIPTIONS[name] === undefined ? {} : { description: COMMON_DESCRIPTIONS[name] }),
     schema: codec.jsonSchema,
   }));
@@ -101,7 +101,7 @@ function operation(name: string, e: AnyEndpoint, form: ApiForm, options: OpenApi
     parameters: [
       ...(form === 'multichain' ? [chainParam] : []),
       ...parameters(e.path, 'path'),
-      ...parameters(e.query, 'query'),
+      ...parameters(e.query, 'query', e.requiredQuery),
       ...parameters(common, 'query'),
     ],
     ...(form === 'multichain' ? { security: [{ bearerAuth: [] }, { apiKeyAuth: [] }, { apiKeyHeader: [] }] } : {}),

@@ -86,6 +86,20 @@ export function integer(bounds: { readonly min?: number; readonly max?: number }
   );
 }
 
+/** An integer of any size ≥ `min`, exact → bigint (gas totals: a JSON integer beyond 2^53). */
+export function bigInteger(bounds: { readonly min: number }): ParamCodec<bigint> {
+  return codec(
+    'integer',
+    (s) => {
+      if (!INTEGER_RE.test(s)) return fail('Invalid integer. Got: string');
+      const big = BigInt(s);
+      return big < BigInt(bounds.min) ? fail(`${big} is smaller than inclusive minimum ${bounds.min}`) : big;
+    },
+    String,
+    { type: 'integer', minimum: bounds.min },
+  );
+}
+
 /** IntegerString (no leading zeros), exact → bigint. */
 export const integerString: ParamCodec<bigint> = codec(
   'IntegerString',

@@ -51,7 +51,7 @@ function decodeOne(name: string, c: t.Decoder<unknown, unknown>, raw: string, er
 }
 
 export function decodeRequest<P extends ParamSpec, Q extends ParamSpec>(
-  spec: { readonly path: P; readonly query: Q },
+  spec: { readonly path: P; readonly query: Q; readonly requiredQuery?: readonly string[] },
   params: Readonly<Record<string, string>>,
   query: RawQuery,
 ): E.Either<ApiError, Decoded<P, Q>> {
@@ -71,9 +71,13 @@ export function decodeRequest<P extends ParamSpec, Q extends ParamSpec>(
     return E.left(invalidParams([{ name: unknown[0] as string, detail: `Unexpected field: ${(unknown[0] as string).slice(0, 40)}` }]));
   }
   const decoded: Record<string, unknown> = {};
+  const required = new Set(spec.requiredQuery ?? []);
   for (const [name, c] of Object.entries(spec.query)) {
     const raw = rawQuery[name];
-    if (raw === undefined) continue;
+    if (raw === undefined) {
+      if (required.has(name)) errors.push({ name, detail: `Missing field: ${name}` });
+      continue;
+    }
     decoded[name] = decodeOne(name, c, raw, errors);
   }
   if (errors.length > 0) return E.left(invalidParams(errors));

@@ -280,6 +280,73 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     t.same(await json('/stats/charts/market', { apikey: 'k', key: 'x' }), { chart_data: [], available_supply: 0 }, 'apikey and key accepted');
   });
 
+  await t.test('stats: counters, yesterday, the last 24 h and hot contracts by the clock (2023-11-15T00:05Z)', async (t) => {
+    const consensus = chain.bundles.filter((b) => b.block.consensus);
+    const mined = consensus.reduce((n, b) => n + b.transactions.length, 0);
+    const gas = consensus.reduce((n, b) => n + b.block.gasUsed, 0n);
+    const fees = consensus.reduce((n, b) => n + b.block.transactionFees, 0n);
+    const coinAddresses = new Set(consensus.flatMap((b) => b.coinBalances.map((c) => c.address)));
+    t.ok(consensus.every((b) => new Date(b.block.timestamp * 1000).toISOString().startsWith('2023-11-14')), 'the fixture chain lies on 2023-11-14 (UTC)');
+    const stats = await get('/stats');
+    t.match(stats, {
+      total_blocks: String(consensus.length),
+      total_transactions: String(mined + chain.pending.length),
+      total_addresses: String(coinAddresses.size),
+      total_gas_used: gas.toString(),
+      transactions_today: String(mined),
+      gas_used_today: gas.toString(),
+      average_block_time: 12_000,
+      coin_price: null,
+      market_cap: '0',
+      gas_prices_update_in: 60_000,
+      gas_price_updated_at: '2023-11-15T00:05:00.000000Z',
+    });
+    const prices = stats['gas_prices'] as Body;
+    t.ok(typeof prices['slow'] === 'number' && (prices['slow'] as number) <= (prices['average'] as number) && (prices['average'] as number) <= (prices['fast'] as number), 'gas prices: slow ≤ average ≤ fast');
+    const newest = [...consensus].sort((a, b) => b.block.number - a.block.number).slice(0, 50);
+    const used = newest.reduce((n, b) => n + b.block.gasUsed, 0n);
+    const limit = newest.reduce((n, b) => n + b.block.gasLimit, 0n);
+    t.ok(Math.abs((stats['network_utilization_percentage'] as number) - (Number(used) / Number(limit)) * 100) < 1e-6, 'utilization over the newest 50 blocks');
+    const pro = await ex.handle({ path: '/1/api/v2/stats' });
+    t.same(pro.body, stats, 'the multichain form answers the same');
+
+    t.same(await get('/stats/charts/transactions'), { chart_data: [{ date: '2023-11-14', transactions_count: mined }] }, 'the chart: yesterday only');
+    t.same(
+      await get('/transactions/stats'),
+      {
+        transactions_count_24h: String(mined),
+        pending_transactions_count: '0',
+        transaction_fees_sum_24h: fees.toString(),
+        transaction_fees_avg_24h: (fees / BigInt(mined)).toString(),
+      },
+      'the last 24 h hold the whole chain; no pending transaction was seen in the last 30 minutes',
+    );
+
+    const hot = async (query: Record<string, string>) => (await walk(ex, '/api/v2/stats/hot-smart-contracts', query)).items;
+    const day = await hot({ scale: '1d' });
+    t.same(await hot({ scale: '3h' }), day, '3h and 1d hold the same calls here');
+    t.same(await hot({ scale: '30d', items_count: '3' }), day, '30d too, at any page size');
+    t.same(await hot({ scale: '5m' }), [], 'nothing in the last 5 minutes');
+    t.same(await hot({ scale: '1h' }), [], 'nor in the last hour');
+    const calls = new Map<string, { n: number; gas: bigint }>();
+    for (const b of consensus) {
+      for (const x of b.transactions) {
+        if (x.to === null) continue;
+        const c = calls.get(x.to) ?? { n: 0, gas: 0n };
+        calls.set(x.to, { n: c.n + 1, gas: c.gas + (x.gasUsed ?? 0n) });
+      }
+    }
+    for (const i of day) {
+      const hash = ((i['contract_address'] as Body)['hash'] as string).toLowerCase();
+      const c = calls.get(hash);
+      t.same([i['transactions_count'], i['total_gas_used']], [c?.n, Number(c?.gas)], `calls and gas of ${hash}`);
+    }
+    const asc = await hot({ scale: '1d', order: 'asc' });
+    t.same(asc, [...day].reverse(), 'order=asc is the exact reverse');
+    const first = bodyOf(await ex.handle({ path: '/api/v2/stats/hot-smart-contracts', query: { scale: '1d', sort: 'total_gas_used', items_count: '2' } }));
+    t.match(first['next_page_params'], { sort: 'total_gas_used', items_count: 2, transactions_count: Number, total_gas_used: String, contract_address_hash: String }, 'next_page_params: the three keys, items_count, echoed sort');
+  });
+
   await t.test('countdown: remaining blocks at the average block time of the window below the newest 100', async (t) => {
     const consensus = chain.bundles.map((b) => b.block).filter((b) => b.consensus && b.number > 0).sort((a, b) => b.number - a.number);
     const head = consensus[0]?.number ?? -1;

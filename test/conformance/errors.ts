@@ -162,7 +162,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   }
   cases.push({ path: '/blocks/x/countdown', query: { foo: '1' }, errors: [err('block_number_param', 'Invalid integer. Got: string')] });
   // the paths without parameters of their own: only apikey and key
-  const bare = ['/withdrawals/counters', '/main-page/blocks', '/main-page/transactions', '/main-page/indexing-status', '/stats/charts/market', '/config/backend-version', '/config/backend', '/config/indexer', '/config/csv-export', '/config/public-metrics', '/config/db-background-migrations', '/config/smart-contracts/languages'];
+  const bare = ['/withdrawals/counters', '/main-page/blocks', '/main-page/transactions', '/main-page/indexing-status', '/stats/charts/market', '/stats', '/stats/charts/transactions', '/transactions/stats', '/config/backend-version', '/config/backend', '/config/indexer', '/config/csv-export', '/config/public-metrics', '/config/db-background-migrations', '/config/smart-contracts/languages'];
   for (const path of [...bare, `/blocks/${f.headBlockNumber + 5}/countdown`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   }
@@ -177,6 +177,18 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   for (const path of [`/addresses/${a}`, `/addresses/${a}/coin-balance-history-by-day`, `/addresses/${a}/token-balances`, `/addresses/${a}/tabs-counters`, `/transactions/${h}`, `/blocks/1`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   }
+  // hot contracts: `scale` is required and an enum; sort and order enums; the paging keys' bounds
+  const hot = '/stats/hot-smart-contracts';
+  cases.push({ path: hot, errors: [err('scale', 'Missing field: scale')] });
+  cases.push({ path: hot, query: { sort: 'total_gas_used' }, errors: [err('scale', 'Missing field: scale')] });
+  for (const bad of ['2d', '1D', '']) cases.push({ path: hot, query: { scale: bad }, errors: [err('scale', 'Invalid value for enum')] });
+  cases.push({ path: hot, query: { scale: '1d', sort: 'gas' }, errors: [err('sort', 'Invalid value for enum')] });
+  cases.push({ path: hot, query: { scale: '1d', order: 'DESC' }, errors: [err('order', 'Invalid value for enum')] });
+  cases.push({ path: hot, query: { scale: '1d', transactions_count: '0' }, errors: [err('transactions_count', '0 is smaller than inclusive minimum 1')] });
+  cases.push({ path: hot, query: { scale: '1d', total_gas_used: '-1' }, errors: [err('total_gas_used', '-1 is smaller than inclusive minimum 0')] });
+  cases.push({ path: hot, query: { scale: '1d', total_gas_used: '1.5' }, errors: [err('total_gas_used', 'Invalid integer. Got: string')] });
+  cases.push({ path: hot, query: { scale: '1d', contract_address_hash: '0x12' }, errors: [err('contract_address_hash', ADDRESS_FORMAT)] });
+  cases.push({ path: hot, query: { scale: '1d', block_number: '1' }, errors: [err('block_number', 'Unexpected field: block_number')] });
   // enums and lists
   for (const [name, bad] of [['filter', 'both'], ['sort', 'gas'], ['order', 'DESC']] as const) {
     cases.push({ path: `/addresses/${a}/transactions`, query: { [name]: bad }, errors: [err(name, 'Invalid value for enum')] });

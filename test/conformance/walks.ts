@@ -369,6 +369,7 @@ export function walkCases(chain: FixtureChain): WalkCase[] {
       sortKey: transferKey,
       expected: transfers.filter((r) => r.tokenAddress === f.tokens.erc1155 && r.tokenIds.includes(PING_PONG_ID)).length,
     },
+    ...hotContractWalks(chain),
     {
       name: 'withdrawals (index DESC)',
       path: '/withdrawals',
@@ -398,6 +399,37 @@ export function walkCases(chain: FixtureChain): WalkCase[] {
       id: (i) => String(i['hash']),
       sortKey: (i) => [num(i['height'])],
       expected: chain.bundles.filter((b) => b.block.consensus).length,
+    },
+  ];
+}
+
+/**
+ * Hot contracts over the whole fixture chain (the suite's clock puts every block inside the
+ * 3h and 1d windows): the consensus transactions' `to` addresses whose latest address record
+ * has code, counted straight from the bundles.
+ */
+function hotContractWalks(chain: FixtureChain): WalkCase[] {
+  const code = new Map<Address, boolean>();
+  for (const b of chain.bundles) if (b.block.consensus) for (const a of b.addresses) code.set(a.hash, a.isContract);
+  const called = new Set<Address>();
+  for (const b of chain.bundles) {
+    if (!b.block.consensus) continue;
+    for (const t of b.transactions) if (t.to !== null && code.get(t.to) === true) called.add(t.to);
+  }
+  const base = {
+    path: '/stats/hot-smart-contracts',
+    id: (i: Body) => hashOf(i['contract_address']),
+    expected: called.size,
+    minRows: 10,
+  };
+  return [
+    { ...base, name: 'hot contracts, 1d (count, gas, contract)', query: { scale: '1d' }, sortKey: (i) => [num(i['transactions_count']), num(i['total_gas_used'])] },
+    {
+      ...base,
+      name: 'hot contracts, 3h, sort=total_gas_used&order=asc',
+      query: { scale: '3h', sort: 'total_gas_used', order: 'asc' },
+      sortKey: (i) => [num(i['total_gas_used']), num(i['transactions_count'])],
+      direction: 'asc',
     },
   ];
 }

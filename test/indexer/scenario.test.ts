@@ -169,6 +169,26 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
         t.equal(days.at(-1)?.date, today, `${address}: the last day is today (UTC)`);
       }
       t.ok(historyChecked >= 10, `${historyChecked} coin balance history items checked against the node`);
+
+      // ---- /stats (issue 9): the chain counters against the node's blocks and receipts ----
+      const numbers = sink.bundles.map((b) => b.block.number);
+      const first = Math.min(...numbers);
+      let nodeTxs = 0;
+      let nodeGas = 0n;
+      let receiptGas = 0n;
+      for (let n = first; n <= head; n++) {
+        const b = await client.getBlock({ blockNumber: BigInt(n) });
+        nodeTxs += b.transactions.length;
+        nodeGas += b.gasUsed;
+        for (const hash of b.transactions) receiptGas += (await client.getTransactionReceipt({ hash })).gasUsed;
+      }
+      t.equal(receiptGas, nodeGas, 'the node: receipts add up to the blocks');
+      const stats = await page('/stats');
+      const pendingNow = await store.countPendingTransactions({});
+      t.equal(stats['total_blocks'], String(head - first + 1), '/stats total_blocks = the node\'s blocks');
+      t.equal(stats['total_transactions'], String(nodeTxs + pendingNow), '/stats total_transactions = the transactions of the node\'s blocks (+ pending)');
+      t.equal(stats['total_gas_used'], receiptGas.toString(), '/stats total_gas_used = Σ receipt gasUsed');
+      t.equal(stats['total_addresses'], String(latestCoin.size), '/stats total_addresses = the addresses whose balance the indexer recorded');
       for (const [contract, creation, creator] of [
         [facts.contracts.token, facts.txs.deployToken, null],
         [facts.contracts.createdToken, facts.txs.factoryCreate, facts.contracts.factory],

@@ -97,6 +97,7 @@ t.test('served through lib in both forms, like the document', async (t) => {
 /** Parameter names ours accepts beyond an official operation's, and why. */
 const EXTRA_PARAMETERS: Readonly<Record<string, string>> = {
   'query:key': 'the secret key of restricted addresses, in both forms',
+  'query:apikey': 'the API key on /transactions/stats too, where 11.2.7 declares no parameter at all (our hosts read the key from it)',
   'query:items_count': 'the page size on every list (the spec; Pro documents it, 11.2.7 not everywhere)',
   'query:limit': "11.2.7's alias of items_count, accepted in both forms",
   'query:include_zero_value': "Pro's internal-transaction filter, accepted in both forms",

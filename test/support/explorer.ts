@@ -14,10 +14,18 @@ export interface Loaded {
   readonly store: Store;
 }
 
+/**
+ * The explorer's clock in the suite: 2023-11-15T00:05:00Z, five minutes into the day after the
+ * fixture chain's blocks (2023-11-14, 22:13 to 22:43 UTC), so "yesterday" (`/stats`, the
+ * transactions chart), "the last 24 h" and the 3h / 1d / 7d / 30d hot-contract windows all hold
+ * the whole chain, and the 5m / 1h windows none of it.
+ */
+export const FIXTURE_NOW = Date.parse('2023-11-15T00:05:00Z');
+
 export async function loadExplorer(open: () => Promise<Store>): Promise<Loaded> {
   const store = await open();
   const chain = await loadFixtureChain(store);
-  return { store, chain, explorer: createExplorer({ chains: { '1': store } }) };
+  return { store, chain, explorer: createExplorer({ chains: { '1': store }, now: () => FIXTURE_NOW }) };
 }
 
 /** Query values as a client sends them back: every value of next_page_params as a string. */
