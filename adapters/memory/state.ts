@@ -19,6 +19,7 @@ import type {
   TokenTransferRecord,
   TransactionRecord,
 } from '../../lib/domain/records.ts';
+import { CounterTable } from './counters.ts';
 import { HistoryTable, KeyIndex } from './history.ts';
 import type { StoredBlock } from './prepare.ts';
 
@@ -62,6 +63,9 @@ export class State {
   /** instanceKey → the transfers containing that id (any order) */
   readonly transfersById = new Map<string, { readonly tokenId: bigint; transfers: TokenTransferRecord[] }>();
 
+  /** per-address counters: consensus and pending transactions, consensus transfers, every block mined */
+  readonly counters = new CounterTable();
+
   /** bumped by every mutation; views built for an older version are stale */
   version = 0;
   private seq = 0;
@@ -73,9 +77,11 @@ export class State {
     addToSet(this.hashesAtHeight, block.number, block.hash);
     for (const hash of stored.transactions.keys()) addToSet(this.txBlocks, hash, block.hash);
     this.version++;
+    this.counters.block(block.miner, 1n);
     if (!block.consensus) return;
 
-    for (const hash of stored.transactions.keys()) this.pending.delete(hash);
+    this.countBlockRows(stored, 1n);
+    for (const hash of stored.transactions.keys()) this.removePending(hash);
     const at = (blockNumber: number) => ({ blockNumber, blockHash: block.hash, seq: ++this.seq });
     for (const a of bundle.addresses) {
       const { blockNumber, ...record } = a;
@@ -114,7 +120,10 @@ export class State {
     deleteFromSet(this.hashesAtHeight, block.number, hash);
     for (const tx of entry.stored.transactions.keys()) deleteFromSet(this.txBlocks, tx, hash);
     this.version++;
+    this.counters.block(block.miner, -1n);
     if (!block.consensus) return;
+
+    this.countBlockRows(entry.stored, -1n);
 
     for (const a of bundle.addresses) this.addresses.removeBlock(a.hash, hash);
     for (const t of bundle.tokens) this.tokens.removeBlock(t.address, hash);
@@ -140,6 +149,26 @@ export class State {
         if (entry.transfers.length === 0) this.transfersById.delete(key);
       }
     }
+  }
+
+  /** Add (+1) or take back (−1) what a consensus block's transactions and transfers count. */
+  private countBlockRows(stored: StoredBlock, sign: 1n | -1n): void {
+    for (const tx of stored.bundle.transactions) this.counters.transaction(tx, sign);
+    for (const tt of stored.bundle.tokenTransfers) this.counters.transfer(tt.from, tt.to, sign);
+  }
+
+  /** A mempool transaction seen: it counts for its addresses until it is mined. */
+  addPending(tx: TransactionRecord): void {
+    this.pending.set(tx.hash, tx);
+    this.counters.transaction(tx, 1n);
+    this.version++;
+  }
+
+  private removePending(hash: Hash): void {
+    const tx = this.pending.get(hash);
+    if (tx === undefined) return;
+    this.pending.delete(hash);
+    this.counters.transaction(tx, -1n);
   }
 
   /** The blocks stored at a height. */

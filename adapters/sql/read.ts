@@ -14,6 +14,7 @@ import type { VersionedDataSource } from '../../lib/ports.ts';
 import type { Dialect } from './dialect.ts';
 import { sqlContext } from './queries/context.ts';
 import { countTokenTransfers } from './queries/countTokenTransfers.ts';
+import { getAddressCounters } from './queries/getAddressCounters.ts';
 import { getAddresses } from './queries/getAddresses.ts';
 import { getBlock } from './queries/getBlock.ts';
 import { getCoinBalance } from './queries/getCoinBalance.ts';
@@ -21,6 +22,7 @@ import { getDataVersion } from './queries/getDataVersion.ts';
 import { getHighestBlockNumber } from './queries/getHighestBlockNumber.ts';
 import { getTransaction } from './queries/getTransaction.ts';
 import { getTokenInstances } from './queries/instances.ts';
+import { listAccounts } from './queries/listAccounts.ts';
 import { listBlocks } from './queries/listBlocks.ts';
 import { listCoinBalances } from './queries/listCoinBalances.ts';
 import { listInternalTransactions } from './queries/listInternalTransactions.ts';
@@ -56,6 +58,8 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     listCoinBalances: (filter, page) => listCoinBalances(c, filter, page),
     listTokenBalances: (filter, page) => listTokenBalances(c, filter, page),
     listTokenHolders: (filter, page) => listTokenHolders(c, filter, page),
+    listAccounts: (filter, page) => listAccounts(c, filter, page),
+    getAddressCounters: (addresses) => getAddressCounters(c, addresses),
     listNftCollections: (filter, page) => listNftCollections(c, filter, page),
     listTokenInstances: (filter, page) => listTokenInstances(c, filter, page),
     listStateChanges: (transactionHash) => listStateChanges(c, transactionHash),
