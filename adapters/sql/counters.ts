@@ -192,7 +192,8 @@ export async function applyCounterDeltas(trx: Knex.Transaction, d: Dialect, acc:
 export async function recountAll(knex: Knex, d: Dialect): Promise<void> {
   await knex.transaction(async (trx) => {
     const acc = new CounterDeltas();
-    const sum = d.name === 'sqlite' ? 'SUM(CAST(gas_used AS INTEGER))' : 'SUM(gas_used)';
+    // gas_used is numeric on Postgres, text on SQLite: summed as 64-bit integers on both
+    const sum = 'SUM(CAST(gas_used AS BIGINT))';
     const txs = `(SELECT from_address, to_address, gas_used FROM transactions WHERE consensus = ? UNION ALL SELECT from_address, to_address, gas_used FROM pending_transactions) t`;
     const raw = async (sql: string, bindings: readonly (string | number | boolean)[] = []) => asRows(d.rawRows(await trx.raw(sql, [...bindings])));
     const get = (a: Address): Parts => {

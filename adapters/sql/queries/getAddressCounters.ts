@@ -1,12 +1,14 @@
 /**
  * getAddressCounters: the kept counters of a batch of addresses (primary-key lookups on
- * address_counters), with the contract rules applied from the address's current record.
+ * address_counters), with the contract rules applied from the address's current record; in
+ * the order asked, each address once.
  */
 import type { Address, AddressCountersRecord } from '../../../lib/domain/records.ts';
 import type { Row } from '../rows.ts';
 import { asRows, big, str } from '../rows.ts';
 import { KEY_CHUNK, chunks } from '../sql.ts';
 import type { SqlContext } from './context.ts';
+import { inOrder } from './seek.ts';
 
 function toCounters(r: Row): AddressCountersRecord {
   const contract = r.is_contract === true || r.is_contract === 1;
@@ -33,9 +35,10 @@ export async function getAddressCounters(c: SqlContext, addresses: readonly Addr
       ),
     ),
   );
-  // a row kept only for its coin balance has counted nothing: absent, as in the memory store
-  return parts
-    .flat()
-    .map(toCounters)
-    .filter((r) => r.transactionsCount !== 0n || r.tokenTransfersCount !== 0n || r.gasUsageCount !== 0n || r.validationsCount !== 0n);
+  const found = new Map<Address, AddressCountersRecord>();
+  for (const r of parts.flat().map(toCounters)) {
+    // a row kept only for its coin balance has counted nothing: absent, as in the memory store
+    if (r.transactionsCount !== 0n || r.tokenTransfersCount !== 0n || r.gasUsageCount !== 0n || r.validationsCount !== 0n) found.set(r.address, r);
+  }
+  return inOrder(addresses, found);
 }
