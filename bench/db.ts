@@ -92,6 +92,8 @@ const tokenRecord = (i: number): TokenRecord => ({
 const balances = new Map<string, bigint>();
 const knownTokens = new Set<number>();
 let airdrop = 0;
+/** coin balances: every sender starts at 100 ETH and pays each fee (no rand(): the chain stays the same) */
+const coins = new Map<Address, bigint>();
 function block(n: number): BlockBundle {
   const blockHash = hash(0xb10c, n);
   const timestamp = 1_700_000_000 + n * 12;
@@ -99,6 +101,7 @@ function block(n: number): BlockBundle {
   const tokenTransfers: TokenTransferRecord[] = [];
   const tokenBalances = new Map<string, TokenBalanceRecord>();
   const tokens: TokenRecord[] = [];
+  const coinBalances = new Map<Address, bigint>();
   const count = Math.min(PER_BLOCK, TXS - n * PER_BLOCK);
   for (let i = 0; i < count; i++) {
     let from = pickAddress();
@@ -130,6 +133,9 @@ function block(n: number): BlockBundle {
       transactionHash: txHash, blockHash, blockNumber: n, transactionIndex: i, logIndex: i, timestamp, from, to, tokenAddress,
       tokenType: 'ERC-20', amount, tokenIds: [], amounts: [], methodId,
     });
+    const coin = (coins.get(from) ?? 100n * 10n ** 18n) - 50_000n * 2n * 10n ** 9n;
+    coins.set(from, coin);
+    coinBalances.set(from, coin);
     for (const [holder, delta] of [[from, -amount], [to, amount]] as const) {
       const key = `${holder}|${tokenAddress}`;
       const value = (balances.get(key) ?? 10n ** 30n) + delta;
@@ -146,7 +152,7 @@ function block(n: number): BlockBundle {
       internalTransactionsCount: 0, transactionFees: 0n, burntFees: 0n, priorityFee: 0n,
     },
     transactions, internalTransactions: [], logs: [], tokenTransfers,
-    tokens, tokenBalances: [...tokenBalances.values()], coinBalances: [], tokenInstances: [], addresses: [], stateChanges: [],
+    tokens, tokenBalances: [...tokenBalances.values()], coinBalances: [...coinBalances].map(([address, value]) => ({ address, blockNumber: n, value })), tokenInstances: [], addresses: [], stateChanges: [],
   };
 }
 
@@ -194,6 +200,7 @@ function cases(ds: DataSource, handle: Handle): ListCase[] {
   const tt = (t: { blockNumber: number; logIndex: number }) => ({ blockNumber: t.blockNumber, logIndex: t.logIndex });
   const bal = (b: { value: bigint; tokenAddress: Address; tokenId: bigint | null }) => ({ value: b.value, tokenAddress: b.tokenAddress, tokenId: b.tokenId });
   const page = (after: never) => ({ after, limit: LIMIT, order: 'desc' as const });
+  const acct = (r: { balance: bigint; address: Address; transactionsCount: bigint }) => ({ balance: r.balance, address: r.address, transactionsCount: r.transactionsCount });
   return [
     apiCase('blocks', '/blocks', { type: 'block' }, handle),
     dsCase('ds listBlocks', (d, a) => d.listBlocks({ kind: 'block' }, page(a)), block, ds),
@@ -216,6 +223,11 @@ function cases(ds: DataSource, handle: Handle): ListCase[] {
     apiCase('address token-balances (unpaged)', `/addresses/${HOT[0]}/token-balances`, {}, handle),
     // chain statistics: counters and daily rows kept at write time, the newest 201 blocks (compare with /blocks)
     apiCase('stats', '/stats', {}, handle),
+    apiCase('top accounts', '/addresses', {}, handle),
+    dsCase('ds listAccounts balance', (d, a) => d.listAccounts({ sort: 'balance' }, page(a)), acct, ds),
+    apiCase('top accounts by transactions', '/addresses', { sort: 'transactions_count', order: 'desc' }, handle),
+    dsCase('ds listAccounts transactionsCount', (d, a) => d.listAccounts({ sort: 'transactionsCount' }, page(a)), acct, ds),
+    apiCase('address counters (one key lookup)', `/addresses/${HOT[0]}/counters`, {}, handle),
   ];
 }
 
@@ -326,6 +338,7 @@ interface Line {
 async function load(store: SqlStore, name: string): Promise<void> {
   seed = 0x2545f491;
   balances.clear();
+  coins.clear();
   knownTokens.clear();
   airdrop = 0;
   const blocks = Math.ceil(TXS / PER_BLOCK);

@@ -12,7 +12,9 @@
  * DataSink: the write side, used by the indexer and the fixture builder.
  */
 import type {
+  AccountRecord,
   Address,
+  AddressCountersRecord,
   AddressRecord,
   BlockBundle,
   BlockRecord,
@@ -361,6 +363,25 @@ export interface ContractActivityCursor {
   readonly contract: Address;
 }
 
+// ---- accounts (top accounts) -----------------------------------------------------------------
+
+/** Addresses whose current coin balance is > 0, by balance or by transactions count. */
+export interface AccountFilter {
+  readonly sort: 'balance' | 'transactionsCount';
+}
+/**
+ * Blockscout's orders, where the address always ascends (so 'asc' is not the exact reverse):
+ * - balance, desc: (balance DESC, address ASC); asc: (balance ASC, address ASC)
+ * - transactionsCount, desc: (transactionsCount DESC, balance DESC, address ASC);
+ *   asc: (transactionsCount ASC, balance DESC, address ASC)
+ * The cursor holds the last record's values (transactionsCount unused by the balance sort).
+ */
+export interface AccountCursor {
+  readonly balance: bigint;
+  readonly address: Address;
+  readonly transactionsCount: bigint;
+}
+
 // ---- the ports -------------------------------------------------------------------------------
 
 export type BlockRef = { readonly number: number } | { readonly hash: Hash };
@@ -408,6 +429,10 @@ export interface DataSource {
     page: Page<TokenBalanceCursor>,
   ): Promise<readonly CurrentTokenBalance[]>;
   listTokenHolders(filter: TokenHolderFilter, page: Page<TokenHolderCursor>): Promise<readonly CurrentTokenBalance[]>;
+  /** Addresses with a positive current coin balance and their transactions count (see AccountCursor). */
+  listAccounts(filter: AccountFilter, page: Page<AccountCursor>): Promise<readonly AccountRecord[]>;
+  /** Batch: the kept counters of these addresses (a key lookup each); addresses whose four counters are all 0 are absent. */
+  getAddressCounters(addresses: readonly Address[]): Promise<readonly AddressCountersRecord[]>;
   listNftCollections(
     filter: NftCollectionFilter,
     page: Page<NftCollectionCursor>,

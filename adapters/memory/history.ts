@@ -39,6 +39,11 @@ export class HistoryTable<V> {
     return false;
   }
 
+  /** Every key with at least one entry. */
+  keys(): IterableIterator<string> {
+    return this.byKey.keys();
+  }
+
   latest(key: string): Entry<V> | undefined {
     const list = this.byKey.get(key);
     if (list === undefined) return undefined;

@@ -56,6 +56,7 @@ import {
   transferOrder,
   transferVs,
 } from './compare.ts';
+import { createAccountReader } from './accounts.ts';
 import { pageSize, takePage, takeUnionPage } from './paging.ts';
 import type { State } from './state.ts';
 import { createStatsReader } from './statsQueries.ts';
@@ -77,6 +78,7 @@ export function createReader(s: State): VersionedDataSource {
 
   return {
     ...createStatsReader(s, () => views().blocks.consensus),
+    ...createAccountReader(s),
     getDataVersion: async () => String(s.version),
     // every write goes through this State, in this process: the version is known without asking
     dataVersionSignal: { shared: false, local: () => s.version },

@@ -20,6 +20,7 @@ import type {
   TransactionRecord,
 } from '../../lib/domain/records.ts';
 import { StatsDelta } from '../../lib/stats/chainStats.ts';
+import { CounterTable } from './counters.ts';
 import { HistoryTable, KeyIndex } from './history.ts';
 import { ChainStatsTable } from './stats.ts';
 import type { StoredBlock } from './prepare.ts';
@@ -68,6 +69,8 @@ export class State {
   readonly withdrawalTotals = { count: 0n, sum: 0n };
   /** chain counters and daily aggregates of the consensus blocks (stats.ts) */
   readonly stats = new ChainStatsTable();
+  /** per-address counters: consensus and pending transactions, consensus transfers, every block mined */
+  readonly counters = new CounterTable();
 
   /** bumped by every mutation; views built for an older version are stale */
   version = 0;
@@ -80,9 +83,11 @@ export class State {
     addToSet(this.hashesAtHeight, block.number, block.hash);
     for (const hash of stored.transactions.keys()) addToSet(this.txBlocks, hash, block.hash);
     this.version++;
+    this.counters.block(block.miner, 1n);
     if (!block.consensus) return;
 
-    for (const hash of stored.transactions.keys()) this.pending.delete(hash);
+    this.countBlockRows(stored, 1n);
+    for (const hash of stored.transactions.keys()) this.removePending(hash);
     for (const w of bundle.withdrawals ?? []) {
       this.withdrawalTotals.count += 1n;
       this.withdrawalTotals.sum += w.amount;
@@ -130,12 +135,15 @@ export class State {
     deleteFromSet(this.hashesAtHeight, block.number, hash);
     for (const tx of entry.stored.transactions.keys()) deleteFromSet(this.txBlocks, tx, hash);
     this.version++;
+    this.counters.block(block.miner, -1n);
     if (!block.consensus) return;
 
     for (const w of bundle.withdrawals ?? []) {
       this.withdrawalTotals.count -= 1n;
       this.withdrawalTotals.sum -= w.amount;
     }
+    this.countBlockRows(entry.stored, -1n);
+
     for (const a of bundle.addresses) this.addresses.removeBlock(a.hash, hash);
     for (const t of bundle.tokens) this.tokens.removeBlock(t.address, hash);
     for (const b of bundle.tokenBalances) {
@@ -171,6 +179,26 @@ export class State {
     const delta = new StatsDelta();
     delta.addBlock(stored.block, stored.bundle.transactions, sign);
     this.stats.apply(delta, addresses);
+  }
+
+  /** Add (+1) or take back (−1) what a consensus block's transactions and transfers count. */
+  private countBlockRows(stored: StoredBlock, sign: 1n | -1n): void {
+    for (const tx of stored.bundle.transactions) this.counters.transaction(tx, sign);
+    for (const tt of stored.bundle.tokenTransfers) this.counters.transfer(tt.from, tt.to, sign);
+  }
+
+  /** A mempool transaction seen: it counts for its addresses until it is mined. */
+  addPending(tx: TransactionRecord): void {
+    this.pending.set(tx.hash, tx);
+    this.counters.transaction(tx, 1n);
+    this.version++;
+  }
+
+  private removePending(hash: Hash): void {
+    const tx = this.pending.get(hash);
+    if (tx === undefined) return;
+    this.pending.delete(hash);
+    this.counters.transaction(tx, -1n);
   }
 
   /** The blocks stored at a height. */

@@ -39,8 +39,7 @@ export function createWriter(s: State): BlockSink {
       const prepared = preparePending(transactions);
       for (const tx of prepared) {
         if (s.pending.has(tx.hash) || s.consensusBlockOf(tx.hash) !== undefined) continue;
-        s.pending.set(tx.hash, tx);
-        s.touch();
+        s.addPending(tx);
       }
     },
 

@@ -15,6 +15,7 @@ import type { Dialect } from './dialect.ts';
 import { sqlContext } from './queries/context.ts';
 import { countTokenTransfers } from './queries/countTokenTransfers.ts';
 import { countPendingTransactions } from './queries/countPendingTransactions.ts';
+import { getAddressCounters } from './queries/getAddressCounters.ts';
 import { getAddresses } from './queries/getAddresses.ts';
 import { getChainCounters } from './queries/getChainCounters.ts';
 import { listContractActivity } from './queries/listContractActivity.ts';
@@ -27,6 +28,7 @@ import { getHighestBlockNumber } from './queries/getHighestBlockNumber.ts';
 import { getTransaction } from './queries/getTransaction.ts';
 import { getTransactions } from './queries/getTransactions.ts';
 import { getTokenInstances } from './queries/instances.ts';
+import { listAccounts } from './queries/listAccounts.ts';
 import { listBlocks } from './queries/listBlocks.ts';
 import { listCoinBalances } from './queries/listCoinBalances.ts';
 import { listInternalTransactions } from './queries/listInternalTransactions.ts';
@@ -65,6 +67,8 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     listCoinBalances: (filter, page) => listCoinBalances(c, filter, page),
     listTokenBalances: (filter, page) => listTokenBalances(c, filter, page),
     listTokenHolders: (filter, page) => listTokenHolders(c, filter, page),
+    listAccounts: (filter, page) => listAccounts(c, filter, page),
+    getAddressCounters: (addresses) => getAddressCounters(c, addresses),
     listNftCollections: (filter, page) => listNftCollections(c, filter, page),
     listTokenInstances: (filter, page) => listTokenInstances(c, filter, page),
     listStateChanges: (transactionHash) => listStateChanges(c, transactionHash),

@@ -14,6 +14,7 @@ import type { Knex } from 'knex';
 import type { Address, BlockBundle, Hash, TransactionRecord } from '../../lib/domain/records.ts';
 import type { BlockSink } from '../../lib/ports.ts';
 import { InvalidWriteError, isListedInternal, validateBundle, validatePending } from '../../lib/sink/validate.ts';
+import { CounterDeltas, applyCounterDeltas, countInsertedBlocks, countMinedPending, countPending, countRemovedBlocks } from './counters.ts';
 import type { Dialect } from './dialect.ts';
 import { beginStatsWrite } from './stats.ts';
 import { toBig } from './dialect.ts';
@@ -47,6 +48,8 @@ class Affected {
   readonly addresses: Key[] = [];
   readonly instances: Key[] = [];
   readonly transferIds: Key[] = [];
+  /** per-address counters and current coin balances (./counters.ts) */
+  readonly counters = new CounterDeltas();
 }
 
 function specs(d: Dialect): Record<'tokens' | 'addresses' | 'instances' | 'owners' | 'balances', LatestSpec> {
@@ -162,6 +165,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     affected.instances.push(...(await selectKeys(trx, 'token_instance_history', ['token_address', 'token_id'], hashes)));
     affected.transferIds.push(...(await selectKeys(trx, 'token_transfer_ids', ['token_address', 'token_id'], hashes)));
     await removeWithdrawals(trx, d, hashes);
+    await countRemovedBlocks(trx, hashes, affected.counters);
     for (const part of chunks(hashes, KEY_CHUNK)) {
       for (const [table, column] of BLOCK_ROWS) await trx(table).whereIn(column, part).delete();
     }
@@ -171,6 +175,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
   async function insertBlocks(trx: Knex.Transaction, bundles: readonly BlockBundle[], affected: Affected): Promise<Fresh> {
     const fresh: Fresh = { tokens: [], addresses: [], balances: [], instances: [], transferIds: [] };
     if (bundles.length === 0) return fresh;
+    countInsertedBlocks(bundles, affected.counters);
     const maxSeq = asRows(await trx('blocks').max({ m: 'seq' }))[0];
     let seq = maxSeq === undefined || maxSeq.m === null ? 0 : num(maxSeq, 'm');
 
@@ -271,6 +276,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
 
     await insertRows(trx, d, 'blocks', blocks);
     await insertRows(trx, d, 'transactions', txs);
+    await countMinedPending(trx, minedHashes, affected.counters);
     for (const part of chunks(minedHashes, KEY_CHUNK)) await trx('pending_transactions').whereIn('hash', part).delete();
     await insertRows(trx, d, 'transaction_kinds', kinds);
     await insertRows(trx, d, 'internal_transactions', internals);
@@ -491,6 +497,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         await stats.finish();
         if (appending && mode.recomputeAlways !== true) await applyFresh(trx, fresh);
         else await refresh(trx, affected);
+        await applyCounterDeltas(trx, d, affected.counters, appending && mode.recomputeAlways !== true);
         await bumpDataVersion(trx);
       });
     },
@@ -511,6 +518,9 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         const rows = [...firsts.values()].filter((t) => !skip.has(t.hash)).map((t) => transactionRow(d, t));
         if (rows.length === 0) return;
         await insertRows(trx, d, 'pending_transactions', rows);
+        const counters = new CounterDeltas();
+        countPending([...firsts.values()].filter((t) => !skip.has(t.hash)), counters);
+        await applyCounterDeltas(trx, d, counters, true);
         await bumpDataVersion(trx);
       });
     },
@@ -525,6 +535,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         await removeBlocks(trx, hashes, affected);
         await stats.finish();
         await refresh(trx, affected);
+        await applyCounterDeltas(trx, d, affected.counters, false);
         await bumpDataVersion(trx);
       });
     },

@@ -231,6 +231,32 @@ export interface AddressWrite extends AddressRecord {
   readonly blockNumber: number;
 }
 
+/**
+ * The per-address counters the sink keeps as blocks are written and rolled back (Blockscout's
+ * address counters). Rows counted: transactions of consensus blocks and pending ones; token
+ * transfers of consensus blocks; every stored block (any consensus) for validations.
+ */
+export interface AddressCountersRecord {
+  readonly address: Address;
+  /** contract: transactions to it; otherwise: transactions from or to it (pending included) */
+  readonly transactionsCount: bigint;
+  /** token transfers from or to it */
+  readonly tokenTransfersCount: bigint;
+  /** contract: Σ gasUsed of incoming transactions, outgoing when that is 0; otherwise: Σ gasUsed of outgoing ones */
+  readonly gasUsageCount: bigint;
+  /** blocks it mined, consensus or not */
+  readonly validationsCount: bigint;
+}
+
+/** An address with a positive current coin balance (the top-accounts list). */
+export interface AccountRecord {
+  readonly address: Address;
+  /** its latest consensus coin balance record */
+  readonly balance: bigint;
+  /** the counter of AddressCountersRecord */
+  readonly transactionsCount: bigint;
+}
+
 /** One balance change of a transaction (coin or token), as computed by the indexer. */
 export interface StateChangeRecord {
   readonly transactionHash: Hash;

@@ -5,6 +5,8 @@
  */
 import { address } from './address.ts';
 import { addressBlocksValidated } from './addressBlocksValidated.ts';
+import { addressCounters } from './addressCounters.ts';
+import { addresses } from './addresses.ts';
 import { addressCoinBalanceHistory } from './addressCoinBalanceHistory.ts';
 import { addressCoinBalanceHistoryByDay } from './addressCoinBalanceHistoryByDay.ts';
 import { addressInternalTransactions } from './addressInternalTransactions.ts';
@@ -74,6 +76,8 @@ const EXPLORER_ENDPOINTS = {
   addressLogs,
   addressNft,
   addressTabsCounters,
+  addressCounters,
+  addresses,
   addressCoinBalanceHistory,
   addressCoinBalanceHistoryByDay,
   addressTokens,

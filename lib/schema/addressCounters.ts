@@ -1,7 +1,7 @@
-/** The address counters: `/addresses/{h}/tabs-counters`. */
+/** The address counters: `/addresses/{h}/tabs-counters` and `/addresses/{h}/counters`. */
 import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
-import { Integer } from './scalars.ts';
+import { Integer, IntegerString } from './scalars.ts';
 
 /** Rows per tab, each counted to at most 51 (51 = more than 50). */
 export const AddressTabsCounters = component(
@@ -14,5 +14,16 @@ export const AddressTabsCounters = component(
     transactions_count: Integer,
     validations_count: Integer,
     withdrawals_count: Integer,
+  }),
+);
+
+/** `/addresses/{h}/counters`: the kept counters, decimal strings. */
+export const AddressCounters = component(
+  'AddressCounters',
+  t.type({
+    gas_usage_count: IntegerString,
+    token_transfers_count: IntegerString,
+    transactions_count: IntegerString,
+    validations_count: IntegerString,
   }),
 );

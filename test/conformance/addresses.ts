@@ -199,6 +199,78 @@ export async function addressSuite(t: Test, loaded: Loaded): Promise<void> {
     t.same(await get(`/addresses/${f.eoas.alice}/coin-balance-history`, { block_number: '0' }), { items: [], next_page_params: null }, 'block_number=0 → empty');
   });
 
+  /** Blockscout's counters, counted straight from the fixture's records (consensus blocks and the mempool). */
+  const consensus = chain.bundles.filter((b) => b.block.consensus);
+  const counted = [...consensus.flatMap((b) => b.transactions), ...chain.pending];
+  const isContract = (a: string): boolean => {
+    let last: { block: number; contract: boolean } | undefined;
+    for (const r of consensus.flatMap((b) => b.addresses)) if (r.hash === a && (last === undefined || r.blockNumber >= last.block)) last = { block: r.blockNumber, contract: r.isContract };
+    return last?.contract === true;
+  };
+  const sum = (xs: readonly (bigint | null)[]) => xs.reduce<bigint>((s, x) => s + (x ?? 0n), 0n);
+  const oracle = (a: string) => {
+    const contract = isContract(a);
+    const incoming = counted.filter((x) => x.to === a);
+    const outgoing = counted.filter((x) => x.from === a);
+    const gasIn = sum(incoming.map((x) => x.gasUsed));
+    return {
+      gas_usage_count: String(contract ? (gasIn > 0n ? gasIn : sum(outgoing.map((x) => x.gasUsed))) : sum(outgoing.map((x) => x.gasUsed))),
+      token_transfers_count: String(consensus.flatMap((b) => b.tokenTransfers).filter((r) => r.from === a || r.to === a).length),
+      transactions_count: String(contract ? incoming.length : counted.filter((x) => x.from === a || x.to === a).length),
+      validations_count: String(chain.bundles.filter((b) => b.block.miner === a).length),
+    };
+  };
+
+  await t.test('address counters: the kept counts equal counts over the fixture\'s records', async (t) => {
+    const addresses = [f.hotAddress, f.miner, f.secondMiner, f.eoas.alice, f.eoas.erin, f.eoas.deployer, f.tokens.erc20, f.contracts.router, f.airdropRecipients[0] ?? f.miner];
+    for (const a of addresses) t.same(await get(`/addresses/${a}/counters`), oracle(a), a);
+    t.ok(isContract(f.hotAddress) && Number(oracle(f.hotAddress).transactions_count) > 0, 'a contract with transactions to it');
+    t.equal(oracle(f.miner).validations_count, String(f.minerBlockCount), 'the miner validated its blocks');
+    t.ok(chain.pending.some((p) => p.from === f.eoas.alice), 'alice has pending transactions (counted)');
+    const zero = { gas_usage_count: '0', token_transfers_count: '0', transactions_count: '0', validations_count: '0' };
+    t.same(await get(`/addresses/${f.unknownAddress}/counters`), zero, 'an unknown address: all "0"');
+  });
+
+  await t.test('top accounts: positive current balances, Blockscout\'s orders and keys', async (t) => {
+    const latest = new Map<string, { value: bigint; block: number }>();
+    for (const c of consensus.flatMap((b) => b.coinBalances)) {
+      const prev = latest.get(c.address);
+      if (prev === undefined || prev.block <= c.blockNumber) latest.set(c.address, { value: c.value, block: c.blockNumber });
+    }
+    const rich = [...latest].filter(([, v]) => v.value > 0n).map(([a, v]) => ({ a, value: v.value, txs: BigInt(oracle(a).transactions_count) }));
+    const byBalance = [...rich].sort((x, y) => (x.value === y.value ? (x.a < y.a ? -1 : 1) : x.value > y.value ? -1 : 1));
+    const all = (await walk(ex, '/api/v2/addresses', { items_count: '13' })).items;
+    t.same(
+      all.map((i) => [lower(i), i['coin_balance'], i['transactions_count']]),
+      byBalance.map((r) => [r.a, String(r.value), String(r.txs)]),
+      'every address with a positive balance, balance DESC then hash ASC, with its transactions count',
+    );
+    const byCount = [...rich].sort((x, y) => (x.txs !== y.txs ? (x.txs > y.txs ? -1 : 1) : x.value !== y.value ? (x.value > y.value ? -1 : 1) : x.a < y.a ? -1 : 1));
+    const counted = (await walk(ex, '/api/v2/addresses', { sort: 'transactions_count', order: 'desc', items_count: '11' })).items;
+    t.same(counted.map((i) => lower(i)), byCount.map((r) => r.a), 'sort=transactions_count&order=desc: count DESC, balance DESC, hash ASC');
+    const asc = (await walk(ex, '/api/v2/addresses', { sort: 'balance', order: 'asc' })).items;
+    const ascOrder = [...rich].sort((x, y) => (x.value === y.value ? (x.a < y.a ? -1 : 1) : x.value < y.value ? -1 : 1));
+    t.same(asc.map((i) => lower(i)), ascOrder.map((r) => r.a), 'sort=balance&order=asc: balance ASC, hash still ASC');
+    const first = await get('/addresses', { items_count: '2' });
+    const second = byBalance[1];
+    t.same(
+      first['next_page_params'],
+      { fetched_coin_balance: String(second?.value), hash: second?.a, items_count: 2, transactions_count: Number(second?.txs) },
+      'next_page_params: fetched_coin_balance, hash, items_count, transactions_count',
+    );
+    t.equal(first['exchange_rate'], null);
+    t.equal(first['total_supply'], null);
+    const echoed = await get('/addresses', { sort: 'balance', order: 'desc', items_count: '2' });
+    t.match(echoed['next_page_params'], { sort: 'balance', order: 'desc' }, 'sort and order echoed');
+    const page1 = items(await get('/addresses'));
+    t.same(items(await get('/addresses', { order: 'asc' })), page1, 'order without sort: the default order (echoed all the same)');
+    t.same(items(await get('/addresses', { sort: 'transactions_count' })), page1, 'sort without order: the default order');
+    const partial = await get('/addresses', { fetched_coin_balance: String(second?.value), hash: second?.a ?? '' });
+    t.same(partial, await get('/addresses'), 'a cursor without transactions_count: the first page');
+    const nulls = await get('/addresses', { sort: 'transactions_count', order: 'desc', fetched_coin_balance: '1', hash: f.eoas.alice, transactions_count: 'null' });
+    t.same(items(nulls), [], 'transactions_count=null sorts last in desc: nothing after it');
+  });
+
   await t.test('coin balance history by day: the fixture chain is older than the 10-day window', async (t) => {
     for (const a of [f.miner, f.unknownAddress]) t.same(await get(`/addresses/${a}/coin-balance-history-by-day`), { days: 10, items: [] }, a);
   });

@@ -45,6 +45,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     (x: string) => `/addresses/${x}/logs`,
     (x: string) => `/addresses/${x}/nft`,
     (x: string) => `/addresses/${x}/tabs-counters`,
+    (x: string) => `/addresses/${x}/counters`,
     (x: string) => `/addresses/${x}`,
     (x: string) => `/addresses/${x}/coin-balance-history`,
     (x: string) => `/addresses/${x}/coin-balance-history-by-day`,
@@ -131,6 +132,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     [`/tokens/${f.busyToken}/transfers`, ['block_number', 'index', 'batch_log_index', 'index_in_batch', 'items_count']],
     ['/blocks', ['block_number', 'items_count']],
     [`/tokens/${f.busyToken}/holders`, ['items_count']],
+    ['/addresses', ['items_count']],
     [`/tokens/${f.tokens.erc1155}/instances/1/holders`, ['items_count']],
     ['/withdrawals', ['index', 'items_count']],
     [`/addresses/${a}/withdrawals`, ['index', 'items_count']],
@@ -189,6 +191,25 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   cases.push({ path: hot, query: { scale: '1d', total_gas_used: '1.5' }, errors: [err('total_gas_used', 'Invalid integer. Got: string')] });
   cases.push({ path: hot, query: { scale: '1d', contract_address_hash: '0x12' }, errors: [err('contract_address_hash', ADDRESS_FORMAT)] });
   cases.push({ path: hot, query: { scale: '1d', block_number: '1' }, errors: [err('block_number', 'Unexpected field: block_number')] });
+  // /addresses: sort/order enums, an integer-string balance (a `null` literal fails), an address, integer | "" | "null"
+  for (const [name, bad] of [['sort', 'fee'], ['order', 'DESC']] as const) {
+    cases.push({ path: '/addresses', query: { [name]: bad }, errors: [err(name, 'Invalid value for enum')] });
+  }
+  for (const bad of ['null', '', '1.5', '01', 'abc']) {
+    cases.push({ path: '/addresses', query: { fetched_coin_balance: bad }, errors: [err('fetched_coin_balance', INTEGER_STRING_FORMAT)] });
+  }
+  cases.push({ path: '/addresses', query: { hash: '0x12' }, errors: [err('hash', ADDRESS_FORMAT)] });
+  cases.push({
+    path: '/addresses',
+    query: { transactions_count: 'abc' },
+    errors: [
+      err('transactions_count', 'Failed to cast value using any of: Schema(title: "NullString", type: :string), Schema(title: "EmptyString", type: :string), Schema(type: :integer)'),
+      err('transactions_count', 'Invalid integer. Got: string'),
+      err('transactions_count', 'String length is larger than maxLength: 0'),
+      err('transactions_count', 'Invalid format. Expected ~r/^null$/'),
+    ],
+  });
+  cases.push({ path: `/addresses/${a}/counters`, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   // enums and lists
   for (const [name, bad] of [['filter', 'both'], ['sort', 'gas'], ['order', 'DESC']] as const) {
     cases.push({ path: `/addresses/${a}/transactions`, query: { [name]: bad }, errors: [err(name, 'Invalid value for enum')] });

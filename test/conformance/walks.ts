@@ -60,6 +60,19 @@ function currentBalances(chain: FixtureChain, holder: Address) {
   return [...latest.values()].filter((b) => b.value > 0n || b.type === 'ERC-7984').length;
 }
 
+/** Addresses whose latest coin balance record (consensus blocks) is positive: the top accounts. */
+export function positiveBalances(chain: FixtureChain): number {
+  const latest = new Map<Address, { value: bigint; block: number }>();
+  for (const b of chain.bundles) {
+    if (!b.block.consensus) continue;
+    for (const c of b.coinBalances) {
+      const prev = latest.get(c.address);
+      if (prev === undefined || prev.block <= c.blockNumber) latest.set(c.address, { value: c.value, block: c.blockNumber });
+    }
+  }
+  return [...latest.values()].filter((x) => x.value > 0n).length;
+}
+
 /** Instances (with a row) the holder holds now: ERC-721 by its last transfer, others by a positive current balance. */
 function heldInstances(chain: FixtureChain, holder: Address): number {
   const instances = new Map<string, string>();
@@ -392,6 +405,39 @@ export function walkCases(chain: FixtureChain): WalkCase[] {
       sortKey: (i) => [num(i['index'])],
       expected: withdrawals.filter((w) => w.blockNumber === f.withdrawals.busiestBlock).length,
       minRows: 16,
+    },
+    {
+      name: 'top accounts (balance DESC, hash ASC)',
+      path: '/addresses',
+      id: (i) => String(i['hash']),
+      sortKey: (i) => [big(i['coin_balance'])],
+      expected: positiveBalances(chain),
+    },
+    {
+      name: 'top accounts, sort=balance&order=asc',
+      path: '/addresses',
+      query: { sort: 'balance', order: 'asc' },
+      id: (i) => String(i['hash']),
+      sortKey: (i) => [big(i['coin_balance'])],
+      direction: 'asc',
+      expected: positiveBalances(chain),
+    },
+    {
+      name: 'top accounts, sort=transactions_count&order=desc',
+      path: '/addresses',
+      query: { sort: 'transactions_count', order: 'desc' },
+      id: (i) => String(i['hash']),
+      sortKey: (i) => [big(i['transactions_count']), big(i['coin_balance'])],
+      expected: positiveBalances(chain),
+    },
+    {
+      name: 'top accounts, sort=transactions_count&order=asc',
+      path: '/addresses',
+      query: { sort: 'transactions_count', order: 'asc' },
+      id: (i) => String(i['hash']),
+      sortKey: (i) => [big(i['transactions_count'])],
+      direction: 'asc',
+      expected: positiveBalances(chain),
     },
     {
       name: 'blocks',

@@ -6,7 +6,7 @@
  * restart give the same store as an uninterrupted run.
  */
 import t from 'tap';
-import { createPublicClient, decodeErrorResult, http, parseAbi } from 'viem';
+import { createPublicClient, decodeErrorResult, http, keccak256, parseAbi, toHex } from 'viem';
 import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
 import type { DataSource } from '../../lib/ports.ts';
 import { createExplorer } from '../../lib/index.ts';
@@ -173,12 +173,12 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       // ---- /stats (issue 9): the chain counters against the node's blocks and receipts ----
       const numbers = sink.bundles.map((b) => b.block.number);
       const first = Math.min(...numbers);
-      let nodeTxs = 0;
+      let nodeTxCount = 0;
       let nodeGas = 0n;
       let receiptGas = 0n;
       for (let n = first; n <= head; n++) {
         const b = await client.getBlock({ blockNumber: BigInt(n) });
-        nodeTxs += b.transactions.length;
+        nodeTxCount += b.transactions.length;
         nodeGas += b.gasUsed;
         for (const hash of b.transactions) receiptGas += (await client.getTransactionReceipt({ hash })).gasUsed;
       }
@@ -186,9 +186,71 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       const stats = await page('/stats');
       const pendingNow = await store.countPendingTransactions({});
       t.equal(stats['total_blocks'], String(head - first + 1), '/stats total_blocks = the node\'s blocks');
-      t.equal(stats['total_transactions'], String(nodeTxs + pendingNow), '/stats total_transactions = the transactions of the node\'s blocks (+ pending)');
+      t.equal(stats['total_transactions'], String(nodeTxCount + pendingNow), '/stats total_transactions = the transactions of the node\'s blocks (+ pending)');
       t.equal(stats['total_gas_used'], receiptGas.toString(), '/stats total_gas_used = Σ receipt gasUsed');
       t.equal(stats['total_addresses'], String(latestCoin.size), '/stats total_addresses = the addresses whose balance the indexer recorded');
+      // ---- address counters and top accounts (issue 8) against the node ----
+      const TRANSFER = keccak256(toHex('Transfer(address,address,uint256)'));
+      const SINGLE = keccak256(toHex('TransferSingle(address,address,address,uint256,uint256)'));
+      const BATCH = keccak256(toHex('TransferBatch(address,address,address,uint256[],uint256[])'));
+      const topicAddress = (topic: Hex | undefined): Address => lc(`0x${(topic ?? '0x').slice(-40)}`);
+      const nodeTxs: { from: Address; to: Address | null; gasUsed: bigint }[] = [];
+      const nodeTransfers: { from: Address; to: Address }[] = [];
+      const miners: Address[] = [];
+      for (let n = 0; n <= head; n++) {
+        const block = await client.getBlock({ blockNumber: BigInt(n), includeTransactions: true });
+        miners.push(lc(block.miner));
+        for (const tx of block.transactions) {
+          const receipt = await client.getTransactionReceipt({ hash: tx.hash });
+          nodeTxs.push({ from: lc(tx.from), to: tx.to === null ? null : lc(tx.to), gasUsed: receipt.gasUsed });
+          for (const l of receipt.logs) {
+            const [topic0, t1, t2, t3] = l.topics;
+            if (topic0 === TRANSFER && l.topics.length >= 3) nodeTransfers.push({ from: topicAddress(t1), to: topicAddress(t2) });
+            if ((topic0 === SINGLE || topic0 === BATCH) && l.topics.length === 4) nodeTransfers.push({ from: topicAddress(t2), to: topicAddress(t3) });
+          }
+        }
+      }
+      const gasOf = (xs: readonly { gasUsed: bigint }[]) => xs.reduce((sum, x) => sum + x.gasUsed, 0n);
+      const counterAddresses = new Set<Address>([...latestCoin.keys(), ...Object.values(facts.contracts).map(lc), ...miners]);
+      let contractsChecked = 0;
+      for (const address of counterAddresses) {
+        const code = await client.getCode({ address });
+        const contract = code !== undefined && code !== '0x';
+        if (contract) contractsChecked++;
+        const incoming = nodeTxs.filter((x) => x.to === address);
+        const outgoing = nodeTxs.filter((x) => x.from === address);
+        const gasIn = gasOf(incoming);
+        t.same(
+          await page(`/addresses/${address}/counters`),
+          {
+            gas_usage_count: String(contract ? (gasIn > 0n ? gasIn : gasOf(outgoing)) : gasOf(outgoing)),
+            token_transfers_count: String(nodeTransfers.filter((x) => x.from === address || x.to === address).length),
+            transactions_count: String(contract ? incoming.length : nodeTxs.filter((x) => x.from === address || x.to === address).length),
+            validations_count: String(miners.filter((m) => m === address).length),
+          },
+          `/addresses/${address}/counters = counts over the node's blocks and receipts${contract ? ' (a contract)' : ''}`,
+        );
+      }
+      t.ok(contractsChecked >= 3, `${contractsChecked} contracts' counters checked`);
+      // top accounts: every address with a positive balance at head, each at eth_getBalance
+      const top: Record<string, unknown>[] = [];
+      let query: Record<string, string> = { items_count: '7' };
+      for (let guard = 0; guard < 100; guard++) {
+        const body = await page('/addresses', query);
+        top.push(...(body['items'] as Record<string, unknown>[]));
+        const next = body['next_page_params'] as Record<string, unknown> | null;
+        if (next === null) break;
+        query = Object.fromEntries(Object.entries(next).map(([k, v]) => [k, v === null ? '' : String(v)]));
+      }
+      const positive = [];
+      for (const address of latestCoin.keys()) if ((await client.getBalance({ address })) > 0n) positive.push(address);
+      t.same(new Set(top.map((i) => lc(String(i['hash'])))), new Set(positive), '/addresses lists every address with a positive balance');
+      for (const item of top) {
+        const address = lc(String(item['hash']));
+        t.equal(item['coin_balance'], String(await client.getBalance({ address })), `/addresses: ${address} balance = eth_getBalance at head`);
+      }
+      const balances = top.map((i) => BigInt(String(i['coin_balance'])));
+      t.ok(balances.every((b, i) => i === 0 || (balances[i - 1] ?? 0n) >= b), '/addresses: balance DESC');
       for (const [contract, creation, creator] of [
         [facts.contracts.token, facts.txs.deployToken, null],
         [facts.contracts.createdToken, facts.txs.factoryCreate, facts.contracts.factory],

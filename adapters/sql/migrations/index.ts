@@ -11,6 +11,7 @@ import * as m004 from './004_lean_history.ts';
 import * as m005 from './005_address_lists.ts';
 import * as m006 from './006_token_holders.ts';
 import * as m007 from './007_withdrawals.ts';
+import * as m008 from './008_address_counters.ts';
 import * as m009 from './009_chain_stats.ts';
 
 export interface Migration {
@@ -19,7 +20,7 @@ export interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m009];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: () => Promise.resolve([...MIGRATIONS]),

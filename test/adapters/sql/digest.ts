@@ -4,6 +4,7 @@
  * produce equal digests, entry by entry.
  */
 import type {
+  AccountRecord,
   Address,
   BlockBundle,
   BlockRecord,
@@ -19,6 +20,7 @@ import type {
 } from '../../../lib/domain/records.ts';
 import { NFT_TOKEN_TYPES, TOKEN_TYPES, TRANSACTION_KINDS } from '../../../lib/domain/records.ts';
 import type {
+  AccountCursor,
   BlockRange,
   CurrentTokenBalance,
   DataSource,
@@ -423,6 +425,14 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
   for (const { tokenAddress, tokenId } of every(keys.instances)) {
     await both(`listTokenHolders ${tokenAddress}#${tokenId}`, (page) => ds.listTokenHolders({ tokenAddress, tokenId }, page), holderCursor);
     add(`countTokenTransfers ${tokenAddress}#${tokenId}`, await ds.countTokenTransfers({ tokenAddress, tokenId }));
+  }
+  // ---- address counters and top accounts ----------------------------------------------------
+  add('getAddressCounters all', await ds.getAddressCounters([...keys.addresses, ...keys.addresses.slice(0, 3)]));
+  const accountCursor = (r: AccountRecord) => ({ balance: r.balance, address: r.address, transactionsCount: r.transactionsCount });
+  for (const sort of ['balance', 'transactionsCount'] as const) {
+    for (const order of ['desc', 'asc'] as const) {
+      add(`listAccounts ${sort} ${order}`, await walk((after: AccountCursor | null, l) => ds.listAccounts({ sort }, { after, limit: l, order }), accountCursor, limit));
+    }
   }
   for (const tokenAddress of keys.tokens) {
     await both(`listTokenInstances ${tokenAddress}`, (page) => ds.listTokenInstances({ tokenAddress }, page), instanceCursor);

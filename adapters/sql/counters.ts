@@ -1,0 +1,227 @@
+/**
+ * The per-address counters and current coin balance the SQL sink keeps in address_counters
+ * (migration 008), inside the write's own database transaction:
+ * - every row a write adds or deletes adds or takes back its contribution (CounterDeltas):
+ *   transactions of consensus blocks and pending ones (a pending row mined gives its place to
+ *   the mined row), token transfers of consensus blocks, every stored block for its miner;
+ * - the current coin balance comes from the batch on the append-only path, and is re-read from
+ *   coin_balances (the latest record, an index seek per address) for the addresses a removal
+ *   or an out-of-order write touched;
+ * - the effective transactions count follows the address's current contract status, so it is
+ *   recomputed for every address whose counters or address record the write touched.
+ * A rollback therefore leaves exactly the counts of the rows that remain.
+ */
+import type { Knex } from 'knex';
+import type { Address, BlockBundle, Hash, TransactionRecord } from '../../lib/domain/records.ts';
+import type { Dialect } from './dialect.ts';
+import { toBig } from './dialect.ts';
+import type { Row, WriteRow } from './rows.ts';
+import { asRows, big, bool, num, str } from './rows.ts';
+import { KEY_CHUNK, chunks } from './sql.ts';
+
+interface Parts {
+  txAny: bigint;
+  txTo: bigint;
+  transfers: bigint;
+  gasIn: bigint;
+  gasOut: bigint;
+  validations: bigint;
+}
+const zero = (): Parts => ({ txAny: 0n, txTo: 0n, transfers: 0n, gasIn: 0n, gasOut: 0n, validations: 0n });
+
+/** What one write changes: counter deltas and the addresses whose derived columns must be redone. */
+export class CounterDeltas {
+  readonly parts = new Map<Address, Parts>();
+  /** current balance candidates from the inserted coin balance rows (latest per address) */
+  readonly fresh = new Map<Address, { readonly value: bigint; readonly block: number }>();
+  /** addresses whose current balance is re-read from coin_balances */
+  readonly recount = new Set<Address>();
+  /** addresses whose address record (contract status) may have changed */
+  readonly records = new Set<Address>();
+
+  private change(a: Address, f: (p: Parts) => void): void {
+    const p = this.parts.get(a) ?? zero();
+    f(p);
+    this.parts.set(a, p);
+  }
+  transaction(from: Address, to: Address | null, gasUsed: bigint | null, sign: 1n | -1n): void {
+    const gas = (gasUsed ?? 0n) * sign;
+    this.change(from, (p) => {
+      p.txAny += sign;
+      p.gasOut += gas;
+    });
+    if (to === null) return;
+    this.change(to, (p) => {
+      if (to !== from) p.txAny += sign;
+      p.txTo += sign;
+      p.gasIn += gas;
+    });
+  }
+  transfer(from: Address, to: Address, sign: 1n | -1n): void {
+    this.change(from, (p) => (p.transfers += sign));
+    if (to !== from) this.change(to, (p) => (p.transfers += sign));
+  }
+  block(miner: Address, sign: 1n | -1n): void {
+    this.change(miner, (p) => (p.validations += sign));
+  }
+}
+
+const addr = (r: Row, c: string): Address => str(r, c) as Address;
+const addrOrNull = (r: Row, c: string): Address | null => (r[c] === null || r[c] === undefined ? null : addr(r, c));
+const gasOf = (r: Row): bigint | null => (r.gas_used === null || r.gas_used === undefined ? null : big(r, 'gas_used'));
+
+/** Before blocks are deleted: take back what their rows counted. */
+export async function countRemovedBlocks(trx: Knex.Transaction, hashes: readonly Hash[], acc: CounterDeltas): Promise<void> {
+  for (const part of chunks(hashes, KEY_CHUNK)) {
+    for (const r of asRows(await trx('blocks').select('miner').whereIn('hash', part))) acc.block(addr(r, 'miner'), -1n);
+    const txs = asRows(await trx('transactions').select('from_address', 'to_address', 'gas_used').whereIn('block_hash', part).andWhere('consensus', true));
+    for (const r of txs) acc.transaction(addr(r, 'from_address'), addrOrNull(r, 'to_address'), gasOf(r), -1n);
+    for (const r of asRows(await trx('token_transfers').select('from_address', 'to_address').whereIn('block_hash', part))) {
+      acc.transfer(addr(r, 'from_address'), addr(r, 'to_address'), -1n);
+    }
+    for (const r of asRows(await trx('coin_balances').distinct('address').whereIn('block_hash', part))) acc.recount.add(addr(r, 'address'));
+    for (const r of asRows(await trx('address_history').distinct('hash').whereIn('block_hash', part))) acc.records.add(addr(r, 'hash'));
+  }
+}
+
+/** New blocks (none stored yet): what their rows count. */
+export function countInsertedBlocks(bundles: readonly BlockBundle[], acc: CounterDeltas): void {
+  for (const { block, transactions, tokenTransfers, coinBalances, addresses } of bundles) {
+    acc.block(block.miner, 1n);
+    if (!block.consensus) continue;
+    for (const t of transactions) acc.transaction(t.from, t.to, t.gasUsed, 1n);
+    for (const t of tokenTransfers) acc.transfer(t.from, t.to, 1n);
+    for (const c of coinBalances) {
+      const prev = acc.fresh.get(c.address);
+      if (prev === undefined || c.blockNumber >= prev.block) acc.fresh.set(c.address, { value: c.value, block: c.blockNumber });
+    }
+    for (const a of addresses) acc.records.add(a.hash);
+  }
+}
+
+/** Before pending rows of mined transactions are deleted: take back what they counted. */
+export async function countMinedPending(trx: Knex.Transaction, hashes: readonly Hash[], acc: CounterDeltas): Promise<void> {
+  for (const part of chunks(hashes, KEY_CHUNK)) {
+    const rows = asRows(await trx('pending_transactions').select('from_address', 'to_address', 'gas_used').whereIn('hash', part));
+    for (const r of rows) acc.transaction(addr(r, 'from_address'), addrOrNull(r, 'to_address'), gasOf(r), -1n);
+  }
+}
+
+/** Pending transactions stored: they count until mined. */
+export function countPending(transactions: readonly TransactionRecord[], acc: CounterDeltas): void {
+  for (const t of transactions) acc.transaction(t.from, t.to, t.gasUsed, 1n);
+}
+
+/** The latest coin balance record of an address (coin_balances holds consensus rows only). */
+async function latestBalance(trx: Knex.Transaction, address: Address): Promise<{ value: bigint; block: number } | null> {
+  const rows = asRows(
+    await trx('coin_balances')
+      .select('value', 'block_number')
+      .where('address', address)
+      .orderBy([
+        { column: 'block_number', order: 'desc' },
+        { column: 'seq', order: 'desc' },
+      ])
+      .limit(1),
+  );
+  const r = rows[0];
+  return r === undefined ? null : { value: big(r, 'value'), block: num(r, 'block_number') };
+}
+
+/**
+ * Apply a write's deltas to address_counters. `appending`: every inserted row is later than
+ * every stored one (nothing removed), so the batch's latest coin balance is the current one.
+ */
+export async function applyCounterDeltas(trx: Knex.Transaction, d: Dialect, acc: CounterDeltas, appending: boolean): Promise<void> {
+  const touched = [...new Set<Address>([...acc.parts.keys(), ...acc.fresh.keys(), ...acc.recount, ...acc.records])];
+  if (touched.length === 0) return;
+  const upserts: WriteRow[] = [];
+  const deletes: Address[] = [];
+  for (const part of chunks(touched, KEY_CHUNK)) {
+    const stored = new Map<Address, Row>();
+    for (const r of asRows(await trx('address_counters').select('*').whereIn('address', part))) stored.set(addr(r, 'address'), r);
+    const contracts = new Set<Address>();
+    for (const r of asRows(await trx('addresses').select('hash', 'is_contract').whereIn('hash', part))) {
+      if (bool(r, 'is_contract')) contracts.add(addr(r, 'hash'));
+    }
+    for (const address of part) {
+      const s = stored.get(address);
+      const delta = acc.parts.get(address) ?? zero();
+      const p: Parts = {
+        txAny: (s === undefined ? 0n : big(s, 'tx_any')) + delta.txAny,
+        txTo: (s === undefined ? 0n : big(s, 'tx_to')) + delta.txTo,
+        transfers: (s === undefined ? 0n : big(s, 'transfers')) + delta.transfers,
+        gasIn: (s === undefined ? 0n : big(s, 'gas_in')) + delta.gasIn,
+        gasOut: (s === undefined ? 0n : big(s, 'gas_out')) + delta.gasOut,
+        validations: (s === undefined ? 0n : big(s, 'validations')) + delta.validations,
+      };
+      let balance: { value: bigint; block: number } | null =
+        s === undefined || s.balance === null ? null : { value: toBig(s.balance), block: num(s, 'balance_block') };
+      const fresh = acc.fresh.get(address);
+      if (!appending && (fresh !== undefined || acc.recount.has(address))) balance = await latestBalance(trx, address);
+      else if (fresh !== undefined && (balance === null || fresh.block >= balance.block)) balance = fresh;
+      if (balance === null && Object.values(p).every((v) => v === 0n)) {
+        if (s !== undefined) deletes.push(address);
+        continue;
+      }
+      upserts.push({
+        address,
+        tx_any: Number(p.txAny),
+        tx_to: Number(p.txTo),
+        transfers: Number(p.transfers),
+        gas_in: d.big(p.gasIn),
+        gas_out: d.big(p.gasOut),
+        validations: Number(p.validations),
+        transactions_count: Number(contracts.has(address) ? p.txTo : p.txAny),
+        balance: balance === null ? null : d.key(balance.value),
+        balance_block: balance === null ? null : balance.block,
+        listed: balance !== null && balance.value > 0n,
+      });
+    }
+  }
+  for (const part of chunks(deletes, KEY_CHUNK)) await trx('address_counters').whereIn('address', part).delete();
+  for (const part of chunks(upserts, Math.min(d.maxInsertRows, Math.floor(d.maxVariables / 11)))) {
+    await trx('address_counters').insert(part).onConflict('address').merge();
+  }
+}
+
+/**
+ * Recount every address from the stored rows (migration 008 on a store written before it):
+ * the same numbers the deltas keep, from aggregate queries.
+ */
+export async function recountAll(knex: Knex, d: Dialect): Promise<void> {
+  await knex.transaction(async (trx) => {
+    const acc = new CounterDeltas();
+    // gas_used is numeric on Postgres, text on SQLite: summed as 64-bit integers on both
+    const sum = 'SUM(CAST(gas_used AS BIGINT))';
+    const txs = `(SELECT from_address, to_address, gas_used FROM transactions WHERE consensus = ? UNION ALL SELECT from_address, to_address, gas_used FROM pending_transactions) t`;
+    const raw = async (sql: string, bindings: readonly (string | number | boolean)[] = []) => asRows(d.rawRows(await trx.raw(sql, [...bindings])));
+    const get = (a: Address): Parts => {
+      const p = acc.parts.get(a) ?? zero();
+      acc.parts.set(a, p);
+      return p;
+    };
+    const n = (r: Row, c: string): bigint => (r[c] === null || r[c] === undefined ? 0n : toBig(typeof r[c] === 'number' ? r[c] : String(r[c])));
+    for (const r of await raw(`SELECT from_address AS a, COUNT(*) AS n, ${sum} AS g FROM ${txs} GROUP BY from_address`, [true])) {
+      const p = get(addr(r, 'a'));
+      p.txAny += n(r, 'n');
+      p.gasOut += n(r, 'g');
+    }
+    for (const r of await raw(`SELECT to_address AS a, COUNT(*) AS n, ${sum} AS g FROM ${txs} WHERE to_address IS NOT NULL GROUP BY to_address`, [true])) {
+      const p = get(addr(r, 'a'));
+      p.txTo += n(r, 'n');
+      p.gasIn += n(r, 'g');
+    }
+    for (const r of await raw(`SELECT to_address AS a, COUNT(*) AS n FROM ${txs} WHERE to_address IS NOT NULL AND to_address <> from_address GROUP BY to_address`, [true])) {
+      get(addr(r, 'a')).txAny += n(r, 'n');
+    }
+    for (const r of await raw('SELECT from_address AS a, COUNT(*) AS n FROM token_transfers GROUP BY from_address')) get(addr(r, 'a')).transfers += n(r, 'n');
+    for (const r of await raw('SELECT to_address AS a, COUNT(*) AS n FROM token_transfers WHERE to_address <> from_address GROUP BY to_address')) {
+      get(addr(r, 'a')).transfers += n(r, 'n');
+    }
+    for (const r of await raw('SELECT miner AS a, COUNT(*) AS n FROM blocks GROUP BY miner')) get(addr(r, 'a')).validations += n(r, 'n');
+    for (const r of await raw('SELECT DISTINCT address AS a FROM coin_balances')) acc.recount.add(addr(r, 'a'));
+    await trx('address_counters').delete();
+    await applyCounterDeltas(trx, d, acc, false);
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * GET /addresses/{address_hash_param}/counters — the counters the store keeps for the address
+ * (transactions, token transfers, gas usage, validations; Blockscout's contract rules), read
+ * with one key lookup, as decimal strings. An address never counted: all "0". Unlike
+ * Blockscout the counts are current when the request comes (no refresh in the background).
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import { addressHash } from '../params/codecs.ts';
+import { AddressCounters } from '../schema/addressCounters.ts';
+import { defineEndpoint } from './endpoint.ts';
+
+export const addressCounters = defineEndpoint({
+  route: '/addresses/{address_hash_param}/counters',
+  summary: "An address's transactions, token transfers, gas usage and validations counts",
+  path: { address_hash_param: addressHash },
+  query: {},
+  response: AddressCounters,
+  handler:
+    ({ ds }) =>
+    ({ path }) =>
+    async () => {
+      const [c] = await ds.getAddressCounters([path.address_hash_param]);
+      return E.right({
+        gas_usage_count: String(c?.gasUsageCount ?? 0n),
+        token_transfers_count: String(c?.tokenTransfersCount ?? 0n),
+        transactions_count: String(c?.transactionsCount ?? 0n),
+        validations_count: String(c?.validationsCount ?? 0n),
+      });
+    },
+});
