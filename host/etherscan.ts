@@ -2,7 +2,9 @@
  * The host's side of the Etherscan-compatible dialect: the last step of its middleware chain
  * (the steps before it are the API's: keys, limits, credits, headers). GET and HEAD read the
  * query string; POST (as Blockscout accepts, and as ethers sends `eth_call`) also reads a
- * bounded form-urlencoded or JSON-object body, whose parameters win over the query's.
+ * bounded form-urlencoded or JSON-object body, whose parameters win over the query's. The body
+ * is read before the chain (`readEtherscanBody`), so that an `apikey` sent in it identifies the
+ * caller as one in the query string does.
  */
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Explorer, JsonValue, RawQuery } from '../lib/index.ts';
@@ -32,6 +34,23 @@ export function formParams(contentType: string, text: string): Record<string, st
   return out;
 }
 
+type FormRead = { readonly params: Readonly<Record<string, string>> } | { readonly tooLarge: true };
+const forms = new WeakMap<object, FormRead>();
+
+/** Read a POST body's parameters (bounded); an `apikey` in it stands for one in the query string. */
+export async function readEtherscanBody(ctx: ParameterizedContext): Promise<void> {
+  if (ctx.method !== 'POST') return;
+  const read = await readBody(ctx, MAX_FORM_BODY_BYTES);
+  if ('tooLarge' in read) {
+    forms.set(ctx, read);
+    return;
+  }
+  const params = formParams(ctx.get('content-type'), read.text);
+  forms.set(ctx, { params });
+  const key = params['apikey'];
+  if (key !== undefined && key.trim() !== '' && ctx.query.apikey === undefined) ctx.query = { ...ctx.query, apikey: key };
+}
+
 export function answerEtherscan(explorer: Explorer, write: WriteJson): Middleware {
   return async (ctx: ParameterizedContext) => {
     if (!ALLOWED.includes(ctx.method)) {
@@ -41,13 +60,13 @@ export function answerEtherscan(explorer: Explorer, write: WriteJson): Middlewar
     const info = requestInfo(ctx);
     if (!info || explorer.etherscan === undefined) throw new ApiException({ kind: 'RouteNotFound' });
     let query: RawQuery = ctx.query as RawQuery;
-    if (ctx.method === 'POST') {
-      const read = await readBody(ctx, MAX_FORM_BODY_BYTES);
-      if ('tooLarge' in read) {
+    const form = forms.get(ctx);
+    if (form !== undefined) {
+      if ('tooLarge' in form) {
         write(ctx, 413, { status: '0', message: `Request body too large: at most ${MAX_FORM_BODY_BYTES} bytes`, result: null });
         return;
       }
-      query = { ...query, ...formParams(ctx.get('content-type'), read.text) };
+      query = { ...query, ...form.params };
     }
     const legacyPath = info.params['legacyPath'];
     const response = await explorer.etherscan({ chainId: info.chainId, query, ...(legacyPath !== undefined ? { legacyPath } : {}) });

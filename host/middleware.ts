@@ -40,7 +40,7 @@ import type { IdentityOptions } from './identity.ts';
 import { LIMIT_HEADERS, rateLimit } from './limits.ts';
 import type { RateLimitOptions } from './limits.ts';
 import { ApiException, requestInfo, setRequestInfo } from './request.ts';
-import { answerEtherscan } from './etherscan.ts';
+import { answerEtherscan, readEtherscanBody } from './etherscan.ts';
 import { answerConfig, answerRpc, readBody } from './rpc.ts';
 
 export interface ExplorerMiddlewareOptions extends IdentityOptions, RateLimitOptions {
@@ -99,7 +99,7 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
       const legacyPath = dialect.legacy === undefined ? undefined : sub.replace(/^.*?\/api(?=\/)/i, '');
       const form: ApiForm = dialect.chainId === undefined ? 'instance' : 'multichain';
       setRequestInfo(ctx, { endpoint: ETHERSCAN_ENDPOINT, chainId: dialect.chainId ?? explorer.defaultChain, form, params: legacyPath === undefined ? {} : { legacyPath } });
-      return etherscanChain(ctx, next);
+      return readEtherscanBody(ctx).then(() => etherscanChain(ctx, next));
     }
     if (same(sub, CONFIG_PATH)) {
       setRequestInfo(ctx, { endpoint: CONFIG_ENDPOINT, chainId: explorer.defaultChain, form: 'instance', params: {} });
