@@ -8,7 +8,10 @@ import type { Window } from './params.ts';
 
 /** Rows per port query while walking to a window. */
 export const WALK_CHUNK = 1000;
-/** With a row filter applied in lib (e.g. include_zero_value=false), at most this many records are read. */
+/**
+ * With a row filter applied in lib (include_zero_value=false, getLogs' topics, tokenbalance's
+ * token), at most this many records are read: the answer then holds what they matched.
+ */
 export const MAX_SCANNED = 50_000;
 
 /**
@@ -25,11 +28,17 @@ export async function collectWindow<R, O>(
   const out: O[] = [];
   let after: R | null = null;
   let scanned = 0;
+  // once a record was filtered out, more may be: read whole chunks rather than what is missing
+  let filtering = false;
   while (out.length < need && scanned < MAX_SCANNED) {
-    const limit = Math.min(WALK_CHUNK, Math.max(need - out.length, 1));
+    const limit = filtering ? WALK_CHUNK : Math.min(WALK_CHUNK, Math.max(need - out.length, 1));
     const rows: readonly R[] = await fetch(after, limit);
     scanned += rows.length;
-    for (const r of rows) out.push(...expand(r));
+    for (const r of rows) {
+      const expanded = expand(r);
+      if (expanded.length === 0) filtering = true;
+      out.push(...expanded);
+    }
     if (rows.length < limit) break;
     after = rows[rows.length - 1] as R;
   }

@@ -10,7 +10,6 @@ import { storeFactories } from '../support/stores.ts';
 import { addressSuite } from './addresses.ts';
 import { behaviourSuite } from './behaviour.ts';
 import { errorSuite } from './errors.ts';
-import { etherscanSuite } from './etherscan.ts';
 import { openApiSuite } from './openapi.ts';
 import { walkSuite } from './walks.ts';
 import { validatingExplorer } from '../support/openapiOurs.ts';
@@ -26,7 +25,6 @@ export async function runConformance(storeName: string, open: () => Promise<Stor
   await t.test(`${storeName}: filters and derived fields`, (t) => behaviourSuite(t, loaded));
   await t.test(`${storeName}: address pages`, (t) => addressSuite(t, loaded));
   await t.test(`${storeName}: bad input and unknown entities`, (t) => errorSuite(t, loaded));
-  await t.test(`${storeName}: the Etherscan-compatible dialect`, (t) => etherscanSuite(t, loaded));
   await t.test(`${storeName}: every answer above validates against our OpenAPI document`, async (t) => {
     t.same(checked.failures, [], 'no answer outside our document');
     t.ok(checked.validated() > 1000, `${checked.validated()} answers validated`);
