@@ -33,6 +33,7 @@ import { limitHeaders, request } from './helpers.ts';
 const CHAIN_ID = 11155111; // a chain id ethers' EtherscanProvider accepts
 const ETHERSCAN_V2 = 'https://api.etherscan.io/v2/api';
 const PLAN: Plan = { name: 'metered', requestsPerSecond: 1000, credits: 1_000_000, creditPeriod: 'month' };
+const POOR: Plan = { name: 'poor', requestsPerSecond: 1000, credits: 2, creditPeriod: 'month' };
 
 /** ethers' own provider, with Etherscan's fixed host swapped for ours (`<base>/api` or `<base>/<chain_id>/api`). */
 class ScoutkitEtherscanProvider extends EtherscanProvider {
@@ -69,7 +70,10 @@ async function served(t: Test, store: TestStore) {
   const server = createServer({
     chains: { [String(CHAIN_ID)]: store },
     nodes: { [String(CHAIN_ID)]: createRpcNode(anvil.url) },
-    keys: [{ key: 'k-metered', plan: PLAN }],
+    keys: [
+      { key: 'k-metered', plan: PLAN },
+      { key: 'k-poor', plan: POOR },
+    ],
     anonymousPlan: LOCAL_PLAN,
     log: false,
     docs: false,
@@ -185,6 +189,12 @@ t.test('keys and credits, the legacy paths, POST', async (t) => {
   const [keyless, keylessV2] = await Promise.all([request(`${url}/${CHAIN_ID}/api?module=block&action=eth_block_number`), request(`${url}/${CHAIN_ID}/api/v2/blocks`)]);
   t.same([keyless.status, keyless.json], [keylessV2.status, keylessV2.json], 'the multichain form without a key: as API v2');
   t.equal(keyless.status, 401, 'which is 401');
+  // out of credits: the hosted gateway's 402 body, as for API v2
+  const poor = `${url}/${CHAIN_ID}/api?module=block&action=eth_block_number&apikey=k-poor`;
+  t.same((await request(poor)).status, 200, 'a poor key: first request');
+  t.same((await request(`${url}/${CHAIN_ID}/api/v2/blocks?apikey=k-poor`)).status, 200, 'second (API v2)');
+  const broke = await request(poor);
+  t.same([broke.status, broke.json, limitHeaders(broke).credits], [402, { error: 'Out of credits' }, 0], 'third: 402 Out of credits');
   const legacy = await request(`${url}/${CHAIN_ID}/api/legacy/block/eth-block-number?id=9&apikey=k-metered`);
   t.same(legacy.json, { jsonrpc: '2.0', id: '9', result: `0x${head.toString(16)}` }, '/{chain_id}/api/legacy/block/eth-block-number');
   const block = await node.getBlock(head);
