@@ -145,6 +145,11 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     t.ok(outgoing.length > 0 && outgoing.every((r) => r['from'] === alice), 'filter_by=from: sent only');
     const incoming = await okRows({ module: 'account', action: 'txlist', address: alice, filter_by: 'to' });
     t.ok(incoming.every((r) => r['to'] === alice || r['contractAddress'] === alice), 'filter_by=to: received only');
+    const times = txs.map((r) => Number(r['timeStamp']));
+    const [t0, t1] = [Math.min(...times) + 100, Math.max(...times) - 100];
+    const timed = await okRows({ module: 'account', action: 'txlist', address: alice, start_timestamp: String(t0), end_timestamp: String(t1) });
+    t.same(timed, txs.filter((r) => Number(r['timeStamp']) >= t0 && Number(r['timeStamp']) <= t1), 'start_timestamp/end_timestamp bound txlist by time');
+    t.same((await get({ module: 'account', action: 'txlist', address: alice, start_timestamp: String(headTime + 1) })).body['message'], 'No transactions found', 'after the head: none');
     t.equal(outgoing.length + incoming.length - incoming.filter((r) => r['from'] === alice).length, txs.length, 'from ∪ to = all');
     for (const r of txs.slice(0, 5)) {
       const tx = await v2(`/transactions/${r['hash'] as string}`);
