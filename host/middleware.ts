@@ -13,18 +13,35 @@
  *
  * The JSON-RPC subset (`POST /api/eth-rpc`, `POST /:chain_id/json-rpc`) and the gateway's
  * `GET /api/json/config` run the same steps with their own last one (host/rpc.ts); a JSON-RPC
- * body is read (bounded) before them, so that a batch is charged per call.
+ * body is read (bounded) before them, so that a batch is charged per call. So does the
+ * Etherscan-compatible dialect (`/api?module=…`, `/{chain_id}/api?module=…` and the legacy paths
+ * below them; host/etherscan.ts), charged once per request as the endpoint `etherscan`.
  */
 import { Readable } from 'node:stream';
 import compose from 'koa-compose';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { callCount, CONFIG_ENDPOINT, CONFIG_PATH, errorResponse, INSTANCE_RPC_PATH, matchRoute, MULTICHAIN_RPC_PATH, parseJson, parsePath, RPC_ENDPOINT, toJson } from '../lib/index.ts';
+import {
+  callCount,
+  CONFIG_ENDPOINT,
+  CONFIG_PATH,
+  errorResponse,
+  ETHERSCAN_ENDPOINT,
+  INSTANCE_RPC_PATH,
+  matchRoute,
+  MULTICHAIN_RPC_PATH,
+  parseEtherscanPath,
+  parseJson,
+  parsePath,
+  RPC_ENDPOINT,
+  toJson,
+} from '../lib/index.ts';
 import type { ApiError, ApiForm, Explorer, JsonValue, RawQuery, ServiceName } from '../lib/index.ts';
 import { authorize, identify } from './identity.ts';
 import type { IdentityOptions } from './identity.ts';
 import { LIMIT_HEADERS, rateLimit } from './limits.ts';
 import type { RateLimitOptions } from './limits.ts';
 import { ApiException, requestInfo, setRequestInfo } from './request.ts';
+import { answerEtherscan, readEtherscanBody } from './etherscan.ts';
 import { answerConfig, answerRpc, readBody } from './rpc.ts';
 
 export interface ExplorerMiddlewareOptions extends IdentityOptions, RateLimitOptions {
@@ -54,6 +71,7 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
     return rpcChain(ctx, next);
   };
   const configChain = compose([...steps, answerConfig(explorer, { prefix, ...options }, writeJson)]);
+  const etherscanChain = compose([...steps, answerEtherscan(explorer, writeJson)]);
   const multichainRpc = new RegExp(`^/([^/]+)${MULTICHAIN_RPC_PATH}/?$`, 'i');
   const same = (sub: string, path: string) => sub.toLowerCase() === path || sub.toLowerCase() === `${path}/`;
 
@@ -76,6 +94,13 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
       if (same(sub, INSTANCE_RPC_PATH)) return enterRpc(ctx, next, 'instance', explorer.defaultChain);
       const rpc = multichainRpc.exec(sub);
       if (rpc !== null) return enterRpc(ctx, next, 'multichain', safeDecode(rpc[1] ?? ''));
+    }
+    const dialect = explorer.etherscan === undefined ? null : parseEtherscanPath(sub);
+    if (dialect !== null) {
+      const legacyPath = dialect.legacy === undefined ? undefined : sub.replace(/^.*?\/api(?=\/)/i, '');
+      const form: ApiForm = dialect.chainId === undefined ? 'instance' : 'multichain';
+      setRequestInfo(ctx, { endpoint: ETHERSCAN_ENDPOINT, chainId: dialect.chainId ?? explorer.defaultChain, form, params: legacyPath === undefined ? {} : { legacyPath } });
+      return readEtherscanBody(ctx).then(() => etherscanChain(ctx, next));
     }
     if (same(sub, CONFIG_PATH)) {
       setRequestInfo(ctx, { endpoint: CONFIG_ENDPOINT, chainId: explorer.defaultChain, form: 'instance', params: {} });
@@ -158,8 +183,8 @@ function streamBody(stream: AsyncIterable<string>, ctx: ParameterizedContext): R
   return readable;
 }
 
-const isEndpoint = (name: ServiceName): name is Exclude<ServiceName, typeof RPC_ENDPOINT | typeof CONFIG_ENDPOINT> =>
-  name !== RPC_ENDPOINT && name !== CONFIG_ENDPOINT;
+const isEndpoint = (name: ServiceName): name is Exclude<ServiceName, typeof RPC_ENDPOINT | typeof CONFIG_ENDPOINT | typeof ETHERSCAN_ENDPOINT> =>
+  name !== RPC_ENDPOINT && name !== CONFIG_ENDPOINT && name !== ETHERSCAN_ENDPOINT;
 
 export function writeJson(ctx: ParameterizedContext, status: number, body: JsonValue): void {
   ctx.status = status;

@@ -71,7 +71,19 @@ export interface RpcRequest {
 /** What the host charges and meters besides the API v2 endpoints: the JSON-RPC subset and the gateway's config. */
 export const RPC_ENDPOINT = 'ethRpc';
 export const CONFIG_ENDPOINT = 'config';
-export type ServiceName = EndpointName | typeof RPC_ENDPOINT | typeof CONFIG_ENDPOINT;
+/** The Etherscan-compatible dialect (`/api?module=…&action=…` and the legacy paths). */
+export const ETHERSCAN_ENDPOINT = 'etherscan';
+export type ServiceName = EndpointName | typeof RPC_ENDPOINT | typeof CONFIG_ENDPOINT | typeof ETHERSCAN_ENDPOINT;
+
+/**
+ * A request in the Etherscan-compatible dialect to one chain: its parameters (query string and
+ * form body merged) and, for a legacy path, that path below `/api` (e.g. `/legacy/logs/get-logs`).
+ */
+export interface EtherscanRequest {
+  readonly chainId: string;
+  readonly query: RawQuery;
+  readonly legacyPath?: string;
+}
 
 /** What `onError` hears about the request whose data source failed. */
 export interface FailedRequest {
@@ -103,4 +115,9 @@ export interface Explorer {
    * 200 with JSON-RPC responses, errors as error objects; unknown chain → 404; never throws
    */
   rpc?(request: RpcRequest): Promise<ExplorerResponse>;
+  /**
+   * answer the Etherscan-compatible dialect (`/api?module=…&action=…`, the legacy paths): the
+   * envelope `{status, message, result}`, HTTP 200 for nearly every outcome; unknown chain → 404; never throws
+   */
+  etherscan?(request: EtherscanRequest): Promise<ExplorerResponse>;
 }

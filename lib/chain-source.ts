@@ -3,7 +3,7 @@
  * (lower-case hex strings, bigint for unbounded integers, number for heights and positions);
  * turning them into records is lib/ingest's pure work. adapters/rpc implements it over JSON-RPC.
  */
-import type { Address, BlockRecord, Hash, Hex } from './domain/records.ts';
+import type { Address, BlockRecord, Hash, Hex, TransactionSignature } from './domain/records.ts';
 
 export interface SourceTransaction {
   readonly hash: Hash;
@@ -23,6 +23,8 @@ export interface SourceTransaction {
   /** EIP-2718 type; null when the node does not say */
   readonly type: number | null;
   readonly input: Hex;
+  /** absent when the node gives no r/s/v */
+  readonly signature?: TransactionSignature;
 }
 
 /** A beacon-chain withdrawal (EIP-4895) as the node reports it: the amount in gwei. */

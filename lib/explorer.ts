@@ -6,6 +6,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type {
   EndpointName,
   EndpointRequest,
+  EtherscanRequest,
   Explorer,
   ExplorerOptions,
   ExplorerRequest,
@@ -14,12 +15,14 @@ import type {
   RawQuery,
   RpcRequest,
 } from './api.ts';
-import { RPC_ENDPOINT } from './api.ts';
+import { ETHERSCAN_ENDPOINT, RPC_ENDPOINT } from './api.ts';
 import type { ResponseCacheOptions } from './cache.ts';
 import { createResponseCache, requestKey } from './cache.ts';
 import type { ReadDataVersion } from './data-version.ts';
 import { createVersionReader } from './data-version.ts';
 import { endpointByName } from './endpoints/index.ts';
+import type { EtherscanQuery } from './etherscan/index.ts';
+import { answerEtherscan, answerLegacy, legacyAction, parseEtherscanPath } from './etherscan/index.ts';
 import type { ApiError } from './errors.ts';
 import { errorResponse } from './errors.ts';
 import type { JsonValue } from './json.ts';
@@ -129,6 +132,11 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
 
   async function handle(request: ExplorerRequest): Promise<ExplorerResponse> {
     const method = (request.method ?? 'GET').toUpperCase();
+    const dialect = parseEtherscanPath(request.path);
+    if (dialect !== null) {
+      const legacyPath = dialect.legacy === undefined ? undefined : request.path.split('?')[0]?.replace(/^.*?\/api(?=\/)/i, '');
+      return etherscan({ chainId: request.chainId ?? dialect.chainId ?? defaultChain, query: request.query ?? {}, ...(legacyPath !== undefined ? { legacyPath } : {}) });
+    }
     const parsed = parsePath(request.path);
     const match = parsed === null ? null : matchRoute(parsed.subPath);
     if (parsed === null || match === null) return fromError({ kind: 'RouteNotFound' });
@@ -153,7 +161,35 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     return { status: 200, headers: JSON_HEADERS, body };
   }
 
-  return { chainIds, defaultChain, handle, dispatch, rpc };
+  async function etherscan(request: EtherscanRequest): Promise<ExplorerResponse> {
+    const ds = sourceOf(request.chainId);
+    if (ds === undefined) return { status: 404, headers: JSON_HEADERS, body: { status: '0', message: `Unknown chain: ${request.chainId}`, result: null } };
+    const node = options.nodes !== undefined && Object.prototype.hasOwnProperty.call(options.nodes, request.chainId) ? options.nodes[request.chainId] : undefined;
+    const ctx = {
+      ds,
+      chainId: request.chainId,
+      ...(node !== undefined ? { node } : {}),
+      onError: (error: unknown) => options.onError?.(error, { endpoint: ETHERSCAN_ENDPOINT, chainId: request.chainId }),
+    };
+    const query = firstValues(request.query);
+    const legacy = request.legacyPath === undefined ? undefined : legacyAction(request.legacyPath);
+    if (request.legacyPath !== undefined && legacy === undefined) return { status: 404, headers: JSON_HEADERS, body: { status: '0', message: 'Not found', result: null } };
+    const answer = legacy === undefined ? await answerEtherscan(ctx, query) : await answerLegacy(ctx, legacy, query);
+    if (answer.text !== undefined) return { status: answer.status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: answer.text };
+    return { status: answer.status, headers: JSON_HEADERS, body: answer.body };
+  }
+
+  return { chainIds, defaultChain, handle, dispatch, rpc, etherscan };
+}
+
+/** One string per parameter (the first of repeated ones), as the dialect reads them. */
+function firstValues(query: RawQuery): EtherscanQuery {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(query)) {
+    const first = typeof v === 'string' ? v : v?.[0];
+    if (first !== undefined) out[k] = first;
+  }
+  return out;
 }
 
 /** Typed library calls: `call(explorer, 'blocks', { query: { type: 'block' } })`. */

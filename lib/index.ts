@@ -3,6 +3,7 @@ export type {
   ApiForm,
   EndpointName,
   EndpointRequest,
+  EtherscanRequest,
   Explorer,
   ExplorerOptions,
   ExplorerRequest,
@@ -13,7 +14,9 @@ export type {
   RpcRequest,
   ServiceName,
 } from './api.ts';
-export { RPC_ENDPOINT, CONFIG_ENDPOINT } from './api.ts';
+export { RPC_ENDPOINT, CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT } from './api.ts';
+export { ETHERSCAN_ACTIONS, ETHERSCAN_PATH, LEGACY_PATHS, parseEtherscanPath } from './etherscan/index.ts';
+export type { EtherscanAction, EtherscanAnswer, EtherscanContext, EtherscanPath, EtherscanQuery } from './etherscan/index.ts';
 export { RPC_METHODS } from './rpc/index.ts';
 export type { RpcContext, RpcMethod, RpcNode } from './rpc/index.ts';
 export type { RpcCall, RpcErrorObject, RpcOutcome, RpcResponse } from './rpc/protocol.ts';

@@ -1,5 +1,5 @@
 /** JSON-RPC results → the ChainSource's typed values, checked on the way. */
-import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
+import type { Address, Hash, Hex, TransactionSignature } from '../../lib/domain/records.ts';
 import type {
   AccountState,
   CallFrame,
@@ -63,7 +63,14 @@ export function parseTransaction(v: unknown): SourceTransaction {
     nonce: num(t.nonce, `${w}.nonce`),
     type: optNum(t.type, `${w}.type`),
     input: hex(t.input ?? t.data ?? '0x', `${w}.input`),
+    ...signatureOf(t, w),
   };
+}
+
+/** r, s and v as the node reports them (yParity where it does); nothing when any of r/s/v is missing. */
+function signatureOf(t: Record<string, unknown>, w: string): { signature?: TransactionSignature } {
+  if (t.r === undefined || t.r === null || t.s === undefined || t.s === null || t.v === undefined || t.v === null) return {};
+  return { signature: { r: hex(t.r, `${w}.r`), s: hex(t.s, `${w}.s`), v: big(t.v, `${w}.v`), yParity: optNum(t.yParity, `${w}.yParity`) } };
 }
 
 export function parseBlock(v: unknown): SourceBlock {

@@ -15,6 +15,7 @@ import type {
   TokenType,
   TransactionKind,
   TransactionRecord,
+  TransactionSignature,
 } from '../../lib/domain/records.ts';
 import { TOKEN_TYPES, TRANSACTION_KINDS } from '../../lib/domain/records.ts';
 import type { CurrentTokenBalance } from '../../lib/ports.ts';
@@ -187,6 +188,10 @@ export function transactionRow(d: Dialect, t: TransactionRecord): WriteRow {
     inserted_at: t.insertedAt,
     kinds: JSON.stringify(t.kinds),
     has_error_in_internal: t.hasErrorInInternalTransactions,
+    sig_r: t.signature?.r ?? null,
+    sig_s: t.signature?.s ?? null,
+    sig_v: t.signature === undefined ? null : t.signature.v.toString(),
+    sig_y_parity: t.signature?.yParity ?? null,
   };
 }
 function txStatus(r: Row): 'ok' | 'error' | null {
@@ -228,7 +233,17 @@ export function toTransaction(r: Row): TransactionRecord {
     insertedAt: num(r, 'inserted_at'),
     kinds: kinds(r),
     hasErrorInInternalTransactions: boolOrNull(r, 'has_error_in_internal'),
+    ...signatureOf(r),
   };
+}
+
+/** The signature columns (migration 012): present only when the indexer stored one. */
+function signatureOf(r: Row): { signature?: TransactionSignature } {
+  const sr = hexOrNull(r, 'sig_r');
+  const ss = hexOrNull(r, 'sig_s');
+  const sv = strOrNull(r, 'sig_v');
+  if (sr === null || ss === null || sv === null) return {};
+  return { signature: { r: sr, s: ss, v: BigInt(sv), yParity: numOrNull(r, 'sig_y_parity') } };
 }
 
 // ---- internal transactions ----------------------------------------------------------------------

@@ -63,6 +63,15 @@ export interface BlockRecord {
   readonly priorityFee: bigint;
 }
 
+/** A transaction's signature as the node reports it (`v` verbatim: 27/28, EIP-155, or the y parity of a typed one). */
+export interface TransactionSignature {
+  readonly r: Hex;
+  readonly s: Hex;
+  readonly v: bigint;
+  /** typed transactions only; null where the node does not report it */
+  readonly yParity: number | null;
+}
+
 export interface TransactionRecord {
   readonly hash: Hash;
   /** null while pending */
@@ -103,6 +112,8 @@ export interface TransactionRecord {
   readonly kinds: readonly TransactionKind[];
   /** true when any internal transaction of this tx failed; null when traces are unknown */
   readonly hasErrorInInternalTransactions: boolean | null;
+  /** the signature, when the indexer read it from the node (absent in records built without one) */
+  readonly signature?: TransactionSignature;
 }
 
 export interface InternalTransactionRecord {

@@ -7,11 +7,12 @@
  *                "batch": "per_call"}}
  *
  * A chain's base URL is the public URL of the host (and prefix) followed by `/<chain_id>`: below
- * it, `/api/v2/...` (the API v2) and `/json-rpc` (the JSON-RPC subset). Endpoint paths in
+ * it, `/api/v2/...` (the API v2), `/json-rpc` (the JSON-RPC subset) and `/api?module=…` (the
+ * Etherscan-compatible dialect). Endpoint paths in
  * `credits.endpoints` are below that base; a JSON-RPC batch costs its cost once per call.
  */
 import type { ServiceName } from '../api.ts';
-import { API_PREFIX, CONFIG_ENDPOINT, RPC_ENDPOINT } from '../api.ts';
+import { API_PREFIX, CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT, RPC_ENDPOINT } from '../api.ts';
 import { ENDPOINT_NAMES, ENDPOINTS } from '../endpoints/index.ts';
 import type { JsonObject } from '../json.ts';
 
@@ -47,6 +48,8 @@ export function gatewayConfig(options: GatewayConfigOptions): GatewayConfig {
   for (const name of ENDPOINT_NAMES) endpoints[`GET ${API_PREFIX}${ENDPOINTS[name].route}`] = cost(name);
   endpoints[`POST ${MULTICHAIN_RPC_PATH}`] = cost(RPC_ENDPOINT);
   endpoints[`GET ${CONFIG_PATH}`] = cost(CONFIG_ENDPOINT);
+  // the Etherscan-compatible dialect (and its legacy paths), one cost per request
+  endpoints['GET /api'] = cost(ETHERSCAN_ENDPOINT);
   return {
     chains: Object.fromEntries(options.chainIds.map((id) => [id, `${base}/${encodeURIComponent(id)}`])),
     credits: { default: fallback, endpoints, batch: 'per_call' },

@@ -229,6 +229,7 @@ export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: Block
       // deterministic, so that re-indexing a block writes the same record
       insertedAt: src.timestamp * 1000 + tx.index,
       hasErrorInInternalTransactions: frame === undefined ? null : hasFrameError(frame),
+      ...(tx.signature !== undefined ? { signature: tx.signature } : {}),
     };
     transactions.push({
       ...partial,

@@ -1,7 +1,7 @@
 /**
  * Records rendered as a node renders them (anvil / geth): quantities as minimal hex, data and
  * hashes as lower-case hex, addresses lower-case, nulls where the node has them. Fields the
- * store does not hold (signatures, access lists, tries' roots, mix hash) are left out rather
+ * store does not hold (signatures of records indexed without one, access lists, tries' roots, mix hash) are left out rather
  * than invented; everything rendered equals the node's value.
  */
 import { keccak256, toRlp } from 'viem';
@@ -57,6 +57,9 @@ export function renderTransaction(tx: TransactionRecord, chainId: string): JsonO
     from: tx.from,
     ...(tx.gasPrice !== null ? { gasPrice: q(tx.gasPrice) } : {}),
     ...(tx.timestamp !== null ? { blockTimestamp: q(tx.timestamp) } : {}),
+    ...(tx.signature !== undefined
+      ? { r: tx.signature.r, s: tx.signature.s, v: q(tx.signature.v), ...(tx.signature.yParity !== null ? { yParity: q(tx.signature.yParity) } : {}) }
+      : {}),
   };
 }
 

@@ -1,0 +1,81 @@
+/**
+ * The host's side of the Etherscan-compatible dialect: the last step of its middleware chain
+ * (the steps before it are the API's: keys, limits, credits, headers). GET and HEAD read the
+ * query string; POST (as Blockscout accepts, and as ethers sends `eth_call`) also reads a
+ * bounded form-urlencoded or JSON-object body, whose parameters win over the query's. The body
+ * is read before the chain (`readEtherscanBody`), so that an `apikey` sent in it identifies the
+ * caller as one in the query string does.
+ */
+import type { Middleware, ParameterizedContext } from 'koa';
+import type { Explorer, JsonValue, RawQuery } from '../lib/index.ts';
+import { ApiException, requestInfo } from './request.ts';
+import type { WriteJson } from './rpc.ts';
+import { readBody } from './rpc.ts';
+
+/** The largest form body read (64 KiB: an eth_call with its calldata). */
+export const MAX_FORM_BODY_BYTES = 64 * 1024;
+const ALLOWED = ['GET', 'HEAD', 'POST'];
+
+/** Parameters of a POST body: form-urlencoded, or a JSON object of scalars. */
+export function formParams(contentType: string, text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (contentType.includes('application/json')) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+        for (const [k, v] of Object.entries(parsed)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
+      }
+    } catch {
+      // not JSON: no body parameters
+    }
+    return out;
+  }
+  for (const [k, v] of new URLSearchParams(text)) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+type FormRead = { readonly params: Readonly<Record<string, string>> } | { readonly tooLarge: true };
+const forms = new WeakMap<object, FormRead>();
+
+/** Read a POST body's parameters (bounded); an `apikey` in it stands for one in the query string. */
+export async function readEtherscanBody(ctx: ParameterizedContext): Promise<void> {
+  if (ctx.method !== 'POST') return;
+  const read = await readBody(ctx, MAX_FORM_BODY_BYTES);
+  if ('tooLarge' in read) {
+    forms.set(ctx, read);
+    return;
+  }
+  const params = formParams(ctx.get('content-type'), read.text);
+  forms.set(ctx, { params });
+  const key = params['apikey'];
+  if (key !== undefined && key.trim() !== '' && ctx.query.apikey === undefined) ctx.query = { ...ctx.query, apikey: key };
+}
+
+export function answerEtherscan(explorer: Explorer, write: WriteJson): Middleware {
+  return async (ctx: ParameterizedContext) => {
+    if (!ALLOWED.includes(ctx.method)) {
+      ctx.set('allow', ALLOWED.join(', '));
+      throw new ApiException({ kind: 'MethodNotAllowed' });
+    }
+    const info = requestInfo(ctx);
+    if (!info || explorer.etherscan === undefined) throw new ApiException({ kind: 'RouteNotFound' });
+    let query: RawQuery = ctx.query as RawQuery;
+    const form = forms.get(ctx);
+    if (form !== undefined) {
+      if ('tooLarge' in form) {
+        write(ctx, 413, { status: '0', message: `Request body too large: at most ${MAX_FORM_BODY_BYTES} bytes`, result: null });
+        return;
+      }
+      query = { ...query, ...form.params };
+    }
+    const legacyPath = info.params['legacyPath'];
+    const response = await explorer.etherscan({ chainId: info.chainId, query, ...(legacyPath !== undefined ? { legacyPath } : {}) });
+    for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+    if (typeof response.body === 'string' && response.headers['content-type']?.startsWith('text/plain')) {
+      ctx.status = response.status;
+      ctx.body = response.body;
+      return;
+    }
+    write(ctx, response.status, response.body as JsonValue);
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * What the dialect's list rows share: values as strings (`""` for none, as Blockscout renders
+ * nil), confirmations from the head, and the per-row transaction facts (gas, nonce, cumulative
+ * gas) read once per page — one query per block for the cumulative gas, one per transaction.
+ */
+import type { Address, Hash, TokenRecord, TransactionRecord } from '../domain/records.ts';
+import type { DataSource } from '../ports.ts';
+
+/** A value as Blockscout interpolates it into a string: nil → "". */
+export const str = (v: bigint | number | string | null | undefined): string => (v === null || v === undefined ? '' : v.toString());
+
+export const hex = (n: bigint | number): string => `0x${n.toString(16)}`;
+
+/** Blockscout's DateTime string form (`2024-01-01 00:00:00.000000Z`). */
+export function dateTimeString(unixSeconds: number): string {
+  const iso = new Date(unixSeconds * 1000).toISOString(); // 2024-01-01T00:00:00.000Z
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}.000000Z`;
+}
+
+/** The gas a block used up to and including each listed transaction, keyed `block:index`. */
+export async function cumulativeGas(ds: DataSource, at: readonly { readonly blockNumber: number; readonly index: number }[]): Promise<ReadonlyMap<string, bigint>> {
+  const highest = new Map<number, number>();
+  for (const { blockNumber, index } of at) highest.set(blockNumber, Math.max(index, highest.get(blockNumber) ?? -1));
+  const out = new Map<string, bigint>();
+  await Promise.all(
+    [...highest].map(async ([blockNumber, index]) => {
+      const rows = await ds.listTransactions({ status: 'validated' }, { after: { blockNumber, index: index + 1 }, limit: index + 1, order: 'desc' });
+      let sum = 0n;
+      for (const tx of rows.filter((r) => r.blockNumber === blockNumber).reverse()) {
+        sum += tx.gasUsed ?? 0n;
+        out.set(`${blockNumber}:${tx.index}`, sum);
+      }
+    }),
+  );
+  return out;
+}
+
+export const gasKey = (blockNumber: number | null, index: number | null): string => `${blockNumber}:${index}`;
+
+/** The transactions of a page's rows, by hash (one lookup per distinct hash). */
+export async function transactionsOf(ds: DataSource, hashes: readonly Hash[]): Promise<ReadonlyMap<Hash, TransactionRecord>> {
+  const distinct = [...new Set(hashes)];
+  const found = await Promise.all(distinct.map((h) => ds.getTransaction(h)));
+  return new Map(found.filter((tx): tx is TransactionRecord => tx !== null).map((tx) => [tx.hash, tx]));
+}
+
+/** The tokens of a page's rows, by address. */
+export async function tokensOf(ds: DataSource, addresses: readonly Address[]): Promise<ReadonlyMap<Address, TokenRecord>> {
+  const distinct = [...new Set(addresses)];
+  const found = distinct.length === 0 ? [] : await ds.getTokens(distinct);
+  return new Map(found.map((t) => [t.address, t]));
+}
+
+/** The head for `confirmations` (0 on an empty store). */
+export async function headOf(ds: DataSource): Promise<number> {
+  return (await ds.getHighestBlockNumber()) ?? 0;
+}
+
+export const confirmations = (head: number, blockNumber: number | null): string => (blockNumber === null ? '0' : String(Math.max(head - blockNumber, 0)));
+
+/** `isError`: "1" when the transaction failed. */
+export const isError = (tx: TransactionRecord): string => (tx.status === 'error' ? '1' : '0');
+
+/** `txreceipt_status`: "1" ok, "0" failed, "" unknown (pending / pre-Byzantium). */
+export const receiptStatus = (tx: TransactionRecord): string => (tx.status === null ? '' : tx.status === 'ok' ? '1' : '0');
+
+/** `methodId`: the input's first 4 bytes (`0x` for a plain transfer). */
+export const methodIdOf = (tx: TransactionRecord): string => tx.methodId ?? (tx.input.length >= 10 ? tx.input.slice(0, 10) : '0x');

@@ -1,0 +1,4 @@
+// The Etherscan-compatible dialect over the sqlite store (see etherscan.ts; SCOUTKIT_STORES selects stores).
+import { runEtherscanOn } from './etherscan.ts';
+
+await runEtherscanOn('sqlite');
