@@ -4,6 +4,8 @@
  * (lib/client.ts) and the OpenAPI document (lib/openapi/). A new path is a new module here.
  */
 import { address } from './address.ts';
+import { advancedFilters } from './advancedFilters.ts';
+import { advancedFiltersMethods } from './advancedFiltersMethods.ts';
 import { addressBlocksValidated } from './addressBlocksValidated.ts';
 import { addressCoinBalanceHistory } from './addressCoinBalanceHistory.ts';
 import { addressCoinBalanceHistoryByDay } from './addressCoinBalanceHistoryByDay.ts';
@@ -101,6 +103,8 @@ const EXPLORER_ENDPOINTS = {
   configPublicMetrics,
   configDbBackgroundMigrations,
   configSmartContractLanguages,
+  advancedFilters,
+  advancedFiltersMethods,
 } as const;
 
 /** Explorer endpoints with their parameter types erased. */
