@@ -5,7 +5,9 @@
  */
 import type { Address, BlockBundle, Hex } from '../../lib/index.ts';
 import type { FixtureChain } from '../../fixture/index.ts';
-import type { Body } from '../support/explorer.ts';
+import type { Test } from 'tap';
+import type { Body, Loaded } from '../support/explorer.ts';
+import { okGetter, walk } from '../support/explorer.ts';
 
 type Key = readonly (number | bigint | string)[];
 
@@ -104,4 +106,93 @@ export function advancedWalkCases(chain: FixtureChain): AdvancedWalkCase[] {
       1,
     ),
   ];
+}
+
+const itemsOf = (b: Body): Body[] => b['items'] as Body[];
+const kindOf = (i: Body): 'transaction' | 'internal' | 'transfer' =>
+  i['internal_transaction_index'] !== null ? 'internal' : i['token_transfer_index'] !== null ? 'transfer' : 'transaction';
+
+/** Behaviour of /advanced-filters beyond counts: ties, fees, search_params, source gating, type rules. */
+export async function advancedBehaviourSuite(t: Test, loaded: Loaded): Promise<void> {
+  const { explorer: ex, chain } = loaded;
+  const f = chain.facts;
+  const get = okGetter(ex);
+
+  await t.test('advanced filters: the three kinds tie inside one transaction, pages split them, fee once per run', async (t) => {
+    const w = await walk(ex, '/api/v2/advanced-filters', { items_count: '7' });
+    const byHash = new Map<string, Body[]>();
+    for (const i of w.items) byHash.set(i['hash'] as string, [...(byHash.get(i['hash'] as string) ?? []), i]);
+    const mixed = [...byHash.values()].filter((xs) => new Set(xs.map(kindOf)).size === 3);
+    t.ok(mixed.length > 0, 'some transaction has a transaction item, transfers and internal transactions');
+    const rank = { transaction: 2, transfer: 1, internal: 0 } as const;
+    t.ok(
+      mixed.every((xs) => xs.every((x, i) => i === 0 || rank[kindOf(xs[i - 1] as Body)] >= rank[kindOf(x)])),
+      'within a transaction: the transaction, then its transfers, then its internal transactions',
+    );
+    t.ok(
+      w.cursors.some((c) => c['internal_transaction_index'] !== null || c['token_transfer_index'] !== null),
+      'some page ends on a transfer or an internal transaction (a cursor inside a transaction)',
+    );
+    // the rule runs down one page (the first item of a page shows its fee)
+    const page = itemsOf(await get('/advanced-filters', { items_count: '100' }));
+    let repeatedFees = 0;
+    let bad = 0;
+    page.forEach((x, i) => {
+      const prev = page[i - 1];
+      if (prev !== undefined && prev['hash'] === x['hash'] && kindOf(x) !== 'internal') {
+        repeatedFees += 1;
+        if (x['fee'] !== '0') bad += 1;
+      }
+    });
+    t.ok(repeatedFees > 0, 'runs of one transaction exist');
+    t.equal(bad, 0, 'a non-internal item repeating the previous hash shows fee "0"');
+    const batch = w.items.filter((i) => kindOf(i) === 'transfer' && (i['token_transfer_batch_index'] as number) > 1);
+    t.ok(batch.length > 0, 'ERC-1155 batches are unnested (batch index counted from the end)');
+  });
+
+  await t.test('advanced filters: search_params names methods and tokens', async (t) => {
+    const b = await get('/advanced-filters', {
+      methods: '0xa9059cbb,0x42842e0e,0x12345678',
+      methods_names: 'approve',
+      token_contract_address_hashes_to_include: `native,${f.tokens.erc20}`,
+      token_contract_address_hashes_to_exclude: f.unknownAddress,
+    });
+    const sp = b['search_params'] as Body;
+    t.same(sp['methods'], { '0xa9059cbb': 'transfer', '0x42842e0e': 'safeTransferFrom', '0x095ea7b3': 'approve' }, 'popular, then known ABIs; unknown selectors left out');
+    const tokens = sp['tokens'] as Record<string, Body>;
+    t.same(Object.keys(tokens), [f.tokens.erc20], 'tokens that exist, native and unknown addresses left out');
+    t.equal((tokens[f.tokens.erc20]?.['address_hash'] as string).toLowerCase(), f.tokens.erc20, 'a token object');
+  });
+
+  await t.test('advanced filters: amounts, sources and types as Blockscout', async (t) => {
+    const count = async (q: Record<string, string>) => (await walk(ex, '/api/v2/advanced-filters', q)).items.length;
+    const all = await count({});
+    t.equal(await count({ amount_from: '1', amount_to: '1' }), 0, 'amount_from = amount_to → nothing');
+    t.equal(await count({ amount_to: '0' }), 0, 'amount_to ≤ 0 → nothing');
+    t.equal(await count({ amount_from: '-5' }), all, 'amount_from ≤ 0 is ignored');
+    t.equal(await count({ amount_from: 'abc', transaction_types: 'NOPE', age_from: '2023-01-01' }), all, 'unreadable values are dropped');
+    const natives = itemsOf(await get('/advanced-filters', { token_contract_address_hashes_to_include: 'native' }));
+    t.ok(natives.length > 0 && natives.every((i) => kindOf(i) !== 'transfer'), 'include native only → no transfers');
+    const tokensOnly = itemsOf(await get('/advanced-filters', { token_contract_address_hashes_to_include: f.tokens.erc20 }));
+    t.ok(tokensOnly.length > 0 && tokensOnly.every((i) => kindOf(i) === 'transfer' && i['type'] === 'ERC-20'), 'include a token only → its transfers only');
+    const noNative = itemsOf(await get('/advanced-filters', { token_contract_address_hashes_to_exclude: 'native' }));
+    t.ok(noNative.length > 0 && noNative.every((i) => kindOf(i) === 'transfer'), 'exclude native → transfers only');
+    const creations = (await walk(ex, '/api/v2/advanced-filters', { transaction_types: 'CONTRACT_CREATION' })).items;
+    t.ok(creations.length > 0 && creations.every((i) => i['to'] === null && i['type'] === 'contract_creation'), 'CONTRACT_CREATION → `to` null');
+    const calls = itemsOf(await get('/advanced-filters', { transaction_types: 'CONTRACT_INTERACTION' }));
+    t.ok(calls.length > 0 && calls.every((i) => (i['to'] as Body)['is_contract'] === true && i['type'] === 'contract_interaction'), 'CONTRACT_INTERACTION → `to` has code');
+    const hot = f.hotAddress;
+    const and = (await walk(ex, '/api/v2/advanced-filters', { from_address_hashes_to_include: hot, to_address_hashes_to_include: hot, address_relation: 'and' })).items;
+    t.ok(and.every((i) => (i['from'] as Body)['hash'] === (i['to'] as Body | null)?.['hash']), 'address_relation=and needs both sides');
+  });
+
+  await t.test('advanced filters: /methods', async (t) => {
+    const all = (await get('/advanced-filters/methods')) as unknown as Body[];
+    t.equal(all.length, 23, 'the 23 popular methods');
+    t.same(all[0], { method_id: '0xa9059cbb', name: 'transfer' });
+    t.same(await get('/advanced-filters/methods', { q: 'TRANSFER' }), [{ method_id: '0xa9059cbb', name: 'transfer' }], 'a name, any case');
+    t.same(await get('/advanced-filters/methods', { q: 'selltouniswap' }), [], 'camel-case popular names are not found by name (Blockscout lower-cases q)');
+    t.same(await get('/advanced-filters/methods', { q: '0xdeadbeef' }), [{ method_id: '0xdeadbeef', name: '' }], 'an unknown selector, unnamed');
+    t.same(await get('/advanced-filters/methods', { q: 'safeTransferFrom' }), [{ method_id: '0x42842e0e', name: 'safeTransferFrom' }], 'a known ABI by name');
+  });
 }
