@@ -235,6 +235,7 @@ function transferLists(
   const base: TokenTransferFilter = {
     ...(blocks === undefined ? {} : { blocks }),
     ...(f.tokenTypes.length > 0 ? { types: f.tokenTypes } : {}),
+    ...(f.methods.length > 0 ? { methodIds: f.methods } : {}),
   };
   const needsDecimals = f.amount.kind === 'empty' || f.amount.from !== undefined || f.amount.to !== undefined;
   const start: TokenTransferCursor | null =

@@ -1,13 +1,18 @@
 /**
  * /advanced-filters walks: the merged stream of transactions, internal transactions and token
  * transfer entries, counted by an oracle over the fixture chain's bundles (independent of any
- * adapter and of lib/advanced), for each filter.
+ * adapter and of lib/advanced), for each filter; then the behaviour beyond counts. Its own test
+ * file per store (advanced-<store>.test.ts), so the main conformance files keep their time.
  */
 import type { Address, BlockBundle, Hex } from '../../lib/index.ts';
 import type { FixtureChain } from '../../fixture/index.ts';
 import type { Test } from 'tap';
-import type { Body, Loaded } from '../support/explorer.ts';
-import { okGetter, walk } from '../support/explorer.ts';
+import type { Body, Loaded, Walk } from '../support/explorer.ts';
+import tap from 'tap';
+import { loadExplorer, okGetter, walk } from '../support/explorer.ts';
+import { validatingExplorer } from '../support/openapiOurs.ts';
+import type { StoreName } from '../support/stores.ts';
+import { storeFactories } from '../support/stores.ts';
 
 type Key = readonly (number | bigint | string)[];
 
@@ -67,6 +72,7 @@ export const advancedKey = (i: Body): Key => {
 };
 export const advancedId = (i: Body): string => advancedKey(i).join(':');
 
+const ZERO = '0x0000000000000000000000000000000000000000' as Address;
 const iso = (s: number): string => new Date(s * 1000).toISOString();
 
 export function advancedWalkCases(chain: FixtureChain): AdvancedWalkCase[] {
@@ -93,7 +99,7 @@ export function advancedWalkCases(chain: FixtureChain): AdvancedWalkCase[] {
     c('no filter', {}, () => true),
     c('from or to the hot address', { from_address_hashes_to_include: hot, to_address_hashes_to_include: hot }, (i) => i.from === hot || i.to === hot),
     c('from the hot address, excluding transfers to alice', { from_address_hashes_to_include: hot, to_address_hashes_to_exclude: f.eoas.alice, address_relation: 'AND' }, (i) => i.from === hot && i.to !== null && i.to !== f.eoas.alice),
-    c('not from the hot address', { from_address_hashes_to_exclude: hot }, (i) => i.from !== hot),
+    c('NFT transfers not from the zero address', { transaction_types: 'ERC-721,ERC-1155', from_address_hashes_to_exclude: ZERO }, (i) => (i.tokenType === 'ERC-721' || i.tokenType === 'ERC-1155') && i.from !== ZERO),
     c('ERC-1155 and ERC-721 transfers', { transaction_types: 'erc-1155,ERC-721' }, (i) => i.tokenType === 'ERC-1155' || i.tokenType === 'ERC-721'),
     c('coin transfers (value > 0)', { transaction_types: 'COIN_TRANSFER' }, (i) => i.kind !== 'transfer' && (i.value ?? 0n) > 0n),
     c('methods transfer (selector and name)', { methods: '0xA9059CBB,bad', methods_names: 'approve' }, (i) => i.kind !== 'internal' && (i.methodId === '0xa9059cbb' || i.methodId === '0x095ea7b3'), 60),
@@ -119,7 +125,7 @@ export async function advancedBehaviourSuite(t: Test, loaded: Loaded): Promise<v
   const get = okGetter(ex);
 
   await t.test('advanced filters: the three kinds tie inside one transaction, pages split them, fee once per run', async (t) => {
-    const w = await walk(ex, '/api/v2/advanced-filters', { items_count: '7' });
+    const w = walked.get(loaded) ?? (await walk(ex, '/api/v2/advanced-filters', { items_count: '7' }));
     const byHash = new Map<string, Body[]>();
     for (const i of w.items) byHash.set(i['hash'] as string, [...(byHash.get(i['hash'] as string) ?? []), i]);
     const mixed = [...byHash.values()].filter((xs) => new Set(xs.map(kindOf)).size === 3);
@@ -165,12 +171,12 @@ export async function advancedBehaviourSuite(t: Test, loaded: Loaded): Promise<v
   });
 
   await t.test('advanced filters: amounts, sources and types as Blockscout', async (t) => {
-    const count = async (q: Record<string, string>) => (await walk(ex, '/api/v2/advanced-filters', q)).items.length;
-    const all = await count({});
-    t.equal(await count({ amount_from: '1', amount_to: '1' }), 0, 'amount_from = amount_to → nothing');
-    t.equal(await count({ amount_to: '0' }), 0, 'amount_to ≤ 0 → nothing');
-    t.equal(await count({ amount_from: '-5' }), all, 'amount_from ≤ 0 is ignored');
-    t.equal(await count({ amount_from: 'abc', transaction_types: 'NOPE', age_from: '2023-01-01' }), all, 'unreadable values are dropped');
+    const first = async (q: Record<string, string>) => itemsOf(await get('/advanced-filters', { ...q, items_count: '100' }));
+    const all = await first({});
+    t.same(await first({ amount_from: '1', amount_to: '1' }), [], 'amount_from = amount_to → nothing');
+    t.same(await first({ amount_to: '0' }), [], 'amount_to ≤ 0 → nothing');
+    t.same(await first({ amount_from: '-5' }), all, 'amount_from ≤ 0 is ignored');
+    t.same(await first({ amount_from: 'abc', transaction_types: 'NOPE', age_from: '2023-01-01' }), all, 'unreadable values are dropped');
     const natives = itemsOf(await get('/advanced-filters', { token_contract_address_hashes_to_include: 'native' }));
     t.ok(natives.length > 0 && natives.every((i) => kindOf(i) !== 'transfer'), 'include native only → no transfers');
     const tokensOnly = itemsOf(await get('/advanced-filters', { token_contract_address_hashes_to_include: f.tokens.erc20 }));
@@ -194,5 +200,56 @@ export async function advancedBehaviourSuite(t: Test, loaded: Loaded): Promise<v
     t.same(await get('/advanced-filters/methods', { q: 'selltouniswap' }), [], 'camel-case popular names are not found by name (Blockscout lower-cases q)');
     t.same(await get('/advanced-filters/methods', { q: '0xdeadbeef' }), [{ method_id: '0xdeadbeef', name: '' }], 'an unknown selector, unnamed');
     t.same(await get('/advanced-filters/methods', { q: 'safeTransferFrom' }), [{ method_id: '0x42842e0e', name: 'safeTransferFrom' }], 'a known ABI by name');
+  });
+}
+
+/** The unfiltered walk at page size 7, kept for the behaviour checks. */
+const walked = new WeakMap<Loaded, Walk>();
+
+/** Walk each case at page sizes 7 and 50: every item once, all of them, in order, full pages. */
+async function advancedWalkSuite(t: Test, loaded: Loaded): Promise<void> {
+  for (const c of advancedWalkCases(loaded.chain)) {
+    await t.test(c.name, async (t) => {
+      const small = await walk(loaded.explorer, `/api/v2${c.path}`, { ...c.query, items_count: '7' });
+      if (c.query === undefined || Object.keys(c.query).length === 0) walked.set(loaded, small);
+      const normal = await walk(loaded.explorer, `/api/v2${c.path}`, { ...c.query });
+      const ids = small.items.map(c.id);
+      t.equal(new Set(ids).size, ids.length, 'every item appears once');
+      t.equal(ids.length, c.expected, `all ${c.expected} items are listed`);
+      t.ok(c.expected >= (c.minRows ?? 120), `the fixture gives this list ≥ ${c.minRows ?? 120} items`);
+      t.same(normal.items.map(c.id), ids, 'the same items in the same order at page size 50');
+      t.equal(small.pages, Math.max(1, Math.ceil(c.expected / 7)), 'full pages of 7 until the last');
+      const keys = small.items.map(advancedKey);
+      const bad = keys.findIndex((k, i) => i > 0 && compare(keys[i - 1] as Key, k) <= 0);
+      t.equal(bad, -1, `strictly descending${bad >= 0 ? ` (breaks at item ${bad})` : ''}`);
+    });
+  }
+}
+
+function compare(a: Key, b: Key): number {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** The advanced-filter suite over one named store when SCOUTKIT_STORES selects it. */
+export async function runAdvancedOn(name: StoreName): Promise<void> {
+  const factory = (await storeFactories()).find((s) => s.name === name);
+  if (factory === undefined) {
+    tap.pass(`${name}: not selected by SCOUTKIT_STORES, or unreachable off CI`);
+    return;
+  }
+  const plain = await loadExplorer(() => factory.open());
+  tap.teardown(async () => plain.store.close?.());
+  const checked = validatingExplorer(plain.explorer);
+  const loaded = { ...plain, explorer: checked.explorer };
+  await tap.test(`${name}: advanced filters, every item once at two page sizes`, (t) => advancedWalkSuite(t, loaded));
+  await tap.test(`${name}: advanced filters, behaviour`, (t) => advancedBehaviourSuite(t, loaded));
+  await tap.test(`${name}: every answer validates against our OpenAPI document`, async (t) => {
+    t.same(checked.failures, [], 'no answer outside our document');
+    t.ok(checked.validated() > 500, `${checked.validated()} answers validated`);
   });
 }

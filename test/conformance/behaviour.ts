@@ -5,7 +5,6 @@ import type { Test } from 'tap';
 import { TOKEN_TYPES, toJson, TRANSACTION_KINDS } from '../../lib/index.ts';
 import type { Body, Loaded } from '../support/explorer.ts';
 import { bodyOf, okGetter, walk } from '../support/explorer.ts';
-import { advancedBehaviourSuite } from './advancedFilters.ts';
 
 const items = (b: Body): Body[] => b['items'] as Body[];
 const tokenOf = (i: Body): Body => i['token'] as Body;
@@ -426,5 +425,4 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     const empty = await get('/blocks/0/internal-transactions');
     t.same(empty, { items: [], next_page_params: null }, 'a block without traces: empty');
   });
-  await advancedBehaviourSuite(t, loaded);
 }

@@ -9,7 +9,6 @@ import type { FixtureChain } from '../../fixture/index.ts';
 import { PING_PONG_ID, TOPICS, ZERO_ADDRESS } from '../../fixture/index.ts';
 import type { Body, Loaded } from '../support/explorer.ts';
 import { walk } from '../support/explorer.ts';
-import { advancedWalkCases } from './advancedFilters.ts';
 
 type Key = readonly (number | bigint | string)[];
 
@@ -376,7 +375,6 @@ export function walkCases(chain: FixtureChain): WalkCase[] {
       sortKey: (i) => [num(i['height'])],
       expected: chain.bundles.filter((b) => b.block.consensus).length,
     },
-    ...advancedWalkCases(chain),
   ];
 }
 
