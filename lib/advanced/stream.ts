@@ -122,7 +122,8 @@ async function readList<R, C>(list: List<R, C>, after: ItemKey | null, want: num
     scanned += batch.length;
     const last = batch[batch.length - 1];
     if (matches.length >= want || batch.length < chunk || last === undefined) return { matches, capped: null };
-    if (scanned >= budget) return { matches, capped: lastKey };
+    // rows at or before the cursor (a TT list re-reads the cursor's block) do not stop a list: it must get past the cursor
+    if (scanned >= budget && lastKey !== null && (after === null || compareKeys(lastKey, after) < 0)) return { matches, capped: lastKey };
     cursor = list.cursorOf(last);
   }
 }
