@@ -69,6 +69,9 @@ const COMMON_TOKENS = 1000;
 const token = (i: number): Address => `0x${'7'.repeat(8)}${hex(i, 32)}` as Address;
 const HOT_TOKENS = [token(0), token(1), token(2)];
 const TRANSFER = '0xa9059cbb' as Hex;
+/** an age window over the middle half of the chain's blocks (12 s apart from 1,700,000,000) */
+const AGE_FROM = new Date((1_700_000_000 + Math.floor(TXS / PER_BLOCK / 4) * 12) * 1000).toISOString();
+const AGE_TO = new Date((1_700_000_000 + Math.floor((TXS / PER_BLOCK) * 0.75) * 12) * 1000).toISOString();
 const METHODS = [TRANSFER, '0x095ea7b3', '0x23b872dd', '0x40c10f19'] as Hex[];
 
 function pickAddress(): Address {
@@ -210,6 +213,14 @@ function cases(ds: DataSource, handle: Handle): ListCase[] {
     apiCase('address tokens', `/addresses/${HOT[1]}/tokens`, { type: 'ERC-20' }, handle),
     dsCase('ds listTokenBalances holder={airdropped}', (d, a) => d.listTokenBalances({ holder: HOT[1] }, page(a)), bal, ds),
     apiCase('address token-balances (unpaged)', `/addresses/${HOT[0]}/token-balances`, {}, handle),
+    // advanced filters: index-backed combinations, then two checked on the rows (bounded by SCAN_BUDGET)
+    apiCase('advanced filters', '/advanced-filters', {}, handle),
+    apiCase('advanced filters address', '/advanced-filters', { from_address_hashes_to_include: HOT[0], to_address_hashes_to_include: HOT[0] }, handle),
+    apiCase('advanced filters method', '/advanced-filters', { methods: TRANSFER }, handle),
+    apiCase('advanced filters token', '/advanced-filters', { token_contract_address_hashes_to_include: HOT_TOKENS[0] }, handle),
+    apiCase('advanced filters type+age', '/advanced-filters', { transaction_types: 'ERC-20', age_from: AGE_FROM, age_to: AGE_TO }, handle),
+    apiCase('advanced filters exclude (rows)', '/advanced-filters', { from_address_hashes_to_exclude: HOT[0] }, handle),
+    apiCase('advanced filters amount (rows)', '/advanced-filters', { amount_from: '0.9', token_contract_address_hashes_to_include: HOT_TOKENS[0] }, handle),
   ];
 }
 
@@ -379,7 +390,7 @@ async function bench(name: string): Promise<Line[]> {
         `${name} ${c.name}: first p50 ${f(first.p50)} p99 ${f(first.p99)} (${first.rps.toFixed(0)}/s)` +
           (deep === null ? ` — only ${pages} pages` : `; page ${DEEP} p50 ${f(deep.p50)} p99 ${f(deep.p99)} (${deep.rps.toFixed(0)}/s); walk ${(walkMs / pages).toFixed(2)} ms/page sequential`),
       );
-      if (c.name.startsWith('ds ')) {
+      if (c.name.startsWith('ds ') || c.name.includes('advanced-filters')) {
         for (const p of await plans(store, () => c.page(deep === null ? null : after))) console.log(`    plan: ${p}`);
       }
     }

@@ -107,7 +107,8 @@ async function readList<R, C>(list: List<R, C>, after: ItemKey | null, want: num
   const matches: AdvancedRow[] = [];
   let cursor = list.start;
   let scanned = 0;
-  const chunk = Math.max(want, 50);
+  // chunks grow (×2 up to 1,000 rows) so a selective check costs a few queries, not one per page size
+  let chunk = Math.max(want, 50);
   for (;;) {
     const batch = await list.fetch(cursor, chunk);
     const keep = batch.length === 0 ? () => false : await list.keep(batch);
@@ -125,6 +126,7 @@ async function readList<R, C>(list: List<R, C>, after: ItemKey | null, want: num
     // rows at or before the cursor (a TT list re-reads the cursor's block) do not stop a list: it must get past the cursor
     if (scanned >= budget && lastKey !== null && (after === null || compareKeys(lastKey, after) < 0)) return { matches, capped: lastKey };
     cursor = list.cursorOf(last);
+    chunk = Math.min(chunk * 2, Math.max(want, 1000));
   }
 }
 
