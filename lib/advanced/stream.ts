@@ -130,8 +130,16 @@ async function readList<R, C>(list: List<R, C>, after: ItemKey | null, want: num
   }
 }
 
+/** Most address seeks one source makes; longer include lists are checked on the rows of one list instead. */
+export const MAX_ADDRESS_SEEKS = 20;
+
 /** Seek lists for the address filter: one per included address of the side that leads; null: no address seek. */
 function addressSeeks(f: AdvancedFilter): { address: Address; direction: Direction }[] | null {
+  const seeks = leadingSeeks(f);
+  return seeks !== null && seeks.length > MAX_ADDRESS_SEEKS ? null : seeks;
+}
+
+function leadingSeeks(f: AdvancedFilter): { address: Address; direction: Direction }[] | null {
   const fi = f.from !== undefined && 'include' in f.from ? f.from.include : null;
   const ti = f.to !== undefined && 'include' in f.to ? f.to.include : null;
   const from = (xs: readonly Address[]) => xs.map((address) => ({ address, direction: 'from' as const }));
@@ -320,11 +328,16 @@ export async function listAdvancedFilter(
   const blocks = await blocksOfAge(ds, f.age);
   if (blocks !== undefined && blocks.from !== undefined && blocks.to !== undefined && blocks.from > blocks.to) return { rows: [], next: null };
   const want = size + 1;
-  const reads: Promise<Read>[] = [];
-  if (f.sources.transactions) for (const l of transactionLists(ds, f, blocks, after)) reads.push(readList(l, after, want, budget));
-  if (f.sources.internal) for (const l of internalLists(ds, f, blocks, after)) reads.push(readList(l, after, want, budget));
-  if (f.sources.transfers) for (const l of transferLists(ds, f, blocks, after)) reads.push(readList(l, after, want, budget));
-  const done = await Promise.all(reads);
+  const lists: Promise<Read>[] = [];
+  const tx = f.sources.transactions ? transactionLists(ds, f, blocks, after) : [];
+  const it = f.sources.internal ? internalLists(ds, f, blocks, after) : [];
+  const tt = f.sources.transfers ? transferLists(ds, f, blocks, after) : [];
+  // the budget is shared by a source's lists (at least 200 rows each), so many seeks do not multiply it
+  const share = (n: number) => Math.min(budget, Math.max(200, Math.floor(budget / Math.max(1, n))));
+  for (const l of tx) lists.push(readList(l, after, want, share(tx.length)));
+  for (const l of it) lists.push(readList(l, after, want, share(it.length)));
+  for (const l of tt) lists.push(readList(l, after, want, share(tt.length)));
+  const done = await Promise.all(lists);
   const unique = new Map<string, AdvancedRow>();
   for (const r of done) for (const row of r.matches) if (!unique.has(keyId(row.key))) unique.set(keyId(row.key), row);
   const sorted = [...unique.values()].sort((a, b) => compareKeys(b.key, a.key));

@@ -37,6 +37,7 @@ for (const [label, q] of [
   ['an exclude list (checked on the rows)', { from_address_hashes_to_exclude: f.hotAddress, to_address_hashes_to_exclude: f.eoas.alice, address_relation: 'and' }],
   ['an amount range', { amount_from: '0.0001', amount_to: '5' }],
   ['include lists on both sides (one seek per address and side)', { from_address_hashes_to_include: `${f.hotAddress},${f.eoas.alice}`, to_address_hashes_to_include: f.eoas.bob }],
+  ['an include list longer than the seek limit (checked on the rows)', { to_address_hashes_to_include: [f.hotAddress, ...f.airdropRecipients.slice(0, 25)].join(',') }],
 ] as const) {
   t.test(`scan budget: ${label}`, async (t) => {
     const full = await walkAll(q, 9, 1_000_000);
@@ -88,4 +89,18 @@ t.test('filter parsing as Blockscout reads the strings', async (t) => {
   t.notOk(inAmountRange(range, 10n ** 18n + 1n, 18));
   t.ok(inAmountRange(range, 1n, 0), 'a token without decimals: 1 unit');
   t.same(parseAdvancedFilter({ amount_from: '2', amount_to: '1' }).amount, { kind: 'empty' });
+});
+
+t.test('a long include list (no seeks) lists what the seeks would', async (t) => {
+  const recipients = f.airdropRecipients.slice(0, 25);
+  const long = await walkAll({ to_address_hashes_to_include: [f.hotAddress, ...recipients].join(',') }, 50, 1_000_000);
+  const parts = await Promise.all([f.hotAddress, ...recipients].map((a) => walkAll({ to_address_hashes_to_include: a }, 50, 1_000_000)));
+  const union = [...new Set(parts.flatMap((p) => p.ids))];
+  const byKey = (a: string, b: string) => {
+    const [x, y] = [a.split(':').map(Number), b.split(':').map(Number)];
+    const d = x.findIndex((v, i) => v !== y[i]);
+    return d < 0 ? 0 : (y[d] as number) - (x[d] as number);
+  };
+  t.ok(long.ids.length > 70, `${long.ids.length} items`);
+  t.same(long.ids, union.sort(byKey), 'the union of the single-address lists, in order');
 });
