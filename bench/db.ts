@@ -73,6 +73,9 @@ const COMMON_TOKENS = 1000;
 const token = (i: number): Address => `0x${'7'.repeat(8)}${hex(i, 32)}` as Address;
 const HOT_TOKENS = [token(0), token(1), token(2)];
 const TRANSFER = '0xa9059cbb' as Hex;
+/** an age window over the middle half of the chain's blocks (12 s apart from 1,700,000,000) */
+const AGE_FROM = new Date((1_700_000_000 + Math.floor(TXS / PER_BLOCK / 4) * 12) * 1000).toISOString();
+const AGE_TO = new Date((1_700_000_000 + Math.floor((TXS / PER_BLOCK) * 0.75) * 12) * 1000).toISOString();
 const METHODS = [TRANSFER, '0x095ea7b3', '0x23b872dd', '0x40c10f19'] as Hex[];
 
 function pickAddress(): Address {
@@ -228,6 +231,14 @@ function cases(ds: DataSource, handle: Handle): ListCase[] {
     apiCase('top accounts by transactions', '/addresses', { sort: 'transactions_count', order: 'desc' }, handle),
     dsCase('ds listAccounts transactionsCount', (d, a) => d.listAccounts({ sort: 'transactionsCount' }, page(a)), acct, ds),
     apiCase('address counters (one key lookup)', `/addresses/${HOT[0]}/counters`, {}, handle),
+    // advanced filters: index-backed combinations, then two checked on the rows (bounded by SCAN_BUDGET)
+    apiCase('advanced filters', '/advanced-filters', {}, handle),
+    apiCase('advanced filters address', '/advanced-filters', { from_address_hashes_to_include: HOT[0], to_address_hashes_to_include: HOT[0] }, handle),
+    apiCase('advanced filters method', '/advanced-filters', { methods: TRANSFER }, handle),
+    apiCase('advanced filters token', '/advanced-filters', { token_contract_address_hashes_to_include: HOT_TOKENS[0] }, handle),
+    apiCase('advanced filters type+age', '/advanced-filters', { transaction_types: 'ERC-20', age_from: AGE_FROM, age_to: AGE_TO }, handle),
+    apiCase('advanced filters exclude (rows)', '/advanced-filters', { from_address_hashes_to_exclude: HOT[0] }, handle),
+    apiCase('advanced filters amount (rows)', '/advanced-filters', { amount_from: '0.9', token_contract_address_hashes_to_include: HOT_TOKENS[0] }, handle),
   ];
 }
 
@@ -398,7 +409,7 @@ async function bench(name: string): Promise<Line[]> {
         `${name} ${c.name}: first p50 ${f(first.p50)} p99 ${f(first.p99)} (${first.rps.toFixed(0)}/s)` +
           (deep === null ? ` — only ${pages} pages` : `; page ${DEEP} p50 ${f(deep.p50)} p99 ${f(deep.p99)} (${deep.rps.toFixed(0)}/s); walk ${(walkMs / pages).toFixed(2)} ms/page sequential`),
       );
-      if (c.name.startsWith('ds ')) {
+      if (c.name.startsWith('ds ') || c.name.includes('advanced-filters')) {
         for (const p of await plans(store, () => c.page(deep === null ? null : after))) console.log(`    plan: ${p}`);
       }
     }

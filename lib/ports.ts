@@ -124,6 +124,8 @@ export interface TokenTransferFilter {
   readonly transactionHash?: Hash;
   /** token_type IN types */
   readonly types?: readonly TokenType[];
+  /** OR-combined `0x` + 8 hex method ids of the parent transaction's input (`methodId`); empty: none match */
+  readonly methodIds?: readonly Hex[];
   /** transfers from or to this address (see `direction`) */
   readonly address?: Address;
   readonly direction?: Direction;

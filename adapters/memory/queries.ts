@@ -225,10 +225,12 @@ export function createReader(s: State): VersionedDataSource {
       const { tokenAddress, tokenId, transactionHash, address, blocks } = filter;
       const direction = filter.direction ?? 'any';
       const types = filter.types === undefined ? undefined : new Set(filter.types);
+      const methods = filter.methodIds === undefined ? undefined : new Set(filter.methodIds);
       const keep = (t: TokenTransferRecord): boolean =>
         (tokenAddress === undefined || t.tokenAddress === tokenAddress) &&
         (tokenId === undefined || t.tokenIds.includes(tokenId)) &&
         (types === undefined || types.has(t.tokenType)) &&
+        (methods === undefined || (t.methodId !== null && methods.has(t.methodId))) &&
         (address === undefined || touches(address, direction, t.from, [t.to]));
       const c = page.after;
       const inclusive = c?.inclusive === true;

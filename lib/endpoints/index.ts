@@ -4,6 +4,8 @@
  * (lib/client.ts) and the OpenAPI document (lib/openapi/). A new path is a new module here.
  */
 import { address } from './address.ts';
+import { advancedFilters } from './advancedFilters.ts';
+import { advancedFiltersMethods } from './advancedFiltersMethods.ts';
 import { addressBlocksValidated } from './addressBlocksValidated.ts';
 import { addressCounters } from './addressCounters.ts';
 import { addresses } from './addresses.ts';
@@ -131,6 +133,8 @@ const EXPLORER_ENDPOINTS = {
   addressInternalTransactionsCsv,
   addressLogsCsv,
   tokenHoldersCsv,
+  advancedFilters,
+  advancedFiltersMethods,
 } as const;
 
 /** Explorer endpoints with their parameter types erased. */

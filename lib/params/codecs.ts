@@ -342,3 +342,17 @@ export const topicOrNull: ParamCodec<Hash | null> = codec<Hash | null>(
   (v) => v ?? 'null',
   { type: 'string', pattern: `^(${FULL_HASH_RE.source.slice(1, -1)}|null|)$`, description: 'a 32-byte topic matching any of the four topics; empty or `null`: none' },
 );
+
+const NON_NEGATIVE_INTEGER_STRING_RE = /^([1-9][0-9]*|0)$/;
+
+/** A non-negative integer string (no sign, no leading zeros) that fits a JS number → number. */
+export const nonNegativeIntegerString: ParamCodec<number> = codec(
+  'NonNegativeIntegerString',
+  (s) => {
+    if (!NON_NEGATIVE_INTEGER_STRING_RE.test(s)) return fail('Invalid format. Expected ~r/^([1-9][0-9]*|0)$/');
+    const big = BigInt(s);
+    return big > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(big);
+  },
+  String,
+  { type: 'string', pattern: NON_NEGATIVE_INTEGER_STRING_RE.source },
+);

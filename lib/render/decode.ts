@@ -188,3 +188,10 @@ export function revertText(data: Hex): string | null {
   const p = (d?.['parameters'] as readonly JsonObject[] | undefined)?.[0];
   return typeof p?.['value'] === 'string' ? p['value'] : null;
 }
+
+/** The selector of a known method by name (case-insensitive), null when no known ABI names it. */
+export function knownSelectorOf(name: string): Hex | null {
+  const wanted = name.toLowerCase();
+  for (const [selector, fs] of functionsBySelector) if (fs.some((f) => f.name.toLowerCase() === wanted)) return selector as Hex;
+  return null;
+}

@@ -22,6 +22,43 @@ export const templateOf = (endpoint: EndpointName): string => ENDPOINTS[endpoint
 /** The explorer endpoints (the registry without its meta entries such as the OpenAPI document). */
 export const EXPLORER_ENDPOINTS: readonly EndpointName[] = ENDPOINT_NAMES.filter((name) => ENDPOINTS[name].meta !== true);
 
+/** /advanced-filters and /advanced-filters/methods: each filter, a cursor, the method search. */
+function advancedFilterCases(f: FixtureFacts, c: (endpoint: EndpointName, path: string, query?: Record<string, string>) => Case): Case[] {
+  const hot = f.hotAddress;
+  return [
+    c('advancedFilters', '/advanced-filters'),
+    c('advancedFilters', '/advanced-filters', { items_count: '7' }),
+    c('advancedFilters', '/advanced-filters', { from_address_hashes_to_include: hot, to_address_hashes_to_include: `${hot},0x12`, address_relation: 'or' }),
+    c('advancedFilters', '/advanced-filters', { from_address_hashes_to_exclude: hot, to_address_hashes_to_exclude: f.eoas.alice, address_relation: 'and' }),
+    c('advancedFilters', '/advanced-filters', { transaction_types: 'ERC-20,ERC-721,ERC-1155,ERC-404,ERC-7984,ZRC-2' }),
+    c('advancedFilters', '/advanced-filters', { transaction_types: 'coin_transfer,contract_interaction' }),
+    c('advancedFilters', '/advanced-filters', { transaction_types: 'CONTRACT_CREATION' }),
+    c('advancedFilters', '/advanced-filters', { methods: '0xa9059cbb,0x42842e0e,0x12345678', methods_names: 'approve,nope' }),
+    c('advancedFilters', '/advanced-filters', { token_contract_address_hashes_to_include: `native,${f.tokens.erc20},${f.tokens.erc1155}` }),
+    c('advancedFilters', '/advanced-filters', { token_contract_address_hashes_to_exclude: `NATIVE,${f.tokens.erc20}` }),
+    c('advancedFilters', '/advanced-filters', { age_from: '2023-11-14 22:00:00+00:00', age_to: '2023-11-15T00:00:00Z' }),
+    c('advancedFilters', '/advanced-filters', { age_from: '2023-11-14' }),
+    c('advancedFilters', '/advanced-filters', { amount_from: '0.001', amount_to: '1e3' }),
+    c('advancedFilters', '/advanced-filters', { amount_from: '1', amount_to: '1' }),
+    c('advancedFilters', '/advanced-filters', { token_contract_symbols_to_include: 'USDX', token_contract_symbols_to_exclude: '' }),
+    c('advancedFilters', '/advanced-filters', {
+      block_number: String(f.headBlockNumber),
+      transaction_index: '0',
+      internal_transaction_index: 'null',
+      token_transfer_index: '',
+      token_transfer_batch_index: 'null',
+      items_count: '5',
+    }),
+    c('advancedFilters', '/advanced-filters', { block_number: '1', transaction_index: '0' }),
+    c('advancedFiltersMethods', '/advanced-filters/methods'),
+    c('advancedFiltersMethods', '/advanced-filters/methods', { q: 'Transfer' }),
+    c('advancedFiltersMethods', '/advanced-filters/methods', { q: '0x095EA7B3' }),
+    c('advancedFiltersMethods', '/advanced-filters/methods', { q: '0x12345678' }),
+    c('advancedFiltersMethods', '/advanced-filters/methods', { q: 'safeTransferFrom' }),
+    c('advancedFiltersMethods', '/advanced-filters/methods', { q: 'nothing-like-it' }),
+  ];
+}
+
 export function endpointCases(f: FixtureFacts): Case[] {
   const tx = f.transactions;
   const c = (endpoint: EndpointName, path: string, query?: Record<string, string>): Case => ({
@@ -161,6 +198,7 @@ export function endpointCases(f: FixtureFacts): Case[] {
     c('blockWithdrawals', `/blocks/${f.withdrawals.blockWithout}/withdrawals`),
     { ...c('blockWithdrawals', `/blocks/${f.headBlockNumber + 1}/withdrawals`), status: 404 },
     ...csvCases(f).map((x) => c(x.endpoint, x.path, x.query)),
+    ...advancedFilterCases(f, c),
   ];
 }
 

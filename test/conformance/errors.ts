@@ -283,6 +283,18 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     query: { index: 'x', block_number: '-5', filter: 'sideways' },
     errors: [err('block_number', '-5 is smaller than inclusive minimum 0'), err('index', 'Invalid integer. Got: string'), err('filter', 'Invalid value for enum')],
   });
+  // /advanced-filters: only the paging keys are validated; filters are free strings
+  const NON_NEGATIVE = 'Invalid format. Expected ~r/^([1-9][0-9]*|0)$/';
+  for (const name of ['block_number', 'transaction_index']) {
+    for (const bad of ['abc', '-1', '01', '1.5']) cases.push({ path: '/advanced-filters', query: { [name]: bad }, errors: [err(name, NON_NEGATIVE)] });
+  }
+  for (const name of ['internal_transaction_index', 'token_transfer_index', 'token_transfer_batch_index']) {
+    cases.push({ path: '/advanced-filters', query: { [name]: 'x' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err(name, d)) });
+  }
+  cases.push({ path: '/advanced-filters', query: { items_count: '0' }, errors: [err('items_count', '0 is smaller than inclusive minimum 1')] });
+  cases.push({ path: '/advanced-filters', query: { q: 'transfer' }, errors: [err('q', 'Unexpected field: q')] });
+  cases.push({ path: '/advanced-filters', query: { methods: 'zz', block_number: 'x', transaction_index: '-2' }, errors: [err('block_number', NON_NEGATIVE), err('transaction_index', NON_NEGATIVE)] });
+  cases.push({ path: '/advanced-filters/methods', query: { q: 'a', items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   return cases;
 }
 

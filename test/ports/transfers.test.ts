@@ -70,3 +70,47 @@ storeTest('token transfers: order, ties in one block, inclusive cursor, filters'
   t.same(await list({ transactionHash: x11.hash, address: B, direction: 'to' }, null, 100, 'asc'), ['1.2']);
   t.same(await list({ transactionHash: x11.hash, blocks: { to: 0 } }), [], 'a transaction outside the range');
 });
+
+storeTest('token transfers: method ids of the parent transaction (OR), alone and with other filters', async (t, s) => {
+  const b1 = block(1);
+  const b2 = block(2);
+  const x10 = tx(b1, 0);
+  const x11 = tx(b1, 1);
+  const x20 = tx(b2, 0);
+  const TRANSFER = '0xa9059cbb';
+  const APPROVE = '0x095ea7b3';
+  const withMethod = (r: TokenTransferRecord, methodId: `0x${string}` | null): TokenTransferRecord => ({ ...r, methodId });
+  await s.writeBlocks([
+    bundle(b1, {
+      transactions: [x10, x11],
+      tokenTransfers: [
+        withMethod(transfer(x10, 0, T20, 'ERC-20', A, B, [], 5n), TRANSFER),
+        withMethod(transfer(x10, 1, T721, 'ERC-721', ZERO, A, [1n]), TRANSFER),
+        withMethod(transfer(x11, 2, T1155, 'ERC-1155', A, B, [1n, 2n]), APPROVE),
+        withMethod(transfer(x11, 3, T721, 'ERC-721', ZERO, A, [2n]), null),
+      ],
+    }),
+    bundle(b2, {
+      transactions: [x20],
+      tokenTransfers: [withMethod(transfer(x20, 4, T721, 'ERC-721', A, B, [1n]), APPROVE), withMethod(transfer(x20, 7, T20, 'ERC-20', B, C, [], 1n), TRANSFER)],
+    }),
+  ]);
+  const key = (r: TokenTransferRecord) => `${r.blockNumber}.${r.logIndex}`;
+  const cursorOf = (r: TokenTransferRecord) => ({ blockNumber: r.blockNumber, logIndex: r.logIndex });
+  type Filter = Parameters<DataSource['listTokenTransfers']>[0];
+  const walks = (label: string, f: Filter, expected: readonly string[]) =>
+    walksBothWays(t, label, (p) => s.listTokenTransfers(f, p), cursorOf, key, expected);
+  await walks('transfer', { methodIds: [TRANSFER] }, ['2.7', '1.1', '1.0']);
+  await walks('transfer or approve (one seek each, merged)', { methodIds: [APPROVE, TRANSFER, APPROVE] }, ['2.7', '2.4', '1.2', '1.1', '1.0']);
+  await walks('approve, ERC-721', { methodIds: [APPROVE], types: ['ERC-721'] }, ['2.4']);
+  await walks('transfer, address A', { methodIds: [TRANSFER], address: A }, ['1.1', '1.0']);
+  await walks('approve, token T1155', { methodIds: [APPROVE], tokenAddress: T1155 }, ['1.2']);
+  await walks('transfer, block 2', { methodIds: [TRANSFER], blocks: { from: 2 } }, ['2.7']);
+  await walks('approve, transaction x11', { methodIds: [APPROVE], transactionHash: x11.hash }, ['1.2']);
+  t.same(await s.listTokenTransfers({ methodIds: [] }, { after: null, limit: 10, order: 'desc' }), [], 'an empty list matches nothing');
+  t.same(
+    (await s.listTokenTransfers({ methodIds: [TRANSFER, APPROVE] }, { after: { blockNumber: 2, logIndex: 4 }, limit: 2, order: 'desc' })).map(key),
+    ['1.2', '1.1'],
+    'a cursor and a limit over the merged seeks',
+  );
+});

@@ -1,4 +1,4 @@
-/** listTokenTransfers: the seek led by the most selective filter; the others are row conditions. */
+/** listTokenTransfers: the seek led by the most selective filter (id, address, token, method ids, types); the others are row conditions. */
 import type { Knex } from 'knex';
 import type { TokenTransferRecord } from '../../../lib/domain/records.ts';
 import type { Page, TokenTransferCursor, TokenTransferFilter } from '../../../lib/ports.ts';
@@ -13,14 +13,17 @@ export async function listTokenTransfers(c: SqlContext, filter: TokenTransferFil
   const { tokenAddress, tokenId, transactionHash, address, direction, blocks } = filter;
   const types = filter.types === undefined ? undefined : [...new Set(filter.types)];
   if (types !== undefined && types.length === 0) return [];
+  const methods = filter.methodIds === undefined ? undefined : [...new Set(filter.methodIds)];
+  if (methods !== undefined && methods.length === 0) return [];
   const at = page.after;
   const inclusive = at?.inclusive === true;
   const merge = (pages: readonly TokenTransferRecord[][]) =>
     mergePages(pages, (t) => `${t.blockHash}|${t.logIndex}`, inOrderOf(transferCmp, page.order), n);
   /** the filters that are not the seek's own equality prefix */
-  const narrow = (q: Knex.QueryBuilder, alias: string, skip: { token?: boolean; id?: boolean; types?: boolean; address?: boolean }) => {
+  const narrow = (q: Knex.QueryBuilder, alias: string, skip: { token?: boolean; id?: boolean; types?: boolean; methods?: boolean; address?: boolean }) => {
     if (tokenAddress !== undefined && skip.token !== true) q = q.andWhere(`${alias}.token_address`, tokenAddress);
     if (types !== undefined && skip.types !== true) q = q.whereIn(`${alias}.token_type`, types);
+    if (methods !== undefined && skip.methods !== true) q = q.whereIn(`${alias}.method_id`, methods);
     if (tokenId !== undefined && skip.id !== true) {
       q = q.whereExists(
         knex('token_transfer_ids as x')
@@ -60,6 +63,15 @@ export async function listTokenTransfers(c: SqlContext, filter: TokenTransferFil
   if (tokenAddress !== undefined) {
     const q = narrow(cursor(knex('token_transfers as tt').select('tt.*').where('tt.token_address', tokenAddress), 'tt'), 'tt', { token: true });
     return asRows(await q.orderBy(listOrder('tt')).limit(n)).map(toTransfer);
+  }
+  if (methods !== undefined) {
+    // one seek per method id (index transfers_method); types and blocks narrow each
+    const pages = [];
+    for (const m of methods) {
+      const q = narrow(cursor(knex('token_transfers as tt').select('tt.*').where('tt.method_id', m), 'tt'), 'tt', { methods: true });
+      pages.push(asRows(await q.orderBy(listOrder('tt')).limit(n)).map(toTransfer));
+    }
+    return merge(pages);
   }
   if (types !== undefined) {
     const pages = [];
