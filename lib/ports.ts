@@ -17,6 +17,7 @@ import type {
   BlockBundle,
   BlockRecord,
   CoinBalanceRecord,
+  ContractCodeRecord,
   Hash,
   Hex,
   InternalTransactionRecord,
@@ -27,6 +28,7 @@ import type {
   TokenRecord,
   TokenTransferRecord,
   TokenType,
+  TraceFrameRecord,
   TransactionKind,
   TransactionRecord,
 } from './domain/records.ts';
@@ -261,6 +263,26 @@ export interface HeldTokenInstance {
   readonly value: bigint | null;
 }
 
+// ---- contracts -------------------------------------------------------------------------------
+
+/**
+ * Contracts the indexer saw created in consensus blocks: one record per creation (an address
+ * created again after a self-destruct is listed once per creation).
+ */
+export interface ContractFilter {
+  /** lower-case hex digits (optionally `0x`-prefixed): contracts whose address text contains them */
+  readonly addressContains?: string;
+}
+/** Order desc: (blockNumber DESC, address DESC) — newest first. */
+export interface ContractCursor {
+  readonly blockNumber: number;
+  readonly address: Address;
+}
+/** What countContracts counts: every contract, or those created at or after a unix time. */
+export interface ContractCountFilter {
+  readonly createdSince?: number;
+}
+
 // ---- the ports -------------------------------------------------------------------------------
 
 export type BlockRef = { readonly number: number } | { readonly hash: Hash };
@@ -312,6 +334,19 @@ export interface DataSource {
   ): Promise<readonly HeldTokenInstance[]>;
   /** All state changes of a transaction, ordered by ordinal (a bounded, per-transaction list). */
   listStateChanges(transactionHash: Hash): Promise<readonly StateChangeRecord[]>;
+  /**
+   * The stored callTracer frames of a transaction in a consensus block, by index ASC (a bounded,
+   * per-transaction list); empty when the indexer kept none (a node without traces).
+   */
+  getTransactionTrace(transactionHash: Hash): Promise<readonly TraceFrameRecord[]>;
+  /** Batch lookup of created contracts (each address's latest creation); missing addresses absent. */
+  getContracts(addresses: readonly Address[]): Promise<readonly ContractCodeRecord[]>;
+  listContracts(filter: ContractFilter, page: Page<ContractCursor>): Promise<readonly ContractCodeRecord[]>;
+  /**
+   * How many creations match: all of them from a kept counter, or those at or after a unix time by
+   * an index range (bounded by the recent contracts, not the chain).
+   */
+  countContracts(filter: ContractCountFilter): Promise<number>;
 
   /**
    * Optional: the current coin balance of an address (its latest coin balance record in a

@@ -12,11 +12,13 @@
 import type {
   AddressRecord,
   CoinBalanceRecord,
+  ContractCodeRecord,
   Hash,
   TokenBalanceRecord,
   TokenInstanceWrite,
   TokenRecord,
   TokenTransferRecord,
+  TraceFrameRecord,
   TransactionRecord,
 } from '../../lib/domain/records.ts';
 import { HistoryTable, KeyIndex } from './history.ts';
@@ -62,6 +64,11 @@ export class State {
   /** instanceKey → the transfers containing that id (any order) */
   readonly transfersById = new Map<string, { readonly tokenId: bigint; transfers: TokenTransferRecord[] }>();
 
+  /** address → created-contract history (the latest creation is current) */
+  readonly contracts = new HistoryTable<ContractCodeRecord>();
+  /** transaction hash → its callTracer frames, index ASC */
+  readonly framesByTx = new Map<Hash, readonly TraceFrameRecord[]>();
+
   /** bumped by every mutation; views built for an older version are stale */
   version = 0;
   private seq = 0;
@@ -103,6 +110,16 @@ export class State {
         else entry.transfers.push(tt);
       }
     }
+    for (const c of bundle.contractCodes ?? []) {
+      this.contracts.add(c.address, { value: c, ...at(c.blockNumber) });
+    }
+    const frames = new Map<Hash, TraceFrameRecord[]>();
+    for (const f of bundle.traceFrames ?? []) {
+      const list = frames.get(f.transactionHash);
+      if (list === undefined) frames.set(f.transactionHash, [f]);
+      else list.push(f);
+    }
+    for (const [tx, list] of frames) this.framesByTx.set(tx, list.sort((a, b) => a.index - b.index));
   }
 
   /** Delete a block and every row it brought. */
@@ -140,6 +157,10 @@ export class State {
         if (entry.transfers.length === 0) this.transfersById.delete(key);
       }
     }
+    for (const c of bundle.contractCodes ?? []) {
+      this.contracts.removeBlock(c.address, hash);
+    }
+    for (const f of bundle.traceFrames ?? []) this.framesByTx.delete(f.transactionHash);
   }
 
   /** The blocks stored at a height. */

@@ -13,16 +13,20 @@ import type { Knex } from 'knex';
 import type { VersionedDataSource } from '../../lib/ports.ts';
 import type { Dialect } from './dialect.ts';
 import { sqlContext } from './queries/context.ts';
+import { countContracts } from './queries/countContracts.ts';
 import { countTokenTransfers } from './queries/countTokenTransfers.ts';
 import { getAddresses } from './queries/getAddresses.ts';
 import { getBlock } from './queries/getBlock.ts';
 import { getCoinBalance } from './queries/getCoinBalance.ts';
+import { getContracts } from './queries/getContracts.ts';
 import { getDataVersion } from './queries/getDataVersion.ts';
 import { getHighestBlockNumber } from './queries/getHighestBlockNumber.ts';
 import { getTransaction } from './queries/getTransaction.ts';
+import { getTransactionTrace } from './queries/getTransactionTrace.ts';
 import { getTokenInstances } from './queries/instances.ts';
 import { listBlocks } from './queries/listBlocks.ts';
 import { listCoinBalances } from './queries/listCoinBalances.ts';
+import { listContracts } from './queries/listContracts.ts';
 import { listInternalTransactions } from './queries/listInternalTransactions.ts';
 import { listLogs } from './queries/listLogs.ts';
 import { listNftCollections } from './queries/listNftCollections.ts';
@@ -60,5 +64,9 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     listTokenInstances: (filter, page) => listTokenInstances(c, filter, page),
     listStateChanges: (transactionHash) => listStateChanges(c, transactionHash),
     getCoinBalance: (address) => getCoinBalance(c, address),
+    getTransactionTrace: (transactionHash) => getTransactionTrace(c, transactionHash),
+    getContracts: (addresses) => getContracts(c, addresses),
+    listContracts: (filter, page) => listContracts(c, filter, page),
+    countContracts: (filter) => countContracts(c, filter),
   };
 }
