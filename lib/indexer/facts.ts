@@ -3,7 +3,7 @@
  * targets, token classification (ERC-165, else the event shape) and descriptive fields, total
  * supply, holder balances, NFT metadata, and coin balances where no prestate diff exists.
  */
-import type { Address } from '../domain/records.ts';
+import type { Address, Hex } from '../domain/records.ts';
 import type { ChainSource, TokenRead } from '../chain-source.ts';
 import { INTERFACE_IDS } from '../chain-source.ts';
 import type { BlockFacts, BlockPayload, BlockPlan, TokenFacts } from '../ingest/block.ts';
@@ -69,6 +69,10 @@ export async function gatherFacts(
   });
   for (const a of plan.callTargets) if (cache.contracts.has(a)) contracts.add(a);
   for (const c of plan.createdContracts) cache.contracts.add(c.address);
+  // runtime code of created contracts that no trace gave: as of the end of the creation block
+  const uncoded = plan.createdContracts.filter((c) => c.code === null).map((c) => c.address);
+  const createdCode = await Promise.all(uncoded.map((a) => source.getCode(a, n)));
+  const createdCodes = new Map<Address, Hex>(uncoded.map((a, i) => [a, createdCode[i] ?? '0x']));
 
   // ---- tokens: classification of new ones, supply of all ----
   const candidates = [...new Set<Address>([...plan.tokenShapes.keys(), ...plan.tokenCandidates])];
@@ -139,5 +143,5 @@ export async function gatherFacts(
     plan.coinParties.forEach((a, i) => coinBalances.set(a, values[i] ?? 0n));
   }
 
-  return { contracts, tokens, balances, metadata, coinBalances };
+  return { contracts, tokens, balances, metadata, coinBalances, createdCodes };
 }
