@@ -35,6 +35,10 @@ import { mainPageBlocks } from './mainPageBlocks.ts';
 import { mainPageIndexingStatus } from './mainPageIndexingStatus.ts';
 import { mainPageTransactions } from './mainPageTransactions.ts';
 import { openApiEndpoint } from './openApi.ts';
+import { smartContract } from './smartContract.ts';
+import { smartContractAuditReports } from './smartContractAuditReports.ts';
+import { smartContracts } from './smartContracts.ts';
+import { smartContractsCounters } from './smartContractsCounters.ts';
 import { statsMarketChart } from './statsMarketChart.ts';
 import { token } from './token.ts';
 import { tokenCounters } from './tokenCounters.ts';
@@ -49,6 +53,7 @@ import { tokenTransfersOfToken } from './tokenTransfersOfToken.ts';
 import { transaction } from './transaction.ts';
 import { transactionInternalTransactions } from './transactionInternalTransactions.ts';
 import { transactionLogs } from './transactionLogs.ts';
+import { transactionRawTrace } from './transactionRawTrace.ts';
 import { transactions } from './transactions.ts';
 import { transactionStateChanges } from './transactionStateChanges.ts';
 import { transactionTokenTransfers } from './transactionTokenTransfers.ts';
@@ -74,6 +79,7 @@ const EXPLORER_ENDPOINTS = {
   transactionLogs,
   transactionTokenTransfers,
   transactionInternalTransactions,
+  transactionRawTrace,
   internalTransactions,
   tokenTransfers,
   token,
@@ -101,6 +107,10 @@ const EXPLORER_ENDPOINTS = {
   configPublicMetrics,
   configDbBackgroundMigrations,
   configSmartContractLanguages,
+  smartContracts,
+  smartContractsCounters,
+  smartContract,
+  smartContractAuditReports,
 } as const;
 
 /** Explorer endpoints with their parameter types erased. */
