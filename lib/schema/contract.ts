@@ -7,7 +7,7 @@ import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
 import { Address } from './address.ts';
 import { NextPageParams } from './page.ts';
-import { AddressHash, emptyList, HexString, IntegerString, nullable } from './scalars.ts';
+import { AddressHash, AnyObject, emptyList, HexString, IntegerString, nullable } from './scalars.ts';
 
 export const SmartContract = component(
   'SmartContract',
@@ -73,7 +73,7 @@ export const CallTracerFrame = component(
       output: HexString,
       error: t.string,
       revertReason: t.string,
-      calls: t.array(t.UnknownRecord),
+      calls: t.array(AnyObject),
     }),
   ]),
 );
