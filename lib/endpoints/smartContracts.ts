@@ -7,7 +7,7 @@
  * Cursor: `block_number` + `hash` of the last item.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { addressHash, anyString, enumOf, integer, integerOrNull, integerStringOrNull } from '../params/codecs.ts';
+import { addressHash, anyString, enumOf, integer, integerOrNull } from '../params/codecs.ts';
 import { echo, itemsCount, listBody, pageSize, splitPage } from '../paging/page.ts';
 import type { ContractCursor } from '../ports.ts';
 import { loadContext } from '../render/context.ts';
@@ -19,7 +19,7 @@ import { defineEndpoint } from './endpoint.ts';
 export const SMART_CONTRACT_LANGUAGES = ['solidity', 'vyper', 'yul', 'geas'] as const;
 
 export const smartContracts = defineEndpoint({
-  route: '/smart-contracts',
+  route: '/smart-contracts/',
   summary: 'Contracts the indexer saw created, newest first',
   path: {},
   query: {
@@ -28,7 +28,7 @@ export const smartContracts = defineEndpoint({
     sort: enumOf(['balance', 'transactions_count']),
     order: enumOf(['asc', 'desc']),
     smart_contract_id: integer(),
-    coin_balance: integerStringOrNull,
+    coin_balance: integerOrNull,
     transactions_count: integerOrNull,
     block_number: integer({ min: 0 }),
     hash: addressHash,
