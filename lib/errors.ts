@@ -25,13 +25,16 @@ export type ApiError =
   | { readonly kind: 'RateLimited'; readonly message?: string }
   | { readonly kind: 'Unavailable'; readonly message: string }
   /** an unexpected failure (a bug or a broken dependency); the cause is logged, never sent */
-  | { readonly kind: 'Internal' };
+  | { readonly kind: 'Internal' }
+  /** raw-trace of a mined transaction whose trace the indexer could not keep (a node without traces) */
+  | { readonly kind: 'TraceUnavailable' };
 
 export type ApiErrorKind = ApiError['kind'];
 
 export interface ErrorResponse {
   readonly status: number;
-  readonly body: Record<string, unknown>;
+  /** an object, except Blockscout's bare JSON string of a failed raw-trace fetch */
+  readonly body: Record<string, unknown> | string;
 }
 
 /** The default 429 message: neutral, it names no service (hosts may configure their own). */
@@ -73,6 +76,9 @@ export function errorResponse(error: ApiError): ErrorResponse {
       return { status: 503, body: { message: error.message } };
     case 'Internal':
       return { status: 500, body: { message: 'Internal server error' } };
+    case 'TraceUnavailable':
+      // Blockscout's answer when its node cannot trace: 500 with a bare JSON string
+      return { status: 500, body: 'Error while raw trace fetching' };
   }
 }
 

@@ -19,6 +19,7 @@ import type {
   BlockBundle,
   BlockRecord,
   CoinBalanceRecord,
+  ContractCodeRecord,
   Hash,
   Hex,
   InternalTransactionRecord,
@@ -29,6 +30,7 @@ import type {
   TokenRecord,
   TokenTransferRecord,
   TokenType,
+  TraceFrameRecord,
   TransactionKind,
   TransactionRecord,
   WithdrawalRecord,
@@ -384,6 +386,26 @@ export interface AccountCursor {
   readonly transactionsCount: bigint;
 }
 
+// ---- contracts -------------------------------------------------------------------------------
+
+/**
+ * Contracts the indexer saw created in consensus blocks: one record per creation (an address
+ * created again after a self-destruct is listed once per creation).
+ */
+export interface ContractFilter {
+  /** lower-case hex digits (optionally `0x`-prefixed): contracts whose address text contains them */
+  readonly addressContains?: string;
+}
+/** Order desc: (blockNumber DESC, address DESC) — newest first. */
+export interface ContractCursor {
+  readonly blockNumber: number;
+  readonly address: Address;
+}
+/** What countContracts counts: every contract, or those created at or after a unix time. */
+export interface ContractCountFilter {
+  readonly createdSince?: number;
+}
+
 // ---- the ports -------------------------------------------------------------------------------
 
 export type BlockRef = { readonly number: number } | { readonly hash: Hash };
@@ -448,6 +470,19 @@ export interface DataSource {
   getWithdrawalTotals(): Promise<WithdrawalTotals>;
   /** All state changes of a transaction, ordered by ordinal (a bounded, per-transaction list). */
   listStateChanges(transactionHash: Hash): Promise<readonly StateChangeRecord[]>;
+  /**
+   * The stored callTracer frames of a transaction in a consensus block, by index ASC (a bounded,
+   * per-transaction list); empty when the indexer kept none (a node without traces).
+   */
+  getTransactionTrace(transactionHash: Hash): Promise<readonly TraceFrameRecord[]>;
+  /** Batch lookup of created contracts (each address's latest creation); missing addresses absent. */
+  getContracts(addresses: readonly Address[]): Promise<readonly ContractCodeRecord[]>;
+  listContracts(filter: ContractFilter, page: Page<ContractCursor>): Promise<readonly ContractCodeRecord[]>;
+  /**
+   * How many creations match: all of them from a kept counter, or those at or after a unix time by
+   * an index range (bounded by the recent contracts, not the chain).
+   */
+  countContracts(filter: ContractCountFilter): Promise<number>;
 
   /** Chain-wide counters (kept by the sink; a constant-cost read). */
   getChainCounters(): Promise<ChainCounters>;

@@ -37,7 +37,8 @@ function byPrecedence(a: readonly string[], b: readonly string[]): number {
 export function routeMatcher<N extends string>(routes: readonly Route<N>[]): (subPath: string) => RouteMatch<N> | null {
   const compiled = routes
     .map((route) => {
-      const segments = route.template.split('/').slice(1);
+      // a template with a trailing slash (`/smart-contracts/`, as the documents spell it) matches with or without it
+      const segments = route.template.replace(/(.)\/$/, '$1').split('/').slice(1);
       const names: string[] = [];
       const pattern = segments
         .map((s) => {

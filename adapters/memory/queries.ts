@@ -7,6 +7,7 @@ import type {
   AddressRecord,
   BlockRecord,
   CoinBalanceRecord,
+  ContractCodeRecord,
   Hash,
   InternalTransactionRecord,
   LogRecord,
@@ -399,6 +400,37 @@ export function createReader(s: State): VersionedDataSource {
     async getCoinBalance(address) {
       return s.coinBalances.current(address)?.value ?? null;
     },
+
+    async getTransactionTrace(transactionHash) {
+      return [...(s.framesByTx.get(transactionHash) ?? NO_ROWS)];
+    },
+
+    async getContracts(addresses) {
+      const out: ContractCodeRecord[] = [];
+      for (const a of new Set(addresses)) {
+        const c = s.contracts.current(a);
+        if (c !== undefined) out.push(c);
+      }
+      return out;
+    },
+
+    async listContracts(filter, page) {
+      const needle = filter.addressContains?.toLowerCase();
+      const rows = allContracts(s).filter((c) => needle === undefined || c.address.includes(needle));
+      // desc: (blockNumber DESC, address DESC); asc: the exact reverse
+      const desc = (x: ContractCodeRecord, y: ContractCodeRecord): number =>
+        y.blockNumber - x.blockNumber || (x.address < y.address ? 1 : x.address > y.address ? -1 : 0);
+      const cmp = page.order === 'desc' ? desc : (x: ContractCodeRecord, y: ContractCodeRecord) => desc(y, x);
+      rows.sort(cmp);
+      const after = page.after;
+      const past = after === null ? rows : rows.filter((r) => cmp(r, { ...r, blockNumber: after.blockNumber, address: after.address }) > 0);
+      return past.slice(0, Math.max(0, page.limit));
+    },
+
+    async countContracts(filter) {
+      const since = filter.createdSince;
+      return allContracts(s).filter((c) => since === undefined || c.timestamp >= since).length;
+    },
   };
 }
 
@@ -417,4 +449,11 @@ function sides<T>(direction: Direction, sent: readonly T[], received: readonly T
 function held(instance: TokenInstanceRecord | null, value: bigint | null): HeldTokenInstance {
   if (instance === null) throw new Error('memory store: instance index out of sync');
   return Object.freeze({ instance, value });
+}
+
+/** Every creation record of the consensus blocks. */
+function allContracts(s: State): ContractCodeRecord[] {
+  const out: ContractCodeRecord[] = [];
+  for (const { stored } of s.blocks.values()) if (stored.block.consensus) out.push(...(stored.bundle.contractCodes ?? []));
+  return out;
 }

@@ -12,11 +12,13 @@
 import type {
   AddressRecord,
   CoinBalanceRecord,
+  ContractCodeRecord,
   Hash,
   TokenBalanceRecord,
   TokenInstanceWrite,
   TokenRecord,
   TokenTransferRecord,
+  TraceFrameRecord,
   TransactionRecord,
 } from '../../lib/domain/records.ts';
 import { StatsDelta } from '../../lib/stats/chainStats.ts';
@@ -71,6 +73,10 @@ export class State {
   readonly stats = new ChainStatsTable();
   /** per-address counters: consensus and pending transactions, consensus transfers, every block mined */
   readonly counters = new CounterTable();
+  /** address → created-contract history (the latest creation is current) */
+  readonly contracts = new HistoryTable<ContractCodeRecord>();
+  /** transaction hash → its callTracer frames, index ASC */
+  readonly framesByTx = new Map<Hash, readonly TraceFrameRecord[]>();
 
   /** bumped by every mutation; views built for an older version are stale */
   version = 0;
@@ -124,6 +130,16 @@ export class State {
         else entry.transfers.push(tt);
       }
     }
+    for (const c of bundle.contractCodes ?? []) {
+      this.contracts.add(c.address, { value: c, ...at(c.blockNumber) });
+    }
+    const frames = new Map<Hash, TraceFrameRecord[]>();
+    for (const f of bundle.traceFrames ?? []) {
+      const list = frames.get(f.transactionHash);
+      if (list === undefined) frames.set(f.transactionHash, [f]);
+      else list.push(f);
+    }
+    for (const [tx, list] of frames) this.framesByTx.set(tx, list.sort((a, b) => a.index - b.index));
   }
 
   /** Delete a block and every row it brought. */
@@ -172,6 +188,10 @@ export class State {
         if (entry.transfers.length === 0) this.transfersById.delete(key);
       }
     }
+    for (const c of bundle.contractCodes ?? []) {
+      this.contracts.removeBlock(c.address, hash);
+    }
+    for (const f of bundle.traceFrames ?? []) this.framesByTx.delete(f.transactionHash);
   }
 
   /** Apply (1) or take back (−1) a consensus block's contribution to the chain statistics. */

@@ -13,6 +13,7 @@ import type { Knex } from 'knex';
 import type { VersionedDataSource } from '../../lib/ports.ts';
 import type { Dialect } from './dialect.ts';
 import { sqlContext } from './queries/context.ts';
+import { countContracts } from './queries/countContracts.ts';
 import { countTokenTransfers } from './queries/countTokenTransfers.ts';
 import { countPendingTransactions } from './queries/countPendingTransactions.ts';
 import { getAddressCounters } from './queries/getAddressCounters.ts';
@@ -23,14 +24,17 @@ import { listDailyStats } from './queries/listDailyStats.ts';
 import { sumBlocks } from './queries/sumBlocks.ts';
 import { getBlock } from './queries/getBlock.ts';
 import { getCoinBalance } from './queries/getCoinBalance.ts';
+import { getContracts } from './queries/getContracts.ts';
 import { getDataVersion } from './queries/getDataVersion.ts';
 import { getHighestBlockNumber } from './queries/getHighestBlockNumber.ts';
 import { getTransaction } from './queries/getTransaction.ts';
 import { getTransactions } from './queries/getTransactions.ts';
+import { getTransactionTrace } from './queries/getTransactionTrace.ts';
 import { getTokenInstances } from './queries/instances.ts';
 import { listAccounts } from './queries/listAccounts.ts';
 import { listBlocks } from './queries/listBlocks.ts';
 import { listCoinBalances } from './queries/listCoinBalances.ts';
+import { listContracts } from './queries/listContracts.ts';
 import { listInternalTransactions } from './queries/listInternalTransactions.ts';
 import { listLogs } from './queries/listLogs.ts';
 import { listNftCollections } from './queries/listNftCollections.ts';
@@ -80,5 +84,9 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     listDailyStats: (range) => listDailyStats(c, range),
     sumBlocks: (range) => sumBlocks(c, range),
     listContractActivity: (filter, page) => listContractActivity(c, filter, page),
+    getTransactionTrace: (transactionHash) => getTransactionTrace(c, transactionHash),
+    getContracts: (addresses) => getContracts(c, addresses),
+    listContracts: (filter, page) => listContracts(c, filter, page),
+    countContracts: (filter) => countContracts(c, filter),
   };
 }

@@ -5,6 +5,7 @@
 import type {
   AddressRecord,
   BlockRecord,
+  ContractCodeRecord,
   Hash,
   Hex,
   InternalTransactionRecord,
@@ -13,6 +14,7 @@ import type {
   TokenRecord,
   TokenTransferRecord,
   TokenType,
+  TraceFrameRecord,
   TransactionKind,
   TransactionRecord,
   TransactionSignature,
@@ -434,5 +436,76 @@ export function toCurrentBalance(r: Row, d: Pick<Dialect, 'fromIdKey'>): Current
     tokenType: tokenType(r, 'token_type'),
     tokenId: d.fromIdKey(r.token_id),
     value: big(r, 'value'),
+  };
+}
+
+// ---- contracts and trace frames ---------------------------------------------------------------
+
+export function contractRow(c: ContractCodeRecord): WriteRow {
+  return {
+    block_hash: c.blockHash,
+    block_number: c.blockNumber,
+    address: c.address,
+    transaction_hash: c.transactionHash,
+    transaction_index: c.transactionIndex,
+    timestamp: c.timestamp,
+    creator: c.creator,
+    deployed_bytecode: c.deployedBytecode,
+    creation_bytecode: c.creationBytecode,
+  };
+}
+export function toContract(r: Row): ContractCodeRecord {
+  return {
+    address: hex(r, 'address'),
+    blockNumber: num(r, 'block_number'),
+    blockHash: hex(r, 'block_hash'),
+    transactionHash: hex(r, 'transaction_hash'),
+    transactionIndex: num(r, 'transaction_index'),
+    timestamp: num(r, 'timestamp'),
+    creator: hex(r, 'creator'),
+    deployedBytecode: hex(r, 'deployed_bytecode'),
+    creationBytecode: hexOrNull(r, 'creation_bytecode'),
+  };
+}
+
+export function traceFrameRow(d: Dialect, f: TraceFrameRecord): WriteRow {
+  return {
+    block_hash: f.blockHash,
+    block_number: f.blockNumber,
+    transaction_hash: f.transactionHash,
+    transaction_index: f.transactionIndex,
+    frame_index: f.index,
+    trace_address: JSON.stringify(f.traceAddress),
+    type: f.type,
+    from_address: f.from,
+    to_address: f.to,
+    value: bigOpt(d, f.value),
+    gas: bigOpt(d, f.gas),
+    gas_used: bigOpt(d, f.gasUsed),
+    input: f.input,
+    output: f.output,
+    error: f.error,
+    revert_reason: f.revertReason,
+  };
+}
+export function toTraceFrame(r: Row): TraceFrameRecord {
+  const address: unknown = JSON.parse(str(r, 'trace_address'));
+  return {
+    transactionHash: hex(r, 'transaction_hash'),
+    blockNumber: num(r, 'block_number'),
+    blockHash: hex(r, 'block_hash'),
+    transactionIndex: num(r, 'transaction_index'),
+    index: num(r, 'frame_index'),
+    traceAddress: Array.isArray(address) ? address.map(Number) : [],
+    type: str(r, 'type'),
+    from: hex(r, 'from_address'),
+    to: hexOrNull(r, 'to_address'),
+    value: bigOrNull(r, 'value'),
+    gas: bigOrNull(r, 'gas'),
+    gasUsed: bigOrNull(r, 'gas_used'),
+    input: hex(r, 'input'),
+    output: hexOrNull(r, 'output'),
+    error: strOrNull(r, 'error'),
+    revertReason: strOrNull(r, 'revert_reason'),
   };
 }

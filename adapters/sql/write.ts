@@ -22,6 +22,7 @@ import {
   asRows,
   big,
   blockRow,
+  contractRow,
   internalRow,
   kindCode,
   logRow,
@@ -29,6 +30,7 @@ import {
   stateChangeRow,
   str,
   tokenRow,
+  traceFrameRow,
   transactionRow,
   transferRow,
 } from './rows.ts';
@@ -109,6 +111,8 @@ const BLOCK_ROWS: readonly (readonly [string, string])[] = [
   ['token_balance_history', 'block_hash'],
   ['coin_balances', 'block_hash'],
   ['token_instance_history', 'block_hash'],
+  ['contracts', 'block_hash'],
+  ['trace_frames', 'block_hash'],
   ['blocks', 'hash'],
 ];
 
@@ -166,6 +170,12 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     affected.transferIds.push(...(await selectKeys(trx, 'token_transfer_ids', ['token_address', 'token_id'], hashes)));
     await removeWithdrawals(trx, d, hashes);
     await countRemovedBlocks(trx, hashes, affected.counters);
+    let contracts = 0;
+    for (const part of chunks(hashes, KEY_CHUNK)) {
+      const counted = asRows(await trx('contracts').whereIn('block_hash', part).count({ n: '*' }))[0];
+      contracts += counted === undefined ? 0 : num(counted, 'n');
+    }
+    if (contracts > 0) await trx('contract_counter').where('id', 1).decrement('total', contracts);
     for (const part of chunks(hashes, KEY_CHUNK)) {
       for (const [table, column] of BLOCK_ROWS) await trx(table).whereIn(column, part).delete();
     }
@@ -192,6 +202,8 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     const balances: WriteRow[] = [];
     const coins: WriteRow[] = [];
     const instances: WriteRow[] = [];
+    const contracts: WriteRow[] = [];
+    const frames: WriteRow[] = [];
     const minedHashes: Hash[] = [];
     const withdrawals: WriteRow[] = [];
 
@@ -272,6 +284,8 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         });
         affected.instances.push([i.tokenAddress, id]);
       }
+      for (const c of bundle.contractCodes ?? []) contracts.push(contractRow(c));
+      for (const f of bundle.traceFrames ?? []) frames.push(traceFrameRow(d, f));
     }
 
     await insertRows(trx, d, 'blocks', blocks);
@@ -292,6 +306,9 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     await insertRows(trx, d, 'coin_balances', coins);
     await insertRows(trx, d, 'token_instance_history', instances);
     await insertWithdrawals(trx, d, withdrawals);
+    await insertRows(trx, d, 'contracts', contracts);
+    if (contracts.length > 0) await trx('contract_counter').where('id', 1).increment('total', contracts.length);
+    await insertRows(trx, d, 'trace_frames', frames);
     return { tokens, addresses, balances, instances, transferIds };
   }
 

@@ -299,6 +299,50 @@ export interface WithdrawalRecord {
   readonly timestamp: number;
 }
 
+/**
+ * A contract the indexer saw created (by a transaction or an internal create frame that did not
+ * fail), with its code as of the end of the creation block.
+ */
+export interface ContractCodeRecord {
+  readonly address: Address;
+  readonly blockNumber: number;
+  readonly blockHash: Hash;
+  readonly transactionHash: Hash;
+  readonly transactionIndex: number;
+  /** block timestamp (unix seconds) */
+  readonly timestamp: number;
+  readonly creator: Address;
+  /** runtime code: the create frame's output, else `eth_getCode` at the creation block ('0x' when none) */
+  readonly deployedBytecode: Hex;
+  /** init code: the creation transaction's input or the create frame's input; null when unknown */
+  readonly creationBytecode: Hex | null;
+}
+
+/**
+ * One frame of a transaction's call tree, exactly as the node's callTracer reported it (absent
+ * fields are null), placed by its depth-first `index` (0 = the top call) and `traceAddress`
+ * (child positions from the top call; [] for the top call).
+ */
+export interface TraceFrameRecord {
+  readonly transactionHash: Hash;
+  readonly blockNumber: number;
+  readonly blockHash: Hash;
+  readonly transactionIndex: number;
+  readonly index: number;
+  readonly traceAddress: readonly number[];
+  /** as the tracer reports it (upper-case: CALL, DELEGATECALL, CREATE2, SELFDESTRUCT, ...) */
+  readonly type: string;
+  readonly from: Address;
+  readonly to: Address | null;
+  readonly value: bigint | null;
+  readonly gas: bigint | null;
+  readonly gasUsed: bigint | null;
+  readonly input: Hex;
+  readonly output: Hex | null;
+  readonly error: string | null;
+  readonly revertReason: string | null;
+}
+
 /** Everything one block brings; the unit the DataSink writes. */
 export interface BlockBundle {
   readonly block: BlockRecord;
@@ -315,4 +359,8 @@ export interface BlockBundle {
   readonly stateChanges: readonly StateChangeRecord[];
   /** beacon-chain withdrawals of the block; absent = none (pre-Shanghai blocks, other chains) */
   readonly withdrawals?: readonly WithdrawalRecord[];
+  /** contracts created in this block (optional: absent = none) */
+  readonly contractCodes?: readonly ContractCodeRecord[];
+  /** callTracer frames of this block's transactions (optional: absent = the node gave none) */
+  readonly traceFrames?: readonly TraceFrameRecord[];
 }

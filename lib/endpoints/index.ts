@@ -47,6 +47,10 @@ import { mainPageTransactions } from './mainPageTransactions.ts';
 import { openApiEndpoint } from './openApi.ts';
 import { stats } from './stats.ts';
 import { statsHotSmartContracts } from './statsHotSmartContracts.ts';
+import { smartContract } from './smartContract.ts';
+import { smartContractAuditReports } from './smartContractAuditReports.ts';
+import { smartContracts } from './smartContracts.ts';
+import { smartContractsCounters } from './smartContractsCounters.ts';
 import { statsMarketChart } from './statsMarketChart.ts';
 import { statsTransactionsChart } from './statsTransactionsChart.ts';
 import { transactionsStats } from './transactionsStats.ts';
@@ -64,6 +68,7 @@ import { tokenTransfersOfToken } from './tokenTransfersOfToken.ts';
 import { transaction } from './transaction.ts';
 import { transactionInternalTransactions } from './transactionInternalTransactions.ts';
 import { transactionLogs } from './transactionLogs.ts';
+import { transactionRawTrace } from './transactionRawTrace.ts';
 import { transactions } from './transactions.ts';
 import { transactionStateChanges } from './transactionStateChanges.ts';
 import { transactionTokenTransfers } from './transactionTokenTransfers.ts';
@@ -93,6 +98,7 @@ const EXPLORER_ENDPOINTS = {
   transactionLogs,
   transactionTokenTransfers,
   transactionInternalTransactions,
+  transactionRawTrace,
   internalTransactions,
   tokenTransfers,
   token,
@@ -135,6 +141,10 @@ const EXPLORER_ENDPOINTS = {
   tokenHoldersCsv,
   advancedFilters,
   advancedFiltersMethods,
+  smartContracts,
+  smartContractsCounters,
+  smartContract,
+  smartContractAuditReports,
 } as const;
 
 /** Explorer endpoints with their parameter types erased. */

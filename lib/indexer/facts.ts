@@ -4,7 +4,7 @@
  * supply, holder balances, NFT metadata, and coin balances where no prestate diff exists (and
  * of withdrawal recipients always: their credit comes after the block's last transaction).
  */
-import type { Address } from '../domain/records.ts';
+import type { Address, Hex } from '../domain/records.ts';
 import type { ChainSource, TokenRead } from '../chain-source.ts';
 import { INTERFACE_IDS } from '../chain-source.ts';
 import type { BlockFacts, BlockPayload, BlockPlan, TokenFacts } from '../ingest/block.ts';
@@ -70,6 +70,10 @@ export async function gatherFacts(
   });
   for (const a of plan.callTargets) if (cache.contracts.has(a)) contracts.add(a);
   for (const c of plan.createdContracts) cache.contracts.add(c.address);
+  // runtime code of created contracts that no trace gave: as of the end of the creation block
+  const uncoded = plan.createdContracts.filter((c) => c.code === null).map((c) => c.address);
+  const createdCode = await Promise.all(uncoded.map((a) => source.getCode(a, n)));
+  const createdCodes = new Map<Address, Hex>(uncoded.map((a, i) => [a, createdCode[i] ?? '0x']));
 
   // ---- tokens: classification of new ones, supply of all ----
   const candidates = [...new Set<Address>([...plan.tokenShapes.keys(), ...plan.tokenCandidates])];
@@ -140,5 +144,5 @@ export async function gatherFacts(
   const values = await Promise.all(coinReads.map((a) => source.getBalance(a, n)));
   coinReads.forEach((a, i) => coinBalances.set(a, values[i] ?? 0n));
 
-  return { contracts, tokens, balances, metadata, coinBalances };
+  return { contracts, tokens, balances, metadata, coinBalances, createdCodes };
 }

@@ -14,6 +14,7 @@ import type {
   BlockRecord,
   CoinBalanceRecord,
   Hash,
+  Hex,
   InternalTransactionRecord,
   LogRecord,
   StateChangeRecord,
@@ -22,6 +23,7 @@ import type {
   TokenRecord,
   TokenTransferRecord,
   TokenType,
+  TraceFrameRecord,
   TransactionRecord,
   WithdrawalRecord,
 } from '../domain/records.ts';
@@ -29,7 +31,7 @@ import type { PrestateDiff, SourceBlock, SourceReceipt, TransactionTrace } from 
 import { blockAggregates, methodIdOf, transactionKinds, withTransferMethods } from './derive.ts';
 import { coinBalancesFromDiffs, coinChanges, tokenBalanceKey, tokenStateChanges, touchedTokenKeys } from './state.ts';
 import type { TokenKey } from './state.ts';
-import { createdContracts, hasFrameError, internalTransactions, revertData, valueParties } from './traces.ts';
+import { createdContracts, hasFrameError, internalTransactions, revertData, traceFrameRecords, valueParties } from './traces.ts';
 import type { DecodedTransfer, TransferShape } from './transfers.ts';
 import { decodeTransfers, ZERO_ADDRESS } from './transfers.ts';
 
@@ -47,6 +49,11 @@ export interface CreatedContract {
   readonly address: Address;
   readonly creator: Address;
   readonly transactionHash: Hash;
+  readonly transactionIndex: number;
+  /** init code: the creation transaction's input or the create frame's input */
+  readonly init: Hex | null;
+  /** runtime code from the create frame's output; null without a trace (read with eth_getCode) */
+  readonly code: Hex | null;
 }
 
 export interface BlockPlan {
@@ -91,6 +98,8 @@ export interface BlockFacts {
   readonly metadata: ReadonlyMap<string, Record<string, unknown> | null>;
   /** end-of-block coin balances: every coin party without prestate diffs, else the withdrawal recipients */
   readonly coinBalances: ReadonlyMap<Address, bigint>;
+  /** `eth_getCode` at the block of created contracts whose runtime code no trace gave */
+  readonly createdCodes?: ReadonlyMap<Address, Hex>;
 }
 
 /** wei per gwei (EIP-4895 withdrawal amounts are gwei) */
@@ -104,22 +113,35 @@ export function planBlock(payload: BlockPayload): BlockPlan {
   const transfers = decodeTransfers(logs);
 
   const created: CreatedContract[] = [];
-  const seenCreated = new Set<Address>();
+  const createdAt = new Map<Address, number>();
   const addCreated = (c: CreatedContract): void => {
-    if (seenCreated.has(c.address)) return;
-    seenCreated.add(c.address);
-    created.push(c);
+    const at = createdAt.get(c.address);
+    if (at === undefined) {
+      createdAt.set(c.address, created.length);
+      created.push(c);
+      return;
+    }
+    // seen again (the top create frame of a creation transaction): it brings the runtime code
+    const prev = created[at];
+    if (prev !== undefined && prev.code === null && c.code !== null) created[at] = { ...prev, code: c.code, init: prev.init ?? c.init };
   };
   const traceByTx = new Map((traces ?? []).map((t) => [t.transactionHash, t.frame]));
   const receiptByTx = new Map(receipts.map((r) => [r.transactionHash, r]));
   for (const tx of block.transactions) {
     const receipt = receiptByTx.get(tx.hash);
     if (tx.to === null && receipt?.contractAddress && receipt.status !== 'reverted') {
-      addCreated({ address: receipt.contractAddress, creator: tx.from, transactionHash: tx.hash });
+      addCreated({
+        address: receipt.contractAddress,
+        creator: tx.from,
+        transactionHash: tx.hash,
+        transactionIndex: tx.index,
+        init: tx.input,
+        code: null,
+      });
     }
     const frame = traceByTx.get(tx.hash);
     if (frame !== undefined) {
-      for (const c of createdContracts(frame)) addCreated({ ...c, transactionHash: tx.hash });
+      for (const c of createdContracts(frame)) addCreated({ ...c, transactionHash: tx.hash, transactionIndex: tx.index });
     }
   }
 
@@ -196,6 +218,7 @@ export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: Block
   // ---- transactions, traces, logs ----
   const transactions: TransactionRecord[] = [];
   const internal: InternalTransactionRecord[] = [];
+  const traceFrames: TraceFrameRecord[] = [];
   const logs: LogRecord[] = [];
   for (const tx of src.transactions) {
     const receipt = receiptByTx.get(tx.hash);
@@ -250,6 +273,7 @@ export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: Block
           transactionGas: tx.gas,
         }),
       );
+      traceFrames.push(...traceFrameRecords(frame, { transactionHash: tx.hash, transactionIndex: tx.index, blockNumber: src.number, blockHash: src.hash }));
     }
     for (const log of receipt.logs) {
       logs.push({
@@ -414,9 +438,22 @@ export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: Block
     addresses,
     stateChanges,
     ...(withdrawals.length === 0 ? {} : { withdrawals }),
+    contractCodes: plan.createdContracts.map((c) => ({
+      address: c.address,
+      blockNumber: src.number,
+      blockHash: src.hash,
+      transactionHash: c.transactionHash,
+      transactionIndex: c.transactionIndex,
+      timestamp: src.timestamp,
+      creator: c.creator,
+      deployedBytecode: lowerHex(c.code ?? facts.createdCodes?.get(c.address) ?? '0x'),
+      creationBytecode: c.init === null ? null : lowerHex(c.init),
+    })),
+    traceFrames,
   };
 }
 
+const lowerHex = (h: Hex): Hex => h.toLowerCase() as Hex;
 
 function cmpStr(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -2,7 +2,7 @@
  * callTracer trees → internal transactions (depth-first, index 0 = the top call), created
  * contracts and the failure facts a transaction record needs. Pure.
  */
-import type { Address, Hash, Hex, InternalTransactionRecord } from '../domain/records.ts';
+import type { Address, Hash, Hex, InternalTransactionRecord, TraceFrameRecord } from '../domain/records.ts';
 import type { CallFrame } from '../chain-source.ts';
 
 export interface TraceContext {
@@ -66,12 +66,53 @@ export function internalTransactions(top: CallFrame, ctx: TraceContext): Interna
   });
 }
 
+/**
+ * The frames as stored (TraceFrameRecord): depth-first index (0 = the top call) and the child
+ * positions from the top call, every field as the tracer reported it.
+ */
+export function traceFrameRecords(top: CallFrame, ctx: Pick<TraceContext, 'transactionHash' | 'transactionIndex' | 'blockNumber' | 'blockHash'>): TraceFrameRecord[] {
+  const out: TraceFrameRecord[] = [];
+  const visit = (frame: CallFrame, traceAddress: readonly number[]): void => {
+    out.push({
+      transactionHash: ctx.transactionHash,
+      blockNumber: ctx.blockNumber,
+      blockHash: ctx.blockHash,
+      transactionIndex: ctx.transactionIndex,
+      index: out.length,
+      traceAddress,
+      type: frame.type,
+      from: frame.from,
+      to: frame.to,
+      value: frame.value,
+      gas: frame.gas,
+      gasUsed: frame.gasUsed,
+      input: frame.input,
+      output: frame.output,
+      error: frame.error,
+      revertReason: frame.revertReason,
+    });
+    frame.calls.forEach((child, i) => visit(child, [...traceAddress, i]));
+  };
+  visit(top, []);
+  return out;
+}
+
+/** A contract created by a frame: its creator, init code (the frame's input) and runtime code (its output). */
+export interface FrameCreation {
+  readonly address: Address;
+  readonly creator: Address;
+  readonly init: Hex;
+  readonly code: Hex | null;
+}
+
 /** Contracts created by a transaction's frames that did not fail (nor had a failed ancestor). */
-export function createdContracts(top: CallFrame): { readonly address: Address; readonly creator: Address }[] {
-  const out: { address: Address; creator: Address }[] = [];
+export function createdContracts(top: CallFrame): FrameCreation[] {
+  const out: FrameCreation[] = [];
   const visit = (frame: CallFrame): void => {
     if (frame.error !== null) return; // a failed frame reverts everything below it
-    if (isCreate(frameType(frame)) && frame.to !== null) out.push({ address: frame.to, creator: frame.from });
+    if (isCreate(frameType(frame)) && frame.to !== null) {
+      out.push({ address: frame.to, creator: frame.from, init: frame.input, code: frame.output });
+    }
     for (const c of frame.calls) visit(c);
   };
   visit(top);

@@ -178,6 +178,36 @@ export function validateBundle(bundle: BlockBundle): void {
     if (r.timestamp !== block.timestamp) throw new InvalidWriteError(`${at}: ${what} has timestamp ${r.timestamp}, block has ${block.timestamp}`);
     unique(withdrawalIndexes, String(r.index), `${at}: withdrawal index`);
   }
+  const contracts = new Set<string>();
+  for (const r of bundle.contractCodes ?? []) {
+    const what = `contract ${String(r.address)}`;
+    checkHex(r.address, `${at}: contract.address`);
+    inBlock(r, what);
+    ofTx(r, what);
+    checkInt(r.timestamp, `${at}: ${what}: timestamp`);
+    checkHex(r.creator, `${at}: ${what}: creator`);
+    checkHex(r.deployedBytecode, `${at}: ${what}: deployedBytecode`);
+    checkOptHex(r.creationBytecode, `${at}: ${what}: creationBytecode`);
+    unique(contracts, r.address, `${at}: contract`);
+  }
+  const frames = new Set<string>();
+  for (const r of bundle.traceFrames ?? []) {
+    const what = `trace frame ${r.transactionHash}#${r.index}`;
+    inBlock(r, what);
+    ofTx(r, what);
+    checkInt(r.index, `${at}: ${what}: index`);
+    if (!Array.isArray(r.traceAddress)) throw new InvalidWriteError(`${at}: ${what}: traceAddress must be an array`);
+    for (const i of r.traceAddress) checkInt(i, `${at}: ${what}: traceAddress`);
+    if (typeof r.type !== 'string' || r.type === '') throw new InvalidWriteError(`${at}: ${what}: type must be a non-empty string`);
+    checkHex(r.from, `${at}: ${what}: from`);
+    checkOptHex(r.to, `${at}: ${what}: to`);
+    checkOptBigint(r.value, `${at}: ${what}: value`);
+    checkOptBigint(r.gas, `${at}: ${what}: gas`);
+    checkOptBigint(r.gasUsed, `${at}: ${what}: gasUsed`);
+    checkHex(r.input, `${at}: ${what}: input`);
+    checkOptHex(r.output, `${at}: ${what}: output`);
+    unique(frames, `${r.transactionHash}#${r.index}`, `${at}: trace frame`);
+  }
 }
 
 /** Check mempool transactions (no block, lower-case hex). Throws InvalidWriteError. */

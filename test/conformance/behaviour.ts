@@ -536,4 +536,68 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     const pro = await ex.handle({ path: `/1/api/v2/blocks/${w.busiestBlock}/withdrawals`, query: { items_count: '5' } });
     t.same(bodyOf(pro), await get(`/blocks/${w.busiestBlock}/withdrawals`, { items_count: '5' }), 'the multichain form answers the same');
   });
+
+  await t.test('raw trace: the callTracer tree of the kept frames', async (t) => {
+    const frames = chain.bundles.flatMap((b) => b.traceFrames ?? []);
+    for (const hash of [f.transactions.failedInternalCall, f.transactions.createdByContract, f.transactions.reverted, f.transactions.coinTransfer]) {
+      const tree = await get(`/transactions/${hash}/raw-trace`);
+      const own = frames.filter((x) => x.transactionHash === hash).sort((a, b) => a.index - b.index);
+      const top = own[0];
+      if (top === undefined) {
+        t.fail(`${hash}: the fixture keeps frames`);
+        continue;
+      }
+      t.equal(tree['type'], top.type, `${hash}: top frame type`);
+      t.equal(tree['from'], top.from, `${hash}: top frame from`);
+      t.equal(tree['input'], top.input, `${hash}: top frame input`);
+      t.equal(tree['gas'], top.gas === null ? undefined : `0x${top.gas.toString(16)}`, `${hash}: gas as a hex quantity`);
+      const calls = (tree['calls'] as Body[] | undefined) ?? [];
+      t.equal(calls.length, own.length - 1, `${hash}: every other frame a child of the top one`);
+      t.same(calls.map((c) => c['error'] ?? null), own.slice(1).map((x) => x.error), `${hash}: errors in order`);
+    }
+    const reverted = await get(`/transactions/${f.transactions.reverted}/raw-trace`);
+    t.equal(reverted['error'], 'execution reverted', 'a failed top call carries its error');
+    t.match(String(reverted['output']), /^0x08c379a0/, 'and its revert data as output');
+    t.same(await get(`/transactions/${f.pendingHashes[0] ?? ''}/raw-trace`), [], 'pending: []');
+  });
+
+  await t.test('smart contracts: list order, q, filter, counters, detail, audit reports', async (t) => {
+    const sc = f.smartContracts;
+    const all = await walk(ex, '/api/v2/smart-contracts', { items_count: '50' });
+    t.same(all.items.map((i) => String((i['address'] as Body)['hash']).toLowerCase()), sc.newestFirst, 'every creation, block DESC then address DESC');
+    t.ok(all.items.every((i) => i['compiler_version'] === null && i['language'] === null && i['certified'] === false), 'unverified items');
+    t.ok(all.items.every((i) => (i['address'] as Body)['is_contract'] === true), 'the address object says contract');
+    const first = await get('/smart-contracts', { items_count: '2', q: 'b00000', sort: 'balance', order: 'asc' });
+    t.same(Object.keys(first['next_page_params'] as Body).sort(), ['block_number', 'hash', 'items_count', 'order', 'q', 'sort'], 'cursor keys, q/sort/order echoed');
+    const upper = await get('/smart-contracts', { q: `  ${sc.byTransaction.toUpperCase().replace('0X', '0x')} ` });
+    t.same(items(upper).map((i) => String((i['address'] as Body)['hash']).toLowerCase()), [sc.byTransaction], 'q: the address in any case, trimmed');
+    t.same(await get('/smart-contracts', { q: 'not-hex' }), { items: [], next_page_params: null }, 'q with no hex address text: none');
+    t.same(await get('/smart-contracts', { filter: 'vyper' }), { items: [], next_page_params: null }, 'a language filter: none are verified');
+    const everything = await get('/smart-contracts', { q: '' });
+    t.equal(items(everything).length, Math.min(50, sc.count), 'q empty: no filter');
+
+    t.same(await get('/smart-contracts/counters'), {
+      smart_contracts: String(sc.count),
+      new_smart_contracts_24h: '0',
+      verified_smart_contracts: '0',
+      new_verified_smart_contracts_24h: '0',
+    }, 'counters (the fixture blocks are older than a day)');
+
+    const codes = chain.bundles.flatMap((b) => b.contractCodes ?? []);
+    for (const address of [sc.byTransaction, sc.byFrame]) {
+      const record = codes.find((c) => c.address === address);
+      const body = await get(`/smart-contracts/${address}`);
+      t.same(body, {
+        proxy_type: null,
+        implementations: [],
+        conflicting_implementations: [],
+        deployed_bytecode: record?.deployedBytecode,
+        creation_bytecode: record?.creationBytecode,
+        creation_status: 'success',
+        is_verified: false,
+      }, `${address}: the unverified shape`);
+    }
+    t.equal((await get(`/smart-contracts/${sc.byTransaction}`))['creation_bytecode'], txRecord(f.transactions.contractCreation)?.input, 'created by a transaction: its input');
+    t.same(await get(`/smart-contracts/${sc.byFrame}/audit-reports`), { items: [], next_page_params: null }, 'no audit reports');
+  });
 }

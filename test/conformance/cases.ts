@@ -199,6 +199,18 @@ export function endpointCases(f: FixtureFacts): Case[] {
     { ...c('blockWithdrawals', `/blocks/${f.headBlockNumber + 1}/withdrawals`), status: 404 },
     ...csvCases(f).map((x) => c(x.endpoint, x.path, x.query)),
     ...advancedFilterCases(f, c),
+    ...txCases.map((h) => c('transactionRawTrace', `/transactions/${h}/raw-trace`)),
+    c('transactionRawTrace', `/transactions/${f.pendingHashes[0] ?? ''}/raw-trace`),
+    c('smartContracts', '/smart-contracts'),
+    c('smartContracts', '/smart-contracts/', { items_count: '3' }),
+    c('smartContracts', '/smart-contracts', { q: f.smartContracts.byFrame.slice(0, 12) }),
+    c('smartContracts', '/smart-contracts', { q: 'USDX' }),
+    c('smartContracts', '/smart-contracts', { filter: 'solidity' }),
+    c('smartContracts', '/smart-contracts', { sort: 'balance', order: 'desc' }),
+    c('smartContractsCounters', '/smart-contracts/counters'),
+    c('smartContract', `/smart-contracts/${f.smartContracts.byTransaction}`),
+    c('smartContract', `/smart-contracts/${f.smartContracts.byFrame}`),
+    c('smartContractAuditReports', `/smart-contracts/${f.smartContracts.byFrame}/audit-reports`),
   ];
 }
 

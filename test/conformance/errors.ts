@@ -69,6 +69,8 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     (x: string) => `/addresses/${x}/internal-transactions/csv`,
     (x: string) => `/addresses/${x}/logs/csv`,
     (x: string) => `/tokens/${x}/holders/csv`,
+    (x: string) => `/smart-contracts/${x}`,
+    (x: string) => `/smart-contracts/${x}/audit-reports`,
   ];
   for (const p of addressPaths) {
     for (const bad of ['0x', '0x123', `0X${a.slice(2)}`, `${a}00`, `0x${'g'.repeat(40)}`, 'abc']) {
@@ -81,6 +83,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     (x: string) => `/transactions/${x}/logs`,
     (x: string) => `/transactions/${x}/token-transfers`,
     (x: string) => `/transactions/${x}/internal-transactions`,
+    (x: string) => `/transactions/${x}/raw-trace`,
   ];
   for (const p of hashPaths) {
     for (const bad of ['0x', '0x123', `0X${h.slice(2)}`, `${h}0`, a]) {
@@ -137,6 +140,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     ['/withdrawals', ['index', 'items_count']],
     [`/addresses/${a}/withdrawals`, ['index', 'items_count']],
     [`/blocks/${f.busiestBlock}/withdrawals`, ['index', 'items_count']],
+    ['/smart-contracts', ['smart_contract_id', 'block_number', 'items_count']],
   ];
   for (const [path, ints] of lists) {
     for (const name of ints) {
@@ -164,7 +168,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   }
   cases.push({ path: '/blocks/x/countdown', query: { foo: '1' }, errors: [err('block_number_param', 'Invalid integer. Got: string')] });
   // the paths without parameters of their own: only apikey and key
-  const bare = ['/withdrawals/counters', '/main-page/blocks', '/main-page/transactions', '/main-page/indexing-status', '/stats/charts/market', '/stats', '/stats/charts/transactions', '/transactions/stats', '/config/backend-version', '/config/backend', '/config/indexer', '/config/csv-export', '/config/public-metrics', '/config/db-background-migrations', '/config/smart-contracts/languages'];
+  const bare = ['/smart-contracts/counters', '/withdrawals/counters', '/main-page/blocks', '/main-page/transactions', '/main-page/indexing-status', '/stats/charts/market', '/stats', '/stats/charts/transactions', '/transactions/stats', '/config/backend-version', '/config/backend', '/config/indexer', '/config/csv-export', '/config/public-metrics', '/config/db-background-migrations', '/config/smart-contracts/languages'];
   for (const path of [...bare, `/blocks/${f.headBlockNumber + 5}/countdown`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   }
@@ -176,6 +180,23 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     cases.push({ path, query: { value: '1.5' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err('value', d)) });
     cases.push({ path, query: { token_id: 'x' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err('token_id', d)) });
   }
+  for (const path of [`/transactions/${h}/raw-trace`, `/smart-contracts/${a}`, `/smart-contracts/${a}/audit-reports`]) {
+    cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
+  }
+  for (const [name, bad] of [['filter', 'rust'], ['sort', 'name'], ['order', 'DESC']] as const) {
+    cases.push({ path: '/smart-contracts', query: { [name]: bad }, errors: [err(name, 'Invalid value for enum')] });
+  }
+  cases.push({ path: '/smart-contracts', query: { hash: '0x12' }, errors: [err('hash', ADDRESS_FORMAT)] });
+  cases.push({
+    path: '/smart-contracts',
+    query: { transactions_count: 'many' },
+    errors: [
+      err('transactions_count', 'Failed to cast value using any of: Schema(title: "NullString", type: :string), Schema(title: "EmptyString", type: :string), Schema(type: :integer)'),
+      err('transactions_count', 'Invalid integer. Got: string'),
+      err('transactions_count', 'String length is larger than maxLength: 0'),
+      err('transactions_count', 'Invalid format. Expected ~r/^null$/'),
+    ],
+  });
   for (const path of [`/addresses/${a}`, `/addresses/${a}/coin-balance-history-by-day`, `/addresses/${a}/token-balances`, `/addresses/${a}/tabs-counters`, `/transactions/${h}`, `/blocks/1`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   }
@@ -377,6 +398,11 @@ export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
       `/blocks/${nowhere}`,
       `/blocks/${f.headBlockNumber + 1}`,
       `/blocks/9007199254740991`,
+      `/transactions/${nowhere}/raw-trace`,
+      `/smart-contracts/${noToken}`,
+      `/smart-contracts/${f.eoas.alice}`,
+      `/smart-contracts/${noToken}/audit-reports`,
+      `/smart-contracts/${f.eoas.alice}/audit-reports`,
     ];
     for (const p of paths) {
       const r = await ex.handle({ path: `/api/v2${p}` });

@@ -446,6 +446,20 @@ export function walkCases(chain: FixtureChain): WalkCase[] {
       sortKey: (i) => [num(i['height'])],
       expected: chain.bundles.filter((b) => b.block.consensus).length,
     },
+    {
+      name: 'smart contracts (every creation, newest first)',
+      path: '/smart-contracts',
+      id: (i) => hashOf(i['address']),
+      expected: all(chain, (b) => b.contractCodes ?? []).length,
+    },
+    {
+      name: 'smart contracts, q = an address prefix',
+      path: '/smart-contracts',
+      query: { q: 'B0000000000000000000000000000000000010' },
+      id: (i) => hashOf(i['address']),
+      expected: all(chain, (b) => b.contractCodes ?? []).filter((c) => c.address.includes('b0000000000000000000000000000000000010')).length,
+      minRows: 20,
+    },
   ];
 }
 

@@ -9,7 +9,7 @@ import t from 'tap';
 import { createPublicClient, decodeErrorResult, http, keccak256, parseAbi, toHex } from 'viem';
 import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
 import type { DataSource } from '../../lib/ports.ts';
-import { createExplorer } from '../../lib/index.ts';
+import { createExplorer, toJson } from '../../lib/index.ts';
 import type { IndexerEvent } from '../../lib/indexer/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
 import type { Anvil } from '../../demo/anvil.ts';
@@ -18,7 +18,7 @@ import type { ScenarioFacts } from '../../demo/scenario.ts';
 import { storeFactories } from '../support/stores.ts';
 import type { TestStore } from '../support/stores.ts';
 import { chainKeys, digest } from '../adapters/sql/digest.ts';
-import { CrashError, indexerFor, recordingSink } from './helpers.ts';
+import { CrashError, indexerFor, recordingSink, rpc } from './helpers.ts';
 import type { RecordingSink } from './helpers.ts';
 
 const ABI = parseAbi([
@@ -304,6 +304,42 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       }
       const burned = await store.getTokenInstance({ tokenAddress: lc(facts.contracts.nft), tokenId: facts.tokenIds.nft.burned });
       t.ok(burned?.owner === null || burned?.owner === '0x0000000000000000000000000000000000000000', 'a burned NFT is owned by nobody (or the zero address)');
+
+      // ---- raw trace = the node's callTracer output; deployed bytecode = eth_getCode (issue 10) ----
+      const hexLower = (v: unknown): unknown =>
+        typeof v === 'string' && /^0x[0-9a-fA-F]*$/.test(v)
+          ? v.toLowerCase()
+          : Array.isArray(v)
+            ? v.map(hexLower)
+            : v !== null && typeof v === 'object'
+              ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, hexLower(x)]))
+              : v;
+      for (const hash of facts.allTxs) {
+        const node = await rpc(anvil.url, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }]);
+        const r = await api.handle({ path: `/api/v2/transactions/${hash}/raw-trace` });
+        t.equal(r.status, 200, `${hash} raw-trace`);
+        t.same(hexLower(JSON.parse(toJson(r.body))), hexLower(node), `${hash}: raw-trace = debug_traceTransaction callTracer`);
+      }
+      const codes = await store.getContracts(Object.values(facts.contracts).map(lc));
+      t.equal(codes.length, Object.values(facts.contracts).length, 'every scenario contract was seen created');
+      for (const address of Object.values(facts.contracts)) {
+        const detail = await page(`/smart-contracts/${address}`);
+        t.equal(detail['deployed_bytecode'], ((await client.getCode({ address })) ?? '0x').toLowerCase(), `${address}: deployed bytecode = eth_getCode`);
+        t.equal(detail['creation_status'], 'success', `${address}: created`);
+        t.equal(detail['is_verified'], false);
+      }
+      const direct = await page(`/smart-contracts/${facts.contracts.token}`);
+      const deployTx = await client.getTransaction({ hash: facts.txs.deployToken });
+      t.equal(direct['creation_bytecode'], deployTx.input.toLowerCase(), 'a transaction creation: init code = the input');
+      const counters = await page('/smart-contracts/counters');
+      t.equal(counters['smart_contracts'], String(await store.countContracts({})), 'counters: every creation');
+      t.equal(counters['new_smart_contracts_24h'], counters['smart_contracts'], 'the scenario ran minutes ago');
+      const listed = await page('/smart-contracts', { items_count: '100' });
+      t.same(
+        new Set((listed['items'] as { address: { hash: string } }[]).map((i) => i.address.hash.toLowerCase())),
+        new Set((await store.listContracts({}, { after: null, limit: 100, order: 'desc' })).map((c) => c.address)),
+        'the list: every contract seen',
+      );
 
       // ---- state changes: before/after = the node's balances at block − 1 / block ----
       for (const hash of facts.allTxs) {

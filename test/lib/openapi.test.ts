@@ -104,6 +104,7 @@ const EXTRA_PARAMETERS: Readonly<Record<string, string>> = {
   'query:state_changes': "11.2.7's state-changes cursor, accepted in both forms",
   'query:state_changes_count': "Pro's state-changes cursor, accepted in both forms",
   'query:method': 'the spec lists it on /transactions',
+  'query:block_number': "the /smart-contracts cursor (every created contract, by creation block; Blockscout's smart_contract_id is a verification id)",
   'query:token_name': 'a next_page_params key of address tokens, sent back',
   'query:token_type': 'a next_page_params key of address tokens, sent back',
   'query:token_contract_address_hash': 'a next_page_params key of address tokens, sent back',

@@ -162,6 +162,40 @@ function propertiesOf(schema: JsonObject, what: string): JsonObject {
 
 export const SPEC_PATCHES: readonly SpecPatch[] = [
   {
+    name: 'raw-trace-calltracer',
+    reason:
+      'raw-trace passes the node trace through: from a Geth-style node (callTracer, what scoutkit indexes) a nested call object, ' +
+      'not the Parity-style array RawTrace describes (reference/blockscout-behaviour-more.md §8.3)',
+    apply(schemas) {
+      const s = schemaObject(schemas, 'RawTrace');
+      if (!s || s.type !== 'array') throw new Error(`patch raw-trace-calltracer: RawTrace is ${JSON.stringify(s)}`);
+      const hex = { type: 'string', pattern: '^0x[0-9a-fA-F]*$' };
+      schemas.RawTrace = {
+        anyOf: [
+          { ...s },
+          {
+            type: 'object',
+            required: ['type', 'from', 'input'],
+            properties: {
+              type: { type: 'string' },
+              from: ref('AddressHash'),
+              to: ref('AddressHash'),
+              value: hex,
+              gas: hex,
+              gasUsed: hex,
+              input: hex,
+              output: hex,
+              error: { type: 'string' },
+              revertReason: { type: 'string' },
+              calls: { type: 'array', items: { type: 'object' } },
+            },
+            additionalProperties: false,
+          },
+        ],
+      };
+    },
+  },
+  {
     name: 'transaction-to-nullable',
     reason: 'Transaction.to is null for a contract creation (the spec types it as a non-null Address)',
     apply(schemas) {

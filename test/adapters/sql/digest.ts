@@ -376,6 +376,19 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
     await both(`listLogs ${transactionHash}`, (page) => ds.listLogs({ transactionHash }, page), logCursor);
     add(`listStateChanges ${transactionHash}`, await ds.listStateChanges(transactionHash));
   }
+  // (a sample: each is a point read of one transaction's frames)
+  for (const transactionHash of sample(sample(keys.transactions))) add(`getTransactionTrace ${transactionHash}`, await ds.getTransactionTrace(transactionHash));
+
+  // ---- created contracts ---------------------------------------------------------------------
+  const byAddress = <T extends { readonly address: string }>(xs: readonly T[]): T[] => [...xs].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  add('getContracts all', byAddress(await ds.getContracts([...keys.addresses, ...keys.addresses.slice(0, 3)])));
+  const contractCursor = (c: { readonly blockNumber: number; readonly address: Address }) => ({ blockNumber: c.blockNumber, address: c.address });
+  await both('listContracts', (page) => ds.listContracts({}, page), contractCursor);
+  for (const needle of options.light === true ? [] : ['ab1', 'zz']) {
+    await both(`listContracts ${needle}`, (page) => ds.listContracts({ addressContains: needle }, page), contractCursor);
+  }
+  add('countContracts', await ds.countContracts({}));
+  for (const since of [0, 1_700_000_000 + 600, 4_000_000_000]) add(`countContracts since ${since}`, await ds.countContracts({ createdSince: since }));
 
   // ---- coin balance history ------------------------------------------------------------------
   const coinCursor = (r: CoinBalanceRecord) => ({ blockNumber: r.blockNumber });

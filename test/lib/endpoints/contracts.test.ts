@@ -1,0 +1,106 @@
+/**
+ * raw-trace and smart-contract answers the fixture chain does not reach, over every store: a
+ * nested call tree (grandchildren, absent fields left out), a mined transaction without kept
+ * frames (Blockscout's 500 string), a contract that self-destructed in its internal creation.
+ */
+import type { ContractCodeRecord, TraceFrameRecord, TransactionRecord } from '../../../lib/domain/records.ts';
+import { createExplorer, toJson } from '../../../lib/index.ts';
+import { A, B, addr, block, bundle, tx } from '../../ports/records.ts';
+import { storeTest } from '../../ports/stores.ts';
+
+const K = addr(0xc0de);
+const GONE = addr(0xdead01);
+
+function frame(x: TransactionRecord, index: number, traceAddress: number[], o: Partial<TraceFrameRecord>): TraceFrameRecord {
+  return {
+    transactionHash: x.hash,
+    blockNumber: x.blockNumber ?? 0,
+    blockHash: x.blockHash ?? '0x',
+    transactionIndex: x.index ?? 0,
+    index,
+    traceAddress,
+    type: 'CALL',
+    from: A,
+    to: B,
+    value: 0n,
+    gas: 1000n,
+    gasUsed: 500n,
+    input: '0x',
+    output: '0x',
+    error: null,
+    revertReason: null,
+    ...o,
+  };
+}
+
+storeTest('raw trace trees, traceless transactions, self-destructed contracts', async (t, s) => {
+  const b1 = block(1);
+  const traced = tx(b1, 0, { to: K });
+  const untraced = tx(b1, 1);
+  const frames = [
+    frame(traced, 0, [], { to: K, input: '0xabcdef01', value: 5n }),
+    frame(traced, 1, [0], { type: 'DELEGATECALL', from: K, to: B, value: null, gas: null }),
+    frame(traced, 2, [0, 0], { type: 'STATICCALL', from: B, to: A, value: null, output: null, error: 'execution reverted', revertReason: 'nope' }),
+    frame(traced, 3, [1], { type: 'CREATE2', from: K, to: GONE, input: '0x6000', output: '0x' }),
+  ];
+  const code = (address: ContractCodeRecord['address'], deployed: ContractCodeRecord['deployedBytecode'], x: TransactionRecord): ContractCodeRecord => ({
+    address,
+    blockNumber: 1,
+    blockHash: b1.hash,
+    transactionHash: x.hash,
+    transactionIndex: x.index ?? 0,
+    timestamp: b1.timestamp,
+    creator: K,
+    deployedBytecode: deployed,
+    creationBytecode: '0x6000',
+  });
+  await s.writeBlocks([bundle(b1, { transactions: [traced, untraced], traceFrames: frames, contractCodes: [code(GONE, '0x', traced)] })]);
+  const ex = createExplorer({ chains: { '1': s } });
+  const get = async (path: string) => {
+    const r = await ex.handle({ path: `/api/v2${path}` });
+    return { status: r.status, body: JSON.parse(toJson(r.body)) as unknown };
+  };
+
+  t.same(await get(`/transactions/${traced.hash}/raw-trace`), {
+    status: 200,
+    body: {
+      from: A,
+      gas: '0x3e8',
+      gasUsed: '0x1f4',
+      to: K,
+      input: '0xabcdef01',
+      output: '0x',
+      value: '0x5',
+      type: 'CALL',
+      calls: [
+        {
+          from: K,
+          gasUsed: '0x1f4',
+          to: B,
+          input: '0x',
+          output: '0x',
+          type: 'DELEGATECALL',
+          calls: [{ from: B, gas: '0x3e8', gasUsed: '0x1f4', to: A, input: '0x', error: 'execution reverted', revertReason: 'nope', type: 'STATICCALL' }],
+        },
+        { from: K, gas: '0x3e8', gasUsed: '0x1f4', to: GONE, input: '0x6000', output: '0x', value: '0x0', type: 'CREATE2' },
+      ],
+    },
+  }, 'the nested tree, absent fields left out, quantities in hex');
+  t.same(await get(`/transactions/${untraced.hash}/raw-trace`), { status: 500, body: 'Error while raw trace fetching' }, 'a mined transaction without frames: Blockscout\'s 500 string');
+
+  t.same(await get(`/smart-contracts/${GONE}`), {
+    status: 200,
+    body: {
+      proxy_type: null,
+      implementations: [],
+      conflicting_implementations: [],
+      deployed_bytecode: null,
+      creation_bytecode: '0x6000',
+      creation_status: 'selfdestructed',
+      is_verified: false,
+    },
+  }, 'no code left after an internal creation: selfdestructed');
+  t.same(await get(`/smart-contracts/${K}`), { status: 404, body: { message: 'Not found' } }, 'a contract the indexer did not see created');
+  const counters = await get('/smart-contracts/counters');
+  t.same(counters.body, { smart_contracts: '1', new_smart_contracts_24h: '0', verified_smart_contracts: '0', new_verified_smart_contracts_24h: '0' });
+});
