@@ -50,6 +50,11 @@ export class HistoryTable<V> {
   current(key: string): V | undefined {
     return this.latest(key)?.value;
   }
+
+  /** Every key with at least one entry. */
+  keys(): IterableIterator<string> {
+    return this.byKey.keys();
+  }
 }
 
 /** A one-to-many index of string keys (e.g. holder → balance keys). */

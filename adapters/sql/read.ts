@@ -2,7 +2,7 @@
  * The DataSource over SQL: one query per file in queries/, composed here.
  *
  * Every list is a keyset (seek) query: equality prefix + cursor condition + ORDER BY matching
- * an index of migrations/ (001_initial, 005_address_lists) + LIMIT. 'asc' pages flip every
+ * an index of migrations/ (001_initial, 005_address_lists, 010_token_search) + LIMIT. 'asc' pages flip every
  * ORDER BY column and the cursor comparison, so the same index serves them scanned backwards;
  * a block range bounds the scan. An OR filter (several kinds, method ids, token types, address
  * directions) is one seek per branch, each limited to the page size, merged (queries/seek.ts)
@@ -15,6 +15,8 @@ import type { Dialect } from './dialect.ts';
 import { sqlContext } from './queries/context.ts';
 import { countTokenTransfers } from './queries/countTokenTransfers.ts';
 import { getAddresses } from './queries/getAddresses.ts';
+import { listAddresses } from './queries/listAddresses.ts';
+import { listTokens } from './queries/listTokens.ts';
 import { getBlock } from './queries/getBlock.ts';
 import { getCoinBalance } from './queries/getCoinBalance.ts';
 import { getDataVersion } from './queries/getDataVersion.ts';
@@ -58,6 +60,8 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     listTokenHolders: (filter, page) => listTokenHolders(c, filter, page),
     listNftCollections: (filter, page) => listNftCollections(c, filter, page),
     listTokenInstances: (filter, page) => listTokenInstances(c, filter, page),
+    listTokens: (filter, page) => listTokens(c, filter, page),
+    listAddresses: (filter, page) => listAddresses(c, filter, page),
     listStateChanges: (transactionHash) => listStateChanges(c, transactionHash),
     getCoinBalance: (address) => getCoinBalance(c, address),
   };

@@ -10,6 +10,7 @@ import * as m003 from './003_data_version.ts';
 import * as m004 from './004_lean_history.ts';
 import * as m005 from './005_address_lists.ts';
 import * as m006 from './006_token_holders.ts';
+import * as m010 from './010_token_search.ts';
 
 export interface Migration {
   readonly name: string;
@@ -17,7 +18,7 @@ export interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m010];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: () => Promise.resolve([...MIGRATIONS]),
