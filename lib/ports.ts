@@ -288,6 +288,8 @@ export interface TokenListCursor {
 /** Named addresses whose name, ASCII-lower-cased, starts with the prefix (ASCII-lower-cased). */
 export interface AddressListFilter {
   readonly namePrefix: string;
+  /** only contracts (true) or only accounts (false); absent: both */
+  readonly isContract?: boolean;
 }
 /** Order desc: (asciiLower(name) ASC by code point, hash ASC). */
 export interface AddressListCursor {

@@ -136,6 +136,7 @@ export function createReader(s: State): VersionedDataSource {
       return takePage(views().namedAddresses, page.limit, {
         cursor: page.after === null ? null : namedAddressVs(page.after),
         backward: page.order === 'asc',
+        ...(filter.isContract === undefined ? {} : { keep: (a: AddressRecord) => a.isContract === filter.isContract }),
         window: (a) => {
           const name = asciiLower(a.name);
           return name.startsWith(prefix) ? 0 : compareCodePoints(name, prefix);

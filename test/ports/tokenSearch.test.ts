@@ -72,7 +72,13 @@ storeTest('addresses by name: lower-cased name prefix, (name, hash) order', asyn
   const [X1, X2, X3, X4, X5] = [0x201, 0x202, 0x203, 0x204, 0x205].map(addr);
   await s.writeBlocks([
     bundle(b1, {
-      addresses: [address(b1, X1, 'Router'), address(b1, X2, 'router'), address(b1, X3, 'RouterV2'), address(b1, X4, null), address(b1, X5, 'Multicall')],
+      addresses: [
+        address(b1, X1, 'Router'),
+        { ...address(b1, X2, 'router'), isContract: true },
+        { ...address(b1, X3, 'RouterV2'), isContract: true },
+        address(b1, X4, null),
+        address(b1, X5, 'Multicall'),
+      ],
     }),
     bundle(b2, { addresses: [address(b2, X5, 'Routed')] }),
   ]);
@@ -83,6 +89,8 @@ storeTest('addresses by name: lower-cased name prefix, (name, hash) order', asyn
   await walks('prefix, other case', { namePrefix: 'ROUTER' }, [`Router:${X1}`, `router:${X2}`, `RouterV2:${X3}`]);
   await walks('every named address', { namePrefix: '' }, [`Routed:${X5}`, `Router:${X1}`, `router:${X2}`, `RouterV2:${X3}`]);
   await walks('no match', { namePrefix: 'multi' }, []);
+  await walks('contracts only', { namePrefix: 'r', isContract: true }, [`router:${X2}`, `RouterV2:${X3}`]);
+  await walks('accounts only', { namePrefix: 'r', isContract: false }, [`Routed:${X5}`, `Router:${X1}`]);
   await s.rollbackAbove(1);
   await walks('after rollback', { namePrefix: 'm' }, [`Multicall:${X5}`]);
 });

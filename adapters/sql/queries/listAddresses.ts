@@ -17,6 +17,7 @@ export async function listAddresses(c: SqlContext, filter: AddressListFilter, pa
   const bound = prefixBound(prefix);
   let q = c.knex('addresses').whereRaw(`${name} >= ?`, [prefix]);
   if (bound !== null) q = q.andWhereRaw(`${name} < ?`, [bound]);
+  if (filter.isContract !== undefined) q = q.andWhere('is_contract', filter.isContract);
   const after = page.after;
   if (after !== null) q = q.andWhereRaw(`(${name}, "hash") ${page.order === 'desc' ? '>' : '<'} (?, ?)`, [asciiLower(after.name), after.hash]);
   const dir = page.order === 'desc' ? 'asc' : 'desc';
