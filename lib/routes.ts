@@ -37,7 +37,8 @@ function byPrecedence(a: readonly string[], b: readonly string[]): number {
 export function routeMatcher<N extends string>(routes: readonly Route<N>[]): (subPath: string) => RouteMatch<N> | null {
   const compiled = routes
     .map((route) => {
-      const segments = route.template.split('/').slice(1);
+      // a trailing slash is optional on both sides: `/tokens/` (the official path) answers `/tokens` too
+      const segments = route.template.replace(/(.)\/$/, '$1').split('/').slice(1);
       const names: string[] = [];
       const pattern = segments
         .map((s) => {

@@ -35,6 +35,9 @@ import { mainPageBlocks } from './mainPageBlocks.ts';
 import { mainPageIndexingStatus } from './mainPageIndexingStatus.ts';
 import { mainPageTransactions } from './mainPageTransactions.ts';
 import { openApiEndpoint } from './openApi.ts';
+import { search } from './search.ts';
+import { searchCheckRedirect } from './searchCheckRedirect.ts';
+import { searchQuick } from './searchQuick.ts';
 import { statsMarketChart } from './statsMarketChart.ts';
 import { token } from './token.ts';
 import { tokenCounters } from './tokenCounters.ts';
@@ -46,6 +49,7 @@ import { tokenInstanceTransfers } from './tokenInstanceTransfers.ts';
 import { tokenInstanceTransfersCount } from './tokenInstanceTransfersCount.ts';
 import { tokenTransfers } from './tokenTransfers.ts';
 import { tokenTransfersOfToken } from './tokenTransfersOfToken.ts';
+import { tokens } from './tokens.ts';
 import { transaction } from './transaction.ts';
 import { transactionInternalTransactions } from './transactionInternalTransactions.ts';
 import { transactionLogs } from './transactionLogs.ts';
@@ -85,6 +89,10 @@ const EXPLORER_ENDPOINTS = {
   tokenInstanceTransfers,
   tokenInstanceTransfersCount,
   tokenTransfersOfToken,
+  tokens,
+  search,
+  searchQuick,
+  searchCheckRedirect,
   blocks,
   block,
   blockCountdown,
