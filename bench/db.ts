@@ -189,6 +189,7 @@ function cases(ds: DataSource, handle: Handle): ListCase[] {
   const tx = (t: { blockNumber: number | null; index: number | null }) => ({ blockNumber: t.blockNumber ?? 0, index: t.index ?? 0 });
   const tt = (t: { blockNumber: number; logIndex: number }) => ({ blockNumber: t.blockNumber, logIndex: t.logIndex });
   const bal = (b: { value: bigint; tokenAddress: Address; tokenId: bigint | null }) => ({ value: b.value, tokenAddress: b.tokenAddress, tokenId: b.tokenId });
+  const tok = (t: { holdersCount: bigint; name: string | null; address: Address }) => ({ holdersCount: t.holdersCount, name: t.name, address: t.address });
   const page = (after: never) => ({ after, limit: LIMIT, order: 'desc' as const });
   return [
     apiCase('blocks', '/blocks', { type: 'block' }, handle),
@@ -210,6 +211,12 @@ function cases(ds: DataSource, handle: Handle): ListCase[] {
     apiCase('address tokens', `/addresses/${HOT[1]}/tokens`, { type: 'ERC-20' }, handle),
     dsCase('ds listTokenBalances holder={airdropped}', (d, a) => d.listTokenBalances({ holder: HOT[1] }, page(a)), bal, ds),
     apiCase('address token-balances (unpaged)', `/addresses/${HOT[0]}/token-balances`, {}, handle),
+    apiCase('tokens', '/tokens/', {}, handle),
+    dsCase('ds listTokens', (d, a) => d.listTokens({}, page(a)), tok, ds),
+    // a prefix: every match is read from the name/symbol index ranges, then ordered (≈ 1 % of the tokens)
+    apiCase('tokens q', '/tokens/', { q: 'T12' }, handle),
+    dsCase('ds listTokens prefix=T12', (d, a) => d.listTokens({ prefix: 'T12' }, page(a)), tok, ds),
+    apiCase('search', '/search', { q: 'T12' }, handle),
   ];
 }
 
