@@ -77,13 +77,14 @@ export interface SearchPageResult {
 }
 
 /**
- * One /search page of `size` items: on the first page the exact part, then the text part from
- * the cursors. `more` when another item follows.
+ * One /search page of `size` items: on the first page the exact part (whole, even past a tiny
+ * `size`: a few items, never paged), then the text part from the cursors. `more` when another
+ * item follows.
  */
 export async function searchPage(ds: DataSource, s: SearchQuery, cursors: TextCursors, first: boolean, size: number): Promise<SearchPageResult> {
-  const exact = first ? (await exactItems(ds, s)).slice(0, size) : [];
-  const rows = await textRows(ds, textOf(s), cursors, size + 1 - exact.length);
-  const room = size - exact.length;
+  const exact = first ? await exactItems(ds, s) : [];
+  const room = Math.max(0, size - exact.length);
+  const rows = await textRows(ds, textOf(s), cursors, room + 1);
   const tokens = rows.tokens.slice(0, room);
   const contracts = rows.contracts.slice(0, room - tokens.length);
   const lastToken = tokens[tokens.length - 1];
@@ -94,7 +95,7 @@ export async function searchPage(ds: DataSource, s: SearchQuery, cursors: TextCu
       token: lastToken === undefined ? null : { holdersCount: lastToken.holdersCount, name: lastToken.name, address: lastToken.address },
       contract: lastContract === undefined ? null : { name: lastContract.name, hash: lastContract.hash },
     },
-    more: exact.length + rows.tokens.length + rows.contracts.length > size,
+    more: rows.tokens.length + rows.contracts.length > room,
   };
 }
 

@@ -471,6 +471,7 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     t.same(items(await get('/search', { q: f.headBlockHash })).map((i) => i['type']), ['block'], 'a block hash');
     const usdx = items(await get('/search', { q: f.tokens.erc20 }));
     t.same(usdx.map((i) => i['type']), ['token', 'address'], 'an address hash: its token, then its address');
+    t.same(await get('/search', { q: f.tokens.erc20, items_count: '1' }), { items: usdx, next_page_params: null }, 'exact matches are never split across pages');
     t.same(items(await get('/search', { q: f.unknownAddress })), [], 'an unknown address: nothing');
     t.same(items(await get('/search', { q: 'ab' })), [], 'text under 3 characters: nothing');
     t.same(await get('/search', {}), { items: [], next_page_params: null }, 'no q: an empty page');
