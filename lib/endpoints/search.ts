@@ -10,7 +10,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import type { JsonObject } from '../json.ts';
-import { addressHash, anyString, boolean, integerStringOrNull } from '../params/codecs.ts';
+import { addressHash, anyString, boolean, ignoredObject, integerStringOrNull } from '../params/codecs.ts';
 import { echo, itemsCount, listBody, pageSize } from '../paging/page.ts';
 import type { AddressListCursor, TokenListCursor } from '../ports.ts';
 import { SearchPage } from '../schema/search.ts';
@@ -41,7 +41,8 @@ const query = {
   'token[address_hash]': addressHash,
   'contract[name]': anyString,
   'contract[address_hash]': addressHash,
-  ...Object.fromEntries([...DECLARED_OBJECTS, ...IGNORED_KEYS].map((k) => [k, anyString])),
+  ...Object.fromEntries(DECLARED_OBJECTS.map((k) => [k, ignoredObject])),
+  ...Object.fromEntries(IGNORED_KEYS.map((k) => [k, anyString])),
   items_count: itemsCount,
 };
 
