@@ -202,6 +202,7 @@ function cases(ds: DataSource, handle: Handle): ListCase[] {
   const tx = (t: { blockNumber: number | null; index: number | null }) => ({ blockNumber: t.blockNumber ?? 0, index: t.index ?? 0 });
   const tt = (t: { blockNumber: number; logIndex: number }) => ({ blockNumber: t.blockNumber, logIndex: t.logIndex });
   const bal = (b: { value: bigint; tokenAddress: Address; tokenId: bigint | null }) => ({ value: b.value, tokenAddress: b.tokenAddress, tokenId: b.tokenId });
+  const tok = (t: { holdersCount: bigint; name: string | null; address: Address }) => ({ holdersCount: t.holdersCount, name: t.name, address: t.address });
   const page = (after: never) => ({ after, limit: LIMIT, order: 'desc' as const });
   const acct = (r: { balance: bigint; address: Address; transactionsCount: bigint }) => ({ balance: r.balance, address: r.address, transactionsCount: r.transactionsCount });
   return [
@@ -239,6 +240,12 @@ function cases(ds: DataSource, handle: Handle): ListCase[] {
     apiCase('advanced filters type+age', '/advanced-filters', { transaction_types: 'ERC-20', age_from: AGE_FROM, age_to: AGE_TO }, handle),
     apiCase('advanced filters exclude (rows)', '/advanced-filters', { from_address_hashes_to_exclude: HOT[0] }, handle),
     apiCase('advanced filters amount (rows)', '/advanced-filters', { amount_from: '0.9', token_contract_address_hashes_to_include: HOT_TOKENS[0] }, handle),
+    apiCase('tokens', '/tokens/', {}, handle),
+    dsCase('ds listTokens', (d, a) => d.listTokens({}, page(a)), tok, ds),
+    // a prefix: every match is read from the name/symbol index ranges, then ordered (≈ 1 % of the tokens)
+    apiCase('tokens q', '/tokens/', { q: 'T12' }, handle),
+    dsCase('ds listTokens prefix=T12', (d, a) => d.listTokens({ prefix: 'T12' }, page(a)), tok, ds),
+    apiCase('search', '/search', { q: 'T12' }, handle),
   ];
 }
 

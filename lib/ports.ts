@@ -406,6 +406,42 @@ export interface ContractCountFilter {
   readonly createdSince?: number;
 }
 
+// ---- tokens (the /tokens list, search) -------------------------------------------------------
+
+/**
+ * Tokens, filtered. Names and symbols match by prefix after ASCII lower-casing (see
+ * domain/text.ts: asciiLower); a blank prefix (or none) matches every token.
+ */
+export interface TokenListFilter {
+  /** name or symbol, ASCII-lower-cased, starts with this prefix (ASCII-lower-cased by the store) */
+  readonly prefix?: string;
+  /** token type IN types; absent or empty: every type */
+  readonly types?: readonly TokenType[];
+}
+/**
+ * Order desc: (holdersCount DESC, name ASC with null names last, address ASC); names compare by
+ * code point (domain/text.ts: compareCodePoints). The cursor is the last record's values.
+ */
+export interface TokenListCursor {
+  readonly holdersCount: bigint;
+  readonly name: string | null;
+  readonly address: Address;
+}
+
+// ---- addresses by name -----------------------------------------------------------------------
+
+/** Named addresses whose name, ASCII-lower-cased, starts with the prefix (ASCII-lower-cased). */
+export interface AddressListFilter {
+  readonly namePrefix: string;
+  /** only contracts (true) or only accounts (false); absent: both */
+  readonly isContract?: boolean;
+}
+/** Order desc: (asciiLower(name) ASC by code point, hash ASC). */
+export interface AddressListCursor {
+  readonly name: string;
+  readonly hash: Address;
+}
+
 // ---- the ports -------------------------------------------------------------------------------
 
 export type BlockRef = { readonly number: number } | { readonly hash: Hash };
@@ -468,6 +504,10 @@ export interface DataSource {
   listWithdrawals(filter: WithdrawalFilter, page: Page<WithdrawalCursor>): Promise<readonly WithdrawalRecord[]>;
   /** Count and sum of the stored withdrawals (maintained on write and rollback). */
   getWithdrawalTotals(): Promise<WithdrawalTotals>;
+  /** Tokens by holders count (see TokenListFilter, TokenListCursor). */
+  listTokens(filter: TokenListFilter, page: Page<TokenListCursor>): Promise<readonly TokenRecord[]>;
+  /** Named addresses by name prefix (see AddressListFilter, AddressListCursor). */
+  listAddresses(filter: AddressListFilter, page: Page<AddressListCursor>): Promise<readonly AddressRecord[]>;
   /** All state changes of a transaction, ordered by ordinal (a bounded, per-transaction list). */
   listStateChanges(transactionHash: Hash): Promise<readonly StateChangeRecord[]>;
   /**

@@ -37,7 +37,7 @@ function byPrecedence(a: readonly string[], b: readonly string[]): number {
 export function routeMatcher<N extends string>(routes: readonly Route<N>[]): (subPath: string) => RouteMatch<N> | null {
   const compiled = routes
     .map((route) => {
-      // a template with a trailing slash (`/smart-contracts/`, as the documents spell it) matches with or without it
+      // a template with a trailing slash (`/smart-contracts/`, as the documents spell it) matches with or without it (`/tokens` answers as `/tokens/`)
       const segments = route.template.replace(/(.)\/$/, '$1').split('/').slice(1);
       const names: string[] = [];
       const pattern = segments

@@ -7,16 +7,20 @@
  * 0: at it, < 0: before it), which paging.ts walks forward ('desc') or backward ('asc').
  */
 import type {
+  AddressRecord,
   BlockRecord,
   CoinBalanceRecord,
   InternalTransactionRecord,
   LogRecord,
   NftTokenType,
+  TokenRecord,
   TokenTransferRecord,
   TransactionRecord,
 } from '../../lib/domain/records.ts';
+import { asciiLower, compareCodePoints } from '../../lib/domain/text.ts';
 import { NFT_TOKEN_TYPES } from '../../lib/domain/records.ts';
 import type {
+  AddressListCursor,
   BlockCursor,
   BlockRange,
   CoinBalanceCursor,
@@ -27,6 +31,7 @@ import type {
   TokenBalanceCursor,
   TokenHolderCursor,
   TokenInstanceCursor,
+  TokenListCursor,
   TokenTransferCursor,
 } from '../../lib/ports.ts';
 
@@ -160,3 +165,22 @@ export const collectionVs = (c: NftCollectionCursor) => (r: CollectionKey) => co
 
 export const tokenIdDesc: Cmp<bigint> = (a, b) => ascBig(b, a);
 export const instanceVs = (c: TokenInstanceCursor) => (id: bigint) => ascBig(c.tokenId, id);
+
+// ---- tokens: (holdersCount DESC, name ASC with null last, address ASC) ------------------------
+
+/** Names by code point, null after every name. */
+function nameNullLast(a: string | null, b: string | null): number {
+  if (a === null) return b === null ? 0 : 1;
+  if (b === null) return -1;
+  return compareCodePoints(a, b);
+}
+type TokenKey = Pick<TokenRecord, 'holdersCount' | 'name' | 'address'>;
+export const tokenListOrder: Cmp<TokenKey> = (a, b) =>
+  ascBig(b.holdersCount, a.holdersCount) || nameNullLast(a.name, b.name) || ascStr(a.address, b.address);
+export const tokenListVs = (c: TokenListCursor) => (t: TokenKey) => tokenListOrder(t, c);
+
+// ---- named addresses: (asciiLower(name) ASC, hash ASC) ----------------------------------------
+
+type NamedKey = { readonly name: string; readonly hash: AddressRecord['hash'] };
+export const namedAddressOrder: Cmp<NamedKey> = (a, b) => compareCodePoints(asciiLower(a.name), asciiLower(b.name)) || ascStr(a.hash, b.hash);
+export const namedAddressVs = (c: AddressListCursor) => (a: NamedKey) => namedAddressOrder(a, c);

@@ -49,15 +49,18 @@ import {
   logVs,
   minedOrder,
   minedVs,
+  namedAddressVs,
   pendingVs,
   rangeAsc,
   rangeDesc,
   tokenIdDesc,
+  tokenListVs,
   transferInTxVs,
   transferOrder,
   transferVs,
 } from './compare.ts';
 import { createAccountReader } from './accounts.ts';
+import { asciiLower, compareCodePoints, startsWithLower } from '../../lib/domain/text.ts';
 import { pageSize, takePage, takeUnionPage } from './paging.ts';
 import type { State } from './state.ts';
 import { createStatsReader } from './statsQueries.ts';
@@ -125,6 +128,30 @@ export function createReader(s: State): VersionedDataSource {
         if (t !== null) out.push(t);
       }
       return out;
+    },
+
+    async listTokens(filter, page) {
+      const prefix = asciiLower(filter.prefix ?? '');
+      const types = filter.types !== undefined && filter.types.length > 0 ? filter.types : null;
+      return takePage(views().tokenList, page.limit, {
+        cursor: page.after === null ? null : tokenListVs(page.after),
+        backward: page.order === 'asc',
+        keep: (t) => (types === null || types.includes(t.type)) && (prefix === '' || startsWithLower(t.name, prefix) || startsWithLower(t.symbol, prefix)),
+      });
+    },
+
+    async listAddresses(filter, page) {
+      const prefix = asciiLower(filter.namePrefix);
+      // names sorted lower-cased: the matches are one contiguous window
+      return takePage(views().namedAddresses, page.limit, {
+        cursor: page.after === null ? null : namedAddressVs(page.after),
+        backward: page.order === 'asc',
+        ...(filter.isContract === undefined ? {} : { keep: (a: AddressRecord) => a.isContract === filter.isContract }),
+        window: (a) => {
+          const name = asciiLower(a.name);
+          return name.startsWith(prefix) ? 0 : compareCodePoints(name, prefix);
+        },
+      });
     },
 
     async getTokenInstances(keys: readonly TokenInstanceKey[]): Promise<readonly TokenInstanceRecord[]> {

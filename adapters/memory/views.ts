@@ -7,6 +7,7 @@
  */
 import type {
   Address,
+  AddressRecord,
   BlockRecord,
   CoinBalanceRecord,
   Hex,
@@ -28,8 +29,10 @@ import {
   internalOrder,
   logOrder,
   minedOrder,
+  namedAddressOrder,
   pendingOrder,
   tokenIdDesc,
+  tokenListOrder,
   transferOrder,
 } from './compare.ts';
 import type { StoredBlock } from './prepare.ts';
@@ -86,6 +89,8 @@ export class Views {
   private readonly holderBalancesCache = new Map<Address, readonly CurrentTokenBalance[]>();
   private readonly instanceIdsCache = new Map<Address, readonly bigint[]>();
   private readonly holdersCache = new Map<string, readonly CurrentTokenBalance[]>();
+  private tokenListIndex?: readonly TokenRecord[];
+  private namedAddressIndex?: readonly (AddressRecord & { readonly name: string })[];
 
   constructor(private readonly s: State) {
     this.version = s.version;
@@ -116,6 +121,32 @@ export class Views {
   /** address → coin balance history, blockNumber DESC (the last record of a block per address). */
   get coinBalances(): ReadonlyMap<Address, readonly CoinBalanceRecord[]> {
     return (this.coinIndex ??= buildCoinIndex(this.s));
+  }
+
+  /** Every token (with its holders count), in listTokens order. */
+  get tokenList(): readonly TokenRecord[] {
+    if (this.tokenListIndex === undefined) {
+      const rows: TokenRecord[] = [];
+      for (const address of this.s.tokens.keys()) {
+        const t = this.token(address as Address);
+        if (t !== null) rows.push(t);
+      }
+      this.tokenListIndex = rows.sort(tokenListOrder);
+    }
+    return this.tokenListIndex;
+  }
+
+  /** Every address with a name, in listAddresses order. */
+  get namedAddresses(): readonly (AddressRecord & { readonly name: string })[] {
+    if (this.namedAddressIndex === undefined) {
+      const rows: (AddressRecord & { readonly name: string })[] = [];
+      for (const hash of this.s.addresses.keys()) {
+        const a = this.s.addresses.current(hash);
+        if (a !== undefined && a.name !== null) rows.push({ ...a, name: a.name });
+      }
+      this.namedAddressIndex = rows.sort(namedAddressOrder);
+    }
+    return this.namedAddressIndex;
   }
 
   /** Transfers (consensus) containing one id of a token, in list order. */

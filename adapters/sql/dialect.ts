@@ -16,6 +16,8 @@
  * - The shape of a raw result (an array / `{ rows }`), the connection settings (a SQLite file
  *   in WAL with a read-only pool; a Postgres pool with a search path) and the schema a store
  *   lives in (Postgres creates it; a SQLite file is its own).
+ * - Names matched by prefix and sorted: lower-casing of ASCII letters only, in code point order
+ *   (SQLite: lower() and BINARY; Postgres: lower() and comparisons under COLLATE "C").
  * Everything else (upserts with onConflict().merge()/ignore(), row-value comparisons, window
  * functions, JSON-as-text arrays) is written once for both.
  */
@@ -75,6 +77,12 @@ export interface Dialect {
   readonly maxInsertRows: number;
   /** rows whose key columns (two or more) equal one of `keys` (never empty) */
   keysIn(columns: readonly KeyColumn[], keys: readonly (readonly Binding[])[]): Cond;
+  /**
+   * a text column that sorts and compares by code point (SQLite's BINARY; Postgres: COLLATE "C")
+   */
+  codeOrderText(table: Knex.CreateTableBuilder, column: string): Knex.ColumnBuilder;
+  /** SQL lower-casing ASCII letters only (domain/text.ts asciiLower), in code point order */
+  asciiLower(expr: string): string;
   /** the rows of a knex.raw result */
   rawRows(result: unknown): unknown;
   /** knex settings for a URL of this dialect */
@@ -153,6 +161,9 @@ const sqlite: Dialect = {
     const one = `(${columns.map((c) => `${c.sql} = ?`).join(' AND ')})`;
     return { sql: `(${keys.map(() => one).join(' OR ')})`, bindings: keys.flat() };
   },
+  codeOrderText: (t, c) => t.text(c),
+  // SQLite's lower() folds ASCII only (no ICU); BINARY collation is UTF-8 byte order
+  asciiLower: (expr) => `lower(${expr})`,
   rawRows: (result) => {
     if (Array.isArray(result)) return result;
     throw new TypeError('unexpected raw query result');
@@ -210,6 +221,9 @@ const postgres: Dialect = {
       bindings: columns.map((_, i) => pgArray(keys.map((k) => k[i]))),
     };
   },
+  codeOrderText: (t, c) => t.specificType(c, 'text COLLATE "C"'),
+  // under the "C" collation lower() folds ASCII only, and the result keeps the byte order
+  asciiLower: (expr) => `lower(${expr} COLLATE "C")`,
   rawRows: (result) => {
     if (typeof result === 'object' && result !== null && 'rows' in result) return result.rows;
     throw new TypeError('unexpected raw query result');

@@ -2,7 +2,7 @@
  * The DataSource over SQL: one query per file in queries/, composed here.
  *
  * Every list is a keyset (seek) query: equality prefix + cursor condition + ORDER BY matching
- * an index of migrations/ (001_initial, 005_address_lists) + LIMIT. 'asc' pages flip every
+ * an index of migrations/ (001_initial, 005_address_lists, 010_token_search) + LIMIT. 'asc' pages flip every
  * ORDER BY column and the cursor comparison, so the same index serves them scanned backwards;
  * a block range bounds the scan. An OR filter (several kinds, method ids, token types, address
  * directions) is one seek per branch, each limited to the page size, merged (queries/seek.ts)
@@ -22,6 +22,8 @@ import { getChainCounters } from './queries/getChainCounters.ts';
 import { listContractActivity } from './queries/listContractActivity.ts';
 import { listDailyStats } from './queries/listDailyStats.ts';
 import { sumBlocks } from './queries/sumBlocks.ts';
+import { listAddresses } from './queries/listAddresses.ts';
+import { listTokens } from './queries/listTokens.ts';
 import { getBlock } from './queries/getBlock.ts';
 import { getCoinBalance } from './queries/getCoinBalance.ts';
 import { getContracts } from './queries/getContracts.ts';
@@ -75,6 +77,8 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     getAddressCounters: (addresses) => getAddressCounters(c, addresses),
     listNftCollections: (filter, page) => listNftCollections(c, filter, page),
     listTokenInstances: (filter, page) => listTokenInstances(c, filter, page),
+    listTokens: (filter, page) => listTokens(c, filter, page),
+    listAddresses: (filter, page) => listAddresses(c, filter, page),
     listStateChanges: (transactionHash) => listStateChanges(c, transactionHash),
     listWithdrawals: (filter, page) => listWithdrawals(c, filter, page),
     getWithdrawalTotals: () => getWithdrawalTotals(c),

@@ -18,6 +18,7 @@ import { CounterDeltas, applyCounterDeltas, countInsertedBlocks, countMinedPendi
 import type { Dialect } from './dialect.ts';
 import { beginStatsWrite } from './stats.ts';
 import { toBig } from './dialect.ts';
+import { TOKEN_SEARCH_COLUMNS, tokenSearchSelect } from './migrations/010_token_search.ts';
 import {
   asRows,
   big,
@@ -327,6 +328,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
   }
 
   async function refresh(trx: Knex.Transaction, affected: Affected): Promise<void> {
+    const counted: string[] = [];
     const balanceKeys = uniqueKeys(affected.balances);
     if (balanceKeys.length > 0) {
       const pairs = uniqueKeys(balanceKeys.filter((k) => k[0] !== ZERO_ADDRESS).map((k): Key => [k[1], k[0]]));
@@ -340,8 +342,10 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         if (change !== 0) delta.set(String(token), (delta.get(String(token)) ?? 0) + change);
       }
       await addHolderCounts(trx, delta);
+      counted.push(...delta.keys());
     }
     await refreshLatest(trx, d, latest.tokens, uniqueKeys(affected.tokens));
+    await syncTokenSearch(trx, [...counted, ...affected.tokens.map((k) => String(k[0]))]);
     await refreshLatest(trx, d, latest.addresses, uniqueKeys(affected.addresses));
     await refreshLatest(trx, d, latest.instances, uniqueKeys(affected.instances));
     await refreshLatest(trx, d, latest.owners, uniqueKeys(affected.transferIds));
@@ -356,6 +360,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     const blockOf = (r: WriteRow) => Number(r.block_number);
     const later = (a: WriteRow, b: WriteRow) => blockOf(a) >= blockOf(b); // rows come in seq order
 
+    const counted: string[] = [];
     const balances = latestRows(fresh.balances, latest.balances.key, later);
     if (balances.length > 0) {
       const pairs = uniqueKeys(balances.filter((r) => r.holder !== ZERO_ADDRESS).map((r): Key => [r.token_address, r.holder]));
@@ -387,8 +392,10 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         if (change !== 0) delta.set(String(token), (delta.get(String(token)) ?? 0) + change);
       }
       await addHolderCounts(trx, delta);
+      counted.push(...delta.keys());
     }
     await upsertRows(trx, 'tokens', latest.tokens.key, latestRows(fresh.tokens, latest.tokens.key, later).map((r) => currentRow(latest.tokens, r)));
+    await syncTokenSearch(trx, [...counted, ...fresh.tokens.map((r) => String(r.address))]);
     await upsertRows(
       trx,
       'addresses',
@@ -440,6 +447,15 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         .insert(part)
         .onConflict('token_address')
         .merge({ holders_count: trx.raw('token_holder_counts.holders_count + excluded.holders_count') });
+    }
+  }
+
+  /** Rewrite the token_search rows of these tokens from tokens and token_holder_counts. */
+  async function syncTokenSearch(trx: Knex.Transaction, addresses: readonly string[]): Promise<void> {
+    for (const part of chunks([...new Set(addresses)], KEY_CHUNK)) {
+      const marks = part.map(() => '?').join(', ');
+      await trx.raw(`DELETE FROM token_search WHERE "address" IN (${marks})`, part);
+      await trx.raw(`INSERT INTO token_search ${TOKEN_SEARCH_COLUMNS} ${tokenSearchSelect(trx, `t."address" IN (${marks})`)}`, part);
     }
   }
 

@@ -51,6 +51,9 @@ import { smartContract } from './smartContract.ts';
 import { smartContractAuditReports } from './smartContractAuditReports.ts';
 import { smartContracts } from './smartContracts.ts';
 import { smartContractsCounters } from './smartContractsCounters.ts';
+import { search } from './search.ts';
+import { searchCheckRedirect } from './searchCheckRedirect.ts';
+import { searchQuick } from './searchQuick.ts';
 import { statsMarketChart } from './statsMarketChart.ts';
 import { statsTransactionsChart } from './statsTransactionsChart.ts';
 import { transactionsStats } from './transactionsStats.ts';
@@ -65,6 +68,7 @@ import { tokenInstanceTransfers } from './tokenInstanceTransfers.ts';
 import { tokenInstanceTransfersCount } from './tokenInstanceTransfersCount.ts';
 import { tokenTransfers } from './tokenTransfers.ts';
 import { tokenTransfersOfToken } from './tokenTransfersOfToken.ts';
+import { tokens } from './tokens.ts';
 import { transaction } from './transaction.ts';
 import { transactionInternalTransactions } from './transactionInternalTransactions.ts';
 import { transactionLogs } from './transactionLogs.ts';
@@ -110,6 +114,10 @@ const EXPLORER_ENDPOINTS = {
   tokenInstanceTransfers,
   tokenInstanceTransfersCount,
   tokenTransfersOfToken,
+  tokens,
+  search,
+  searchQuick,
+  searchCheckRedirect,
   blocks,
   block,
   blockCountdown,

@@ -54,14 +54,45 @@ const COMMON_DESCRIPTIONS: Readonly<Record<string, string>> = {
   key: 'Secret key for restricted addresses',
 };
 
+/**
+ * One parameter per codec, except keys `x[y]`: they are the properties of the object parameter
+ * `x` (OpenAPI's deepObject style, sent as `x[y]=…`), which an object-typed codec may also name.
+ */
 function parameters(spec: ParamSpec, where: 'path' | 'query', required: readonly string[] = []): JsonObject[] {
-  return Object.entries(spec).map(([name, codec]) => ({
-    name,
-    in: where,
-    ...(where === 'path' || required.includes(name) ? { required: true } : {}),
-    ...(COMMON_DESCRIPTIONS[name] === undefined ? {} : { description: COMMON_DESCRIPTIONS[name] }),
-    schema: codec.jsonSchema,
-  }));
+  const out: (JsonObject | string)[] = [];
+  /** deepObject parameters by name: the object codec's own schema, and the folded keys */
+  const objects = new Map<string, { own: JsonSchema; properties: Record<string, JsonValue> }>();
+  const objectParam = (name: string): { own: JsonSchema; properties: Record<string, JsonValue> } => {
+    let o = objects.get(name);
+    if (o === undefined) {
+      o = { own: { type: 'object' }, properties: {} };
+      objects.set(name, o);
+      out.push(name); // its place in the list
+    }
+    return o;
+  };
+  for (const [name, codec] of Object.entries(spec)) {
+    const deep = /^([^[\]]+)\[([^[\]]+)\]$/.exec(name);
+    if (deep !== null) {
+      objectParam(deep[1] as string).properties[deep[2] as string] = codec.jsonSchema;
+    } else if (codec.jsonSchema.type === 'object') {
+      objectParam(name).own = codec.jsonSchema;
+    } else {
+      out.push({
+        name,
+        in: where,
+        ...(where === 'path' || required.includes(name) ? { required: true } : {}),
+        ...(COMMON_DESCRIPTIONS[name] === undefined ? {} : { description: COMMON_DESCRIPTIONS[name] }),
+        schema: codec.jsonSchema,
+      });
+    }
+  }
+  return out.map((p) => {
+    if (typeof p !== 'string') return p;
+    const o = objects.get(p) as { own: JsonSchema; properties: Record<string, JsonValue> };
+    const schema = Object.keys(o.properties).length === 0 ? o.own : { ...o.own, properties: o.properties };
+    return { name: p, in: where, style: 'deepObject', explode: true, schema };
+  });
 }
 
 const json = (schema: JsonSchema): JsonObject => ({ 'application/json': { schema } });

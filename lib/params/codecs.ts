@@ -155,6 +155,17 @@ export function enumOf<const V extends string>(values: readonly V[]): ParamCodec
 
 export const anyString: ParamCodec<string> = codec('string', (s) => s, (s) => s, { type: 'string' });
 
+/**
+ * A parameter the official documents declare as an object (Blockscout's paging objects, sent
+ * as `name[key]=…`): the bare name is accepted with any value and not used. Keys an endpoint
+ * reads are declared as parameters of their own, `name[key]`; the OpenAPI document folds
+ * them into this object (lib/openapi/document.ts).
+ */
+export const ignoredObject: ParamCodec<string> = codec('object', (s) => s, (s) => s, {
+  type: 'object',
+  description: 'paging keys sent as `name[key]=…`; keys scoutkit does not read are accepted and ignored',
+});
+
 export const boolean: ParamCodec<boolean> = codec(
   'boolean',
   (s) => (s === 'true' ? true : s === 'false' ? false : fail('Invalid boolean. Got: string')),

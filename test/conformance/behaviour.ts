@@ -2,6 +2,7 @@
  * Filters and derived fields, checked against the fixture chain's own records.
  */
 import type { Test } from 'tap';
+import { getAddress as toChecksum } from 'viem';
 import { TOKEN_TYPES, toJson, TRANSACTION_KINDS } from '../../lib/index.ts';
 import type { Body, Loaded } from '../support/explorer.ts';
 import { bodyOf, okGetter, walk } from '../support/explorer.ts';
@@ -599,5 +600,67 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     }
     t.equal((await get(`/smart-contracts/${sc.byTransaction}`))['creation_bytecode'], txRecord(f.transactions.contractCreation)?.input, 'created by a transaction: its input');
     t.same(await get(`/smart-contracts/${sc.byFrame}/audit-reports`), { items: [], next_page_params: null }, 'no audit reports');
+  });
+
+  await t.test('tokens list and search: order, filters, exact lookups, redirects', async (t) => {
+    const latestTokens = [...new Map(chain.bundles.flatMap((b) => b.tokens).map((x) => [x.address, x])).values()];
+    const all = (await walk(ex, '/api/v2/tokens/', { items_count: '13' })).items;
+    t.same((await walk(ex, '/api/v2/tokens', { items_count: '13' })).items, all, '/tokens and /tokens/ answer the same');
+    t.equal(all.length, latestTokens.length, 'every token once');
+    const order = all.map((i) => [BigInt(i['holders_count'] as string), i['name'] as string | null, (i['address_hash'] as string).toLowerCase()] as const);
+    const broken = order.findIndex(([h, n, a], k) => {
+      if (k === 0) return false;
+      const [ph, pn, pa] = order[k - 1] as (typeof order)[number];
+      if (ph !== h) return ph < h;
+      if (pn !== n) return pn === null || (n !== null && pn > n);
+      return pa > a;
+    });
+    t.equal(broken, -1, 'holders DESC, then name ASC (null last), then address ASC');
+    const reversed = (await walk(ex, '/api/v2/tokens/', { sort: 'holders_count', order: 'asc', items_count: '13' })).items;
+    t.same(reversed, [...all].reverse(), 'sort=holders_count&order=asc: the exact reverse');
+    t.same((await walk(ex, '/api/v2/tokens/', { sort: 'fiat_value', order: 'asc', items_count: '13' })).items, all, 'sort=fiat_value: null for every token, the default order');
+    const usd = items(await get('/tokens/', { q: ' usdX ' }));
+    t.same(usd.map((i) => i['symbol']), ['USDX'], 'q: trimmed, case-insensitive, name or symbol prefix');
+    t.same(items(await get('/tokens/', { q: 'fixture punks' })).map((i) => i['symbol']), ['PUNK'], 'q: a whole name');
+    t.same(items(await get('/tokens/', { q: '-- ' })), items(await get('/tokens/')), 'q without a letter or digit: no filter');
+    t.same(items(await get('/tokens/', { q: f.tokens.erc721.toUpperCase().replace('0X', '0x') })).map((i) => i['symbol']), ['PUNK'], 'q: an address hash → that token');
+    t.same(items(await get('/tokens/', { q: f.tokens.erc721, type: 'ERC-20' })), [], 'and the type filter still applies');
+    const nfts = (await walk(ex, '/api/v2/tokens/', { type: '[erc-721,ERC-1155]', items_count: '9' })).items;
+    t.equal(nfts.length, latestTokens.filter((x) => x.type === 'ERC-721' || x.type === 'ERC-1155').length, 'type: a list, any case, brackets');
+    const first = await get('/tokens/', { items_count: '2' });
+    t.match(first['next_page_params'], { contract_address_hash: String, fiat_value: null, holders_count: Number, is_name_null: false, market_cap: null, name: String, items_count: 2 }, "Blockscout's paging keys");
+    const { market_cap: _mc, ...withoutMarketCap } = first['next_page_params'] as Record<string, unknown>;
+    t.same(items(await get('/tokens/', { ...(Object.fromEntries(Object.entries(withoutMarketCap).map(([k, v]) => [k, String(v)]))) })), items(await get('/tokens/', { items_count: '2' })), 'without market_cap the cursor is ignored (first page), as Blockscout');
+
+    const bulk = (await walk(ex, '/api/v2/search', { q: 'Bulk', items_count: '40' })).items;
+    const types = bulk.map((i) => i['type']);
+    t.equal(types.lastIndexOf('token') < types.indexOf('contract'), true, 'tokens (priority 2) before contracts (priority 0)');
+    t.ok(bulk.every((i) => (i['type'] === 'token' ? i['priority'] === 2 : i['priority'] === 0)), 'priorities');
+    const contractNames = bulk.filter((i) => i['type'] === 'contract').map((i) => (i['name'] as string).toLowerCase());
+    t.same(contractNames, [...contractNames].sort(), 'contracts by lower-cased name');
+    const s = await get('/search', { q: 'bulk', items_count: '3' });
+    t.match(s['next_page_params'], { next_page_params_type: 'search', q: 'bulk', 'token[holder_count]': String, 'token[address_hash]': String, 'token[is_name_null]': 'false', items_count: '3' }, 'flat bracket keys, string values');
+    t.same(items(await get('/search', { q: '12' })).map((i) => [i['type'], i['block_number']]), [['block', 12]], 'a short number: its block only');
+    const tx = items(await get('/search', { q: ` ${f.transactions.eip1559.toUpperCase().replace('0X', '0x')} ` }));
+    t.same(tx.map((i) => [i['type'], i['transaction_hash']]), [['transaction', f.transactions.eip1559]], 'a transaction hash, trimmed, any case');
+    t.same(items(await get('/search', { q: f.headBlockHash })).map((i) => i['type']), ['block'], 'a block hash');
+    const usdx = items(await get('/search', { q: f.tokens.erc20 }));
+    t.same(usdx.map((i) => i['type']), ['token', 'address'], 'an address hash: its token, then its address');
+    t.same(await get('/search', { q: f.tokens.erc20, items_count: '1' }), { items: usdx, next_page_params: null }, 'exact matches are never split across pages');
+    t.same(items(await get('/search', { q: f.unknownAddress })), [], 'an unknown address: nothing');
+    t.same(items(await get('/search', { q: 'ab' })), [], 'text under 3 characters: nothing');
+    t.same(await get('/search', {}), { items: [], next_page_params: null }, 'no q: an empty page');
+
+    const quick = (await ex.handle({ path: '/api/v2/search/quick', query: { q: 'bul' } })).body as unknown as Body[];
+    t.equal(quick.length, 50, 'quick: at most 50');
+    t.equal(quick.filter((i) => i['type'] === 'token').length, 25, 'shared evenly between tokens and contracts');
+    t.same((await ex.handle({ path: '/api/v2/search/quick', query: { q: ' a ' } })).body, [], 'quick: under 3 bytes → []');
+
+    const redirect = async (q: string) => (await ex.handle({ path: '/api/v2/search/check-redirect', query: { q } })).body;
+    t.same(await redirect(f.unknownAddress.slice(2)), { redirect: true, type: 'address', parameter: toChecksum(f.unknownAddress) }, 'an address, even unknown, without 0x');
+    t.same(await redirect(f.headBlockHash), { redirect: true, type: 'block', parameter: f.headBlockHash }, 'a block hash');
+    t.same(await redirect(String(f.headBlockNumber)), { redirect: true, type: 'block', parameter: f.headBlockHash }, 'a number: the block hash');
+    t.same(await redirect(String(f.headBlockNumber + 1)), { redirect: false, type: null, parameter: null }, 'beyond the head: none');
+    t.same(await redirect('usdx'), { redirect: false, type: null, parameter: null }, 'text: none');
   });
 }

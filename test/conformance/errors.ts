@@ -141,6 +141,8 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     [`/addresses/${a}/withdrawals`, ['index', 'items_count']],
     [`/blocks/${f.busiestBlock}/withdrawals`, ['index', 'items_count']],
     ['/smart-contracts', ['smart_contract_id', 'block_number', 'items_count']],
+    ['/tokens/', ['limit', 'items_count']],
+    ['/search', ['items_count']],
   ];
   for (const [path, ints] of lists) {
     for (const name of ints) {
@@ -282,6 +284,31 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     }
   }
   cases.push({ path: '/internal-transactions', query: { transaction_hash: '0x12' }, errors: [err('transaction_hash', HASH_FORMAT)] });
+  // /tokens/: Blockscout's parameters and paging keys
+  for (const bad of ['ERC-99', 'erc20', '[[ERC-20]']) cases.push({ path: '/tokens/', query: { type: bad }, errors: TOKEN_TYPE_ERRORS.map((d) => err('type', d)) });
+  cases.push({ path: '/tokens', query: { sort: 'name' }, errors: [err('sort', 'Invalid value for enum')] });
+  cases.push({ path: '/tokens/', query: { order: 'up' }, errors: [err('order', 'Invalid value for enum')] });
+  cases.push({ path: '/tokens/', query: { contract_address_hash: '0x12' }, errors: [err('contract_address_hash', ADDRESS_FORMAT)] });
+  cases.push({ path: '/tokens/', query: { holders_count: '-01' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err('holders_count', d)) });
+  cases.push({ path: '/tokens/', query: { is_name_null: 'yes' }, errors: [err('is_name_null', 'Invalid boolean. Got: string')] });
+  cases.push({
+    path: '/tokens/',
+    query: { market_cap: '1e5' },
+    errors: [
+      err('market_cap', 'Failed to cast value using any of: Schema(title: "NullString", type: :string), Schema(title: "EmptyString", type: :string), Schema(title: "FloatString", type: :string)'),
+      err('market_cap', 'Invalid format. Expected ~r/^([1-9][0-9]*|0)(\\.[0-9]+)?$/'),
+      err('market_cap', 'String length is larger than maxLength: 0'),
+      err('market_cap', 'Invalid value for enum'),
+    ],
+  });
+  // /search: its own paging keys; search and quick and check-redirect reject unknown fields
+  cases.push({ path: '/search', query: { q: 'bulk', 'token[address_hash]': '0x1' }, errors: [err('token[address_hash]', ADDRESS_FORMAT)] });
+  cases.push({ path: '/search', query: { q: 'bulk', 'token[holder_count]': 'x' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err('token[holder_count]', d)) });
+  cases.push({ path: '/search', query: { q: 'bulk', 'contract[address_hash]': 'zz' }, errors: [err('contract[address_hash]', ADDRESS_FORMAT)] });
+  cases.push({ path: '/search', query: { q: 'bulk', 'token[is_name_null]': '1' }, errors: [err('token[is_name_null]', 'Invalid boolean. Got: string')] });
+  for (const path of ['/search/quick', '/search/check-redirect']) {
+    cases.push({ path, query: { q: 'bulk', items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
+  }
   cases.push({ path: '/token-transfers', query: { batch_block_hash: '0x12' }, errors: [err('batch_block_hash', HASH_FORMAT)] });
   cases.push({ path: '/transactions', query: { hash: 'zz', filter: 'pending' }, errors: [err('hash', HASH_FORMAT)] });
   cases.push({ path: '/transactions', query: { inserted_at: 'yesterday' }, errors: [err('inserted_at', 'Invalid format. Expected :"date-time"')] });

@@ -123,6 +123,11 @@ export function walkCases(chain: FixtureChain): WalkCase[] {
   const txKey = (i: Body): Key => [i['block_number'] === null ? Number.MAX_SAFE_INTEGER : num(i['block_number']), i['position'] === null ? 0 : num(i['position'])];
   const logKey = (i: Body): Key => [num(i['block_number']), num(i['index'])];
   const transferItems = (pick: (r: TokenTransferRecord) => boolean) => transfers.filter(pick).reduce((n, r) => n + itemCount(r), 0);
+  const latestTokens = [...new Map(all(chain, (b) => b.tokens).map((t) => [t.address, t])).values()];
+  const latestAddresses = [...new Map(all(chain, (b) => b.addresses).map((a) => [a.hash, a])).values()];
+  const prefixed = (s: string | null, p: string) => s !== null && s.toLowerCase().startsWith(p);
+  const tokenId = (i: Body) => String(i['address_hash']);
+  const tokenKey = (i: Body): Key => [big(i['holders_count'])];
   return [
     {
       name: 'address transactions (pending first)',
@@ -438,6 +443,48 @@ export function walkCases(chain: FixtureChain): WalkCase[] {
       sortKey: (i) => [big(i['transactions_count'])],
       direction: 'asc',
       expected: positiveBalances(chain),
+    },
+    {
+      name: 'tokens (holders DESC, ties by name and address)',
+      path: '/tokens/',
+      id: tokenId,
+      sortKey: tokenKey,
+      expected: latestTokens.length,
+    },
+    {
+      name: 'tokens, q=bulk (a prefix shared by most tokens)',
+      path: '/tokens/',
+      query: { q: 'bulk' },
+      id: tokenId,
+      sortKey: tokenKey,
+      expected: latestTokens.filter((t) => prefixed(t.name, 'bulk') || prefixed(t.symbol, 'bulk')).length,
+    },
+    {
+      name: 'tokens, type=ERC-20,ERC-404',
+      path: '/tokens',
+      query: { type: 'ERC-20,ERC-404' },
+      id: tokenId,
+      sortKey: tokenKey,
+      expected: latestTokens.filter((t) => t.type === 'ERC-20' || t.type === 'ERC-404').length,
+    },
+    {
+      name: 'tokens, sort=holders_count&order=asc',
+      path: '/tokens/',
+      query: { sort: 'holders_count', order: 'asc' },
+      id: tokenId,
+      sortKey: tokenKey,
+      direction: 'asc',
+      expected: latestTokens.length,
+    },
+    {
+      name: 'search, q=bulk (tokens, then contracts)',
+      path: '/search',
+      query: { q: 'bulk' },
+      id: (i) => `${i['type']}:${i['address_hash']}`,
+      sortKey: (i) => [num(i['priority'])],
+      expected:
+        latestTokens.filter((t) => prefixed(t.name, 'bulk') || prefixed(t.symbol, 'bulk')).length +
+        latestAddresses.filter((a) => a.isContract && prefixed(a.name, 'bulk')).length,
     },
     {
       name: 'blocks',

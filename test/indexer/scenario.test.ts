@@ -127,6 +127,34 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
         if (type === 'ERC-20') t.equal(token?.totalSupply, await client.readContract({ address, abi: ABI, functionName: 'totalSupply' }), `${address} supply`);
       }
 
+      // ---- search (issue 9): every deployed token by its symbol, every transaction by its hash ----
+      const search = createExplorer({ chains: { '1': store } });
+      const ask = async (path: string, q: string): Promise<unknown> => {
+        const r = await search.handle({ path: `/api/v2${path}`, query: { q } });
+        t.equal(r.status, 200, `${path}?q=${q}`);
+        return r.body as unknown;
+      };
+      const addressesOf = (items: unknown, type: string): string[] =>
+        (items as Record<string, unknown>[]).filter((i) => i['type'] === type).map((i) => String(i['address_hash']).toLowerCase());
+      for (const address of [facts.contracts.token, facts.contracts.nft, facts.contracts.multi, facts.contracts.createdToken, facts.contracts.created2Token]) {
+        const symbol = await client.readContract({ address, abi: ABI, functionName: 'symbol' }).catch(() => null);
+        const stored = await store.getToken(lc(address));
+        t.equal(stored?.symbol ?? null, symbol, `${address}: the stored symbol is the node's`);
+        const exact = ((await ask('/search', address)) as { items: Record<string, unknown>[] })['items'];
+        t.same(exact.map((i) => i['type']), ['token', 'address'], `/search?q=${address}: the token, then the address`);
+        if (symbol === null) continue; // (the ERC-1155 has no symbol(): found by its address above)
+        const found = ((await ask('/search', symbol)) as { items: unknown })['items'];
+        t.ok(addressesOf(found, 'token').includes(lc(address)), `/search?q=${symbol} finds ${address}`);
+        t.ok(addressesOf(await ask('/search/quick', symbol), 'token').includes(lc(address)), `/search/quick?q=${symbol} finds ${address}`);
+        const listed = ((await ask('/tokens/', symbol.toLowerCase())) as { items: Record<string, unknown>[] })['items'];
+        t.ok(listed.some((i) => String(i['address_hash']).toLowerCase() === lc(address)), `/tokens/?q=${symbol.toLowerCase()} lists ${address}`);
+      }
+      for (const hash of facts.allTxs) {
+        const found = ((await ask('/search', hash)) as { items: Record<string, unknown>[] })['items'];
+        t.same(found.map((i) => [i['type'], i['transaction_hash']]), [['transaction', lc(hash)]], `/search?q=${hash} finds the transaction`);
+        t.same(await ask('/search/check-redirect', hash), { redirect: true, type: 'transaction', parameter: lc(hash) }, `check-redirect ${hash}`);
+      }
+
       // ---- coin balances: the latest written per address, against eth_getBalance ----
       const latestCoin = new Map<Address, bigint>();
       for (const b of sink.bundles) for (const c of b.coinBalances) latestCoin.set(c.address, c.value);

@@ -63,6 +63,15 @@ t.test('fixed segments match before parameters, whatever the order of the table'
   t.equal(routeMatcher([{ endpoint: 'dot', template: '/openapi.json' }])('/openapiXjson'), null, 'fixed segments are literal, not patterns');
 });
 
+t.test('a template with a trailing slash (the official `/tokens/`) answers with and without it', async (t) => {
+  t.equal(ENDPOINTS.tokens.route, '/tokens/', 'the official path');
+  t.equal(matchRoute('/tokens/')?.endpoint, 'tokens');
+  t.equal(matchRoute('/tokens')?.endpoint, 'tokens');
+  t.equal(matchRoute('/tokens//'), null, 'one slash at most');
+  t.equal(matchRoute(`/tokens/${SAMPLE.address_hash_param}`)?.endpoint, 'token', 'a token is still a token');
+  t.equal(matchRoute('/search/')?.endpoint, 'search');
+});
+
 t.test("the README's endpoint table lists exactly the registry's paths", async (t) => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## API behaviour'), readme.indexOf('\n## ', readme.indexOf('## API behaviour') + 1));

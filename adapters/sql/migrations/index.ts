@@ -13,6 +13,7 @@ import * as m006 from './006_token_holders.ts';
 import * as m007 from './007_withdrawals.ts';
 import * as m008 from './008_address_counters.ts';
 import * as m009 from './009_chain_stats.ts';
+import * as m010 from './010_token_search.ts';
 import * as m011 from './011_contract_code_and_traces.ts';
 import * as m012 from './012_transaction_signatures.ts';
 import * as m013 from './013_advanced_filters.ts';
@@ -23,7 +24,7 @@ export interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m011, m012, m013];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: () => Promise.resolve([...MIGRATIONS]),

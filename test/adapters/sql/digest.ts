@@ -453,5 +453,20 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
       await both(`listTokenInstances ${tokenAddress} holder ${holder}`, (page) => ds.listTokenInstances({ tokenAddress, holder }, page), instanceCursor);
     }
   }
+
+  // ---- tokens by holders, named addresses (seeks only: a name prefix of listTokens reads its
+  // index ranges whole and sorts them, so it is proven in test/ports and the conformance suite) ----
+  const tokenCursor = (r: { holdersCount: bigint; name: string | null; address: Address }) => ({ holdersCount: r.holdersCount, name: r.name, address: r.address });
+  const tokenTypeSets: (readonly TokenType[] | undefined)[] = light ? [undefined] : [undefined, ['ERC-20'], ['ERC-721', 'ERC-1155']];
+  for (const types of tokenTypeSets) {
+    await both(`listTokens types=${types?.join('+') ?? '*'}`, (page) => ds.listTokens(types === undefined ? {} : { types }, page), tokenCursor);
+  }
+  const nameCursor = (r: { name: string | null; hash: Address }) => ({ name: r.name ?? '', hash: r.hash });
+  for (const namePrefix of light ? ['b'] : ['', 'BULK1', 'zzz']) {
+    for (const isContract of light ? [undefined] : [undefined, true, false]) {
+      const f = isContract === undefined ? { namePrefix } : { namePrefix, isContract };
+      await both(`listAddresses ${namePrefix} contract=${String(isContract)}`, (page) => ds.listAddresses(f, page), nameCursor);
+    }
+  }
   return out;
 }

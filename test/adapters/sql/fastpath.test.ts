@@ -109,7 +109,7 @@ for (const name of names) {
     t.strictSame(await fast.store.getIndexedHead(), await slow.store.getIndexedHead(), 'same head');
 
     // holder counts and current tables compared row by row
-    for (const table of ['current_token_balances', 'token_holder_counts', 'nft_owners', 'tokens', 'addresses', 'token_instances']) {
+    for (const table of ['current_token_balances', 'token_holder_counts', 'nft_owners', 'tokens', 'addresses', 'token_instances', 'token_search']) {
       // (a count that went back to 0 may stay as a row: the same as no row)
       const dump = async (s: SqlStore) =>
         (await s.knex(table).select('*'))

@@ -1,0 +1,50 @@
+/**
+ * GET /search/check-redirect — whether a query names one entity page: an address hash (with
+ * or without 0x; known or not) → the address, checksummed; a 32-byte hash → the transaction,
+ * else the block; a number up to the highest indexed block → the consensus block's hash.
+ * Otherwise `{redirect: false, type: null, parameter: null}`.
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import type { JsonObject } from '../json.ts';
+import { anyString } from '../params/codecs.ts';
+import type { DataSource } from '../ports.ts';
+import { checksum } from '../render/format.ts';
+import { SearchRedirect } from '../schema/search.ts';
+import { redirectTarget } from '../search/classify.ts';
+import { defineEndpoint } from './endpoint.ts';
+
+const NONE: JsonObject = { redirect: false, type: null, parameter: null };
+const to = (type: string, parameter: string): JsonObject => ({ redirect: true, type, parameter });
+
+async function redirectOf(ds: DataSource, q: string | undefined): Promise<JsonObject> {
+  const target = redirectTarget(q);
+  switch (target.kind) {
+    case 'address':
+      return to('address', checksum(target.address));
+    case 'hash': {
+      if ((await ds.getTransaction(target.hash)) !== null) return to('transaction', target.hash);
+      return (await ds.getBlock({ hash: target.hash })) !== null ? to('block', target.hash) : NONE;
+    }
+    case 'number': {
+      const highest = await ds.getHighestBlockNumber();
+      if (highest === null || target.number > highest) return NONE;
+      const block = await ds.getBlock({ number: target.number });
+      return block !== null && block.consensus ? to('block', block.hash) : NONE;
+    }
+    default:
+      return NONE;
+  }
+}
+
+export const searchCheckRedirect = defineEndpoint({
+  route: '/search/check-redirect',
+  summary: 'Whether a search query names one entity page',
+  path: {},
+  query: { q: anyString },
+  response: SearchRedirect,
+  handler:
+    ({ ds }) =>
+    ({ query }) =>
+    async () =>
+      E.right(await redirectOf(ds, query.q)),
+});
