@@ -77,10 +77,14 @@ export function errorResponse(error: ApiError): ErrorResponse {
     case 'Internal':
       return { status: 500, body: { message: 'Internal server error' } };
     case 'TraceUnavailable':
-      // Blockscout's answer when its node cannot trace: 500 with a bare JSON string
-      return { status: 500, body: 'Error while raw trace fetching' };
+      // Blockscout answers 500 with a bare JSON string when its node cannot trace; scoutkit never
+      // answers 500 for data it simply does not hold: the trace is a resource the store lacks
+      return { status: 404, body: { message: RAW_TRACE_UNAVAILABLE } };
   }
 }
+
+/** the 404 message of a raw trace the store does not hold */
+export const RAW_TRACE_UNAVAILABLE = 'Raw trace not available: the indexer kept no trace of this transaction (its node served no traces)';
 
 export const invalidParams = (errors: readonly ParamError[]): ApiError => ({ kind: 'InvalidParams', errors });
 export const notFound: ApiError = { kind: 'NotFound' };

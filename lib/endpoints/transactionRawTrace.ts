@@ -2,8 +2,9 @@
  * GET /transactions/{transaction_hash_param}/raw-trace — the node's callTracer tree of the
  * transaction, rebuilt from the frames the indexer kept (Blockscout on a Geth-style node passes
  * `debug_traceTransaction` with callTracer through unchanged). 404 for an unknown transaction;
- * `[]` for a pending one; a mined one without kept frames (a node without traces) answers as
- * Blockscout does when its node cannot trace: 500 `"Error while raw trace fetching"`.
+ * `[]` for a pending one; a mined one without kept frames (a node without traces) → 404 with a
+ * message saying so (Blockscout answers 500 `"Error while raw trace fetching"` when its node
+ * cannot trace; the store simply does not hold this trace, which is no server failure).
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { notFound } from '../errors.ts';

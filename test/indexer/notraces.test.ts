@@ -43,5 +43,5 @@ t.test('no call traces: contract code from eth_getCode, raw-trace → Blockscout
   // without traces a factory's creations are not seen (nothing names them)
   t.equal((await get(`/smart-contracts/${facts.contracts.created2Token}`)).status, 404, 'a factory creation is unseen');
   t.same(await store.getTransactionTrace(lc(facts.txs.deployToken)), [], 'no frames kept');
-  t.same(await get(`/transactions/${facts.txs.ethTransfer}/raw-trace`), { status: 500, body: 'Error while raw trace fetching' }, 'raw-trace: Blockscout\'s answer when its node cannot trace');
+  t.same(await get(`/transactions/${facts.txs.ethTransfer}/raw-trace`), { status: 404, body: { message: 'Raw trace not available: the indexer kept no trace of this transaction (its node served no traces)' } }, 'raw-trace: 404, the store holds no trace (Blockscout: 500)');
 });

@@ -86,7 +86,7 @@ storeTest('raw trace trees, traceless transactions, self-destructed contracts', 
       ],
     },
   }, 'the nested tree, absent fields left out, quantities in hex');
-  t.same(await get(`/transactions/${untraced.hash}/raw-trace`), { status: 500, body: 'Error while raw trace fetching' }, 'a mined transaction without frames: Blockscout\'s 500 string');
+  t.same(await get(`/transactions/${untraced.hash}/raw-trace`), { status: 404, body: { message: 'Raw trace not available: the indexer kept no trace of this transaction (its node served no traces)' } }, 'a mined transaction without frames: 404, the store holds no trace');
 
   t.same(await get(`/smart-contracts/${GONE}`), {
     status: 200,
