@@ -2,7 +2,7 @@
  * npm run bench:db — the SQL store under a large synthetic chain (issue 4, "Benchmark").
  *
  * Generates a deterministic chain of BENCH_SCALE × 1,000,000 transactions, each with one
- * ERC-20 transfer, across BENCH_SCALE × 100,000 addresses, with hot keys: one address in 5 % of
+ * ERC-20 transfer, across BENCH_SCALE × 100,000 addresses, with hot keys: one address in 10 % of
  * the transfers, a miner of 60 % of the blocks, an airdrop sink holding BENCH_SCALE × 60,000
  * tokens, and tokens taking 20 % / 10 % / 10 % of the transfers. It is bulk-loaded through the
  * DataSink (writeBlocks, BENCH_BATCH blocks a call) into each store of BENCH_STORES (default
@@ -66,7 +66,7 @@ function rand(): number {
 const hex = (n: number | bigint, width: number): string => n.toString(16).padStart(width, '0');
 const addr = (i: number): Address => `0x${hex(i + 1, 40)}` as Address;
 const hash = (tag: number, i: number): Hash => `0x${hex(tag, 8)}${hex(i, 56)}` as Hash;
-/** HOT[0]: 5 % of transfers; HOT[1]: the airdrop sink; HOT[2..4]: 1 % each */
+/** HOT[0]: sender of 10 % of transactions and transfers; HOT[1]: the airdrop sink; HOT[2..4]: 1 % each */
 const HOT = [0, 1, 2, 3, 4].map(addr);
 const MINERS = [HOT[0], addr(5), addr(6)];
 const COMMON_TOKENS = 1000;
@@ -111,10 +111,11 @@ function block(n: number): BlockBundle {
     let to = pickAddress();
     let tok = pickToken();
     const r = rand();
-    if (r < 0.05) {
-      if (rand() < 0.5) from = HOT[0];
-      else to = HOT[0];
-    } else if (r < 0.05 + (AIRDROPS / TXS) * 1.05 && airdrop < AIRDROPS) {
+    if (r < 0.1) {
+      // the hot address sends 10 % of the transactions (each with its transfer): at BENCH_SCALE=1,
+      // 100,000 transactions and 100,000 transfers, the address lists' hot case (issue 8)
+      from = HOT[0];
+    } else if (r < 0.1 + (AIRDROPS / TXS) * 1.05 && airdrop < AIRDROPS) {
       to = HOT[1]; // an airdrop of a fresh token
       tok = COMMON_TOKENS + airdrop++;
     }
@@ -225,6 +226,14 @@ function cases(ds: DataSource, handle: Handle): ListCase[] {
     apiCase('address tokens', `/addresses/${HOT[1]}/tokens`, { type: 'ERC-20' }, handle),
     dsCase('ds listTokenBalances holder={airdropped}', (d, a) => d.listTokenBalances({ holder: HOT[1] }, page(a)), bal, ds),
     apiCase('address token-balances (unpaged)', `/addresses/${HOT[0]}/token-balances`, {}, handle),
+    // the address lists (issue 8) of the hot address: 10 % of the chain's transactions and transfers
+    apiCase('address transactions', `/addresses/${HOT[0]}/transactions`, {}, handle),
+    dsCase('ds listTransactions address={hot}', (d, a) => d.listTransactions({ status: 'validated', address: HOT[0] }, page(a)), tx, ds),
+    apiCase('address transactions from', `/addresses/${HOT[0]}/transactions`, { filter: 'from' }, handle),
+    apiCase('address token-transfers', `/addresses/${HOT[0]}/token-transfers`, {}, handle),
+    dsCase('ds listTokenTransfers address={hot}', (d, a) => d.listTokenTransfers({ address: HOT[0] }, page(a)), tt, ds),
+    apiCase('address token-transfers ERC-20', `/addresses/${HOT[0]}/token-transfers`, { type: 'ERC-20', filter: 'from' }, handle),
+    apiCase('address coin-balance-history', `/addresses/${HOT[0]}/coin-balance-history`, {}, handle),
     // chain statistics: counters and daily rows kept at write time, the newest 201 blocks (compare with /blocks)
     apiCase('stats', '/stats', {}, handle),
     apiCase('top accounts', '/addresses', {}, handle),
