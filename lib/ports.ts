@@ -306,6 +306,10 @@ export interface ChainCounters {
   readonly addresses: number;
   /** Σ gasUsed of consensus blocks */
   readonly gasUsed: bigint;
+  /** Σ of the positive current coin balances (wei): each address's latest consensus coin balance record */
+  readonly coinSupply: bigint;
+  /** the current coin balance of the zero address (wei; 0 when it has none), part of coinSupply when positive */
+  readonly zeroAddressCoinBalance: bigint;
 }
 
 /** The transactions of the consensus blocks of one UTC day (kept by the sink). */
@@ -493,6 +497,11 @@ export interface DataSource {
   listAccounts(filter: AccountFilter, page: Page<AccountCursor>): Promise<readonly AccountRecord[]>;
   /** Batch: the kept counters of these addresses (a key lookup each); addresses whose four counters are all 0 are absent. */
   getAddressCounters(addresses: readonly Address[]): Promise<readonly AddressCountersRecord[]>;
+  /**
+   * Batch: the current coin balance of these addresses (each one's latest consensus coin balance
+   * record; a key lookup each), in the order asked, each once; addresses without one are absent.
+   */
+  getCoinBalances(addresses: readonly Address[]): Promise<readonly CoinBalanceRecord[]>;
   listNftCollections(
     filter: NftCollectionFilter,
     page: Page<NftCollectionCursor>,

@@ -3,7 +3,7 @@
  * current coin balance is the latest coin balance entry; the sorted account lists are built
  * once per state version (per sort and order) and paged by binary search from the cursor.
  */
-import type { AccountRecord, Address, AddressCountersRecord } from '../../lib/domain/records.ts';
+import type { AccountRecord, Address, AddressCountersRecord, CoinBalanceRecord } from '../../lib/domain/records.ts';
 import type { AccountCursor, AccountFilter, Page } from '../../lib/ports.ts';
 import type { AccountSort } from './counters.ts';
 import { accountOrder, countersRecord, transactionsCountOf } from './counters.ts';
@@ -53,6 +53,16 @@ export function createAccountReader(s: State) {
         const r = countersRecord(address, parts, isContract(s, address));
         // all four zero (e.g. a contract that only sent): counted nothing, absent
         if (r.transactionsCount !== 0n || r.tokenTransfersCount !== 0n || r.gasUsageCount !== 0n || r.validationsCount !== 0n) out.push(Object.freeze(r));
+      }
+      return out;
+    },
+
+    /** the latest coin balance entry of each address (a key lookup each); none: absent */
+    async getCoinBalances(addresses: readonly Address[]): Promise<readonly CoinBalanceRecord[]> {
+      const out: CoinBalanceRecord[] = [];
+      for (const address of new Set(addresses)) {
+        const c = s.coinBalances.current(address);
+        if (c !== undefined) out.push(Object.freeze({ address, blockNumber: c.blockNumber, value: c.value }));
       }
       return out;
     },

@@ -10,6 +10,7 @@
  * them) but take no part in current state or lists.
  */
 import type {
+  Address,
   AddressRecord,
   CoinBalanceRecord,
   ContractCodeRecord,
@@ -112,10 +113,12 @@ export class State {
       if (b.tokenId !== null) this.balancesById.add(instanceKey(b.tokenAddress, b.tokenId), key);
     }
     let newAddresses = 0;
+    const balances = this.balancesBefore(bundle.coinBalances);
     for (const c of bundle.coinBalances) {
       if (this.coinBalances.latest(c.address) === undefined) newAddresses++;
       this.coinBalances.add(c.address, { value: c, ...at(c.blockNumber) });
     }
+    this.moveSupply(balances);
     this.addStats(stored, 1, newAddresses);
     for (const i of bundle.tokenInstances) {
       const key = instanceKey(i.tokenAddress, i.tokenId);
@@ -171,9 +174,11 @@ export class State {
       }
     }
     let goneAddresses = 0;
+    const balances = this.balancesBefore(bundle.coinBalances);
     for (const c of bundle.coinBalances) {
       if (this.coinBalances.latest(c.address) !== undefined && this.coinBalances.removeBlock(c.address, hash)) goneAddresses++;
     }
+    this.moveSupply(balances);
     this.addStats(entry.stored, -1, -goneAddresses);
     for (const i of bundle.tokenInstances) {
       const key = instanceKey(i.tokenAddress, i.tokenId);
@@ -192,6 +197,20 @@ export class State {
       this.contracts.removeBlock(c.address, hash);
     }
     for (const f of bundle.traceFrames ?? []) this.framesByTx.delete(f.transactionHash);
+  }
+
+  /** The current coin balances of the addresses of these rows, before a change. */
+  private balancesBefore(rows: readonly CoinBalanceRecord[]): Map<Address, bigint | undefined> {
+    const before = new Map<Address, bigint | undefined>();
+    for (const c of rows) if (!before.has(c.address)) before.set(c.address, this.coinBalances.current(c.address)?.value);
+    return before;
+  }
+
+  /** After a change of coin balance rows: move the kept supply by each address's new − old balance. */
+  private moveSupply(before: ReadonlyMap<Address, bigint | undefined>): void {
+    const changes = new Map<Address, { before: bigint | undefined; after: bigint | undefined }>();
+    for (const [address, value] of before) changes.set(address, { before: value, after: this.coinBalances.current(address)?.value });
+    this.stats.moveBalances(changes);
   }
 
   /** Apply (1) or take back (−1) a consensus block's contribution to the chain statistics. */

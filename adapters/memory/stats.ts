@@ -16,7 +16,7 @@ export interface ContractDayRecord {
 }
 
 export class ChainStatsTable {
-  private counters: ChainCounters = { blocks: 0, transactions: 0, addresses: 0, gasUsed: 0n };
+  private counters: ChainCounters = { blocks: 0, transactions: 0, addresses: 0, gasUsed: 0n, coinSupply: 0n, zeroAddressCoinBalance: 0n };
   /** date → aggregate, with the day's consensus block count */
   readonly days = new Map<string, { readonly record: DailyStatsRecord; readonly blocks: number }>();
   /** `${date}|${contract}` → aggregate */
@@ -30,6 +30,7 @@ export class ChainStatsTable {
   apply(delta: StatsDelta, addresses: number): void {
     const c = this.counters;
     this.counters = Object.freeze({
+      ...c,
       blocks: c.blocks + delta.blocks,
       transactions: c.transactions + delta.transactions,
       addresses: c.addresses + addresses,
@@ -59,4 +60,22 @@ export class ChainStatsTable {
     }
   }
 
+  /**
+   * Current coin balances changed: each address's balance before and after (undefined: none).
+   * Moves the supply (Σ positive balances) and the zero address's balance by new − old.
+   */
+  moveBalances(changes: ReadonlyMap<Address, { readonly before: bigint | undefined; readonly after: bigint | undefined }>): void {
+    let supply = 0n;
+    let zero = 0n;
+    for (const [address, { before, after }] of changes) {
+      supply += positive(after) - positive(before);
+      if (address === ZERO_ADDRESS) zero += (after ?? 0n) - (before ?? 0n);
+    }
+    if (supply === 0n && zero === 0n) return;
+    const c = this.counters;
+    this.counters = Object.freeze({ ...c, coinSupply: c.coinSupply + supply, zeroAddressCoinBalance: c.zeroAddressCoinBalance + zero });
+  }
 }
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+const positive = (v: bigint | undefined): bigint => (v !== undefined && v > 0n ? v : 0n);

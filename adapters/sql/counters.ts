@@ -9,7 +9,8 @@
  *   or an out-of-order write touched;
  * - the effective transactions count follows the address's current contract status, so it is
  *   recomputed for every address whose counters or address record the write touched.
- * A rollback therefore leaves exactly the counts of the rows that remain.
+ * A rollback therefore leaves exactly the counts of the rows that remain. The change of current
+ * balances is returned (SupplyDelta) for the kept coin supply (adapters/sql/supply.ts).
  */
 import type { Knex } from 'knex';
 import type { Address, BlockBundle, Hash, TransactionRecord } from '../../lib/domain/records.ts';
@@ -18,6 +19,7 @@ import { toBig } from './dialect.ts';
 import type { Row, WriteRow } from './rows.ts';
 import { asRows, big, bool, num, str } from './rows.ts';
 import { KEY_CHUNK, chunks } from './sql.ts';
+import { SupplyDelta } from './supply.ts';
 
 interface Parts {
   txAny: bigint;
@@ -132,9 +134,10 @@ async function latestBalance(trx: Knex.Transaction, address: Address): Promise<{
  * Apply a write's deltas to address_counters. `appending`: every inserted row is later than
  * every stored one (nothing removed), so the batch's latest coin balance is the current one.
  */
-export async function applyCounterDeltas(trx: Knex.Transaction, d: Dialect, acc: CounterDeltas, appending: boolean): Promise<void> {
+export async function applyCounterDeltas(trx: Knex.Transaction, d: Dialect, acc: CounterDeltas, appending: boolean): Promise<SupplyDelta> {
+  const supply = new SupplyDelta();
   const touched = [...new Set<Address>([...acc.parts.keys(), ...acc.fresh.keys(), ...acc.recount, ...acc.records])];
-  if (touched.length === 0) return;
+  if (touched.length === 0) return supply;
   const upserts: WriteRow[] = [];
   const deletes: Address[] = [];
   for (const part of chunks(touched, KEY_CHUNK)) {
@@ -155,11 +158,13 @@ export async function applyCounterDeltas(trx: Knex.Transaction, d: Dialect, acc:
         gasOut: (s === undefined ? 0n : big(s, 'gas_out')) + delta.gasOut,
         validations: (s === undefined ? 0n : big(s, 'validations')) + delta.validations,
       };
-      let balance: { value: bigint; block: number } | null =
+      const before: { value: bigint; block: number } | null =
         s === undefined || s.balance === null ? null : { value: toBig(s.balance), block: num(s, 'balance_block') };
+      let balance = before;
       const fresh = acc.fresh.get(address);
       if (!appending && (fresh !== undefined || acc.recount.has(address))) balance = await latestBalance(trx, address);
       else if (fresh !== undefined && (balance === null || fresh.block >= balance.block)) balance = fresh;
+      supply.move(address, before?.value ?? null, balance?.value ?? null);
       if (balance === null && Object.values(p).every((v) => v === 0n)) {
         if (s !== undefined) deletes.push(address);
         continue;
@@ -183,6 +188,7 @@ export async function applyCounterDeltas(trx: Knex.Transaction, d: Dialect, acc:
   for (const part of chunks(upserts, Math.min(d.maxInsertRows, Math.floor(d.maxVariables / 11)))) {
     await trx('address_counters').insert(part).onConflict('address').merge();
   }
+  return supply;
 }
 
 /**

@@ -19,6 +19,7 @@ import { countPendingTransactions } from './queries/countPendingTransactions.ts'
 import { getAddressCounters } from './queries/getAddressCounters.ts';
 import { getAddresses } from './queries/getAddresses.ts';
 import { getChainCounters } from './queries/getChainCounters.ts';
+import { getCoinBalances } from './queries/getCoinBalances.ts';
 import { listContractActivity } from './queries/listContractActivity.ts';
 import { listDailyStats } from './queries/listDailyStats.ts';
 import { sumBlocks } from './queries/sumBlocks.ts';
@@ -75,6 +76,7 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     listTokenHolders: (filter, page) => listTokenHolders(c, filter, page),
     listAccounts: (filter, page) => listAccounts(c, filter, page),
     getAddressCounters: (addresses) => getAddressCounters(c, addresses),
+    getCoinBalances: (addresses) => getCoinBalances(c, addresses),
     listNftCollections: (filter, page) => listNftCollections(c, filter, page),
     listTokenInstances: (filter, page) => listTokenInstances(c, filter, page),
     listTokens: (filter, page) => listTokens(c, filter, page),

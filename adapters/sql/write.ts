@@ -17,6 +17,7 @@ import { InvalidWriteError, isListedInternal, validateBundle, validatePending } 
 import { CounterDeltas, applyCounterDeltas, countInsertedBlocks, countMinedPending, countPending, countRemovedBlocks } from './counters.ts';
 import type { Dialect } from './dialect.ts';
 import { beginStatsWrite } from './stats.ts';
+import { applySupplyDelta } from './supply.ts';
 import { toBig } from './dialect.ts';
 import { TOKEN_SEARCH_COLUMNS, tokenSearchSelect } from './migrations/010_token_search.ts';
 import {
@@ -530,7 +531,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         await stats.finish();
         if (appending && mode.recomputeAlways !== true) await applyFresh(trx, fresh);
         else await refresh(trx, affected);
-        await applyCounterDeltas(trx, d, affected.counters, appending && mode.recomputeAlways !== true);
+        await applySupplyDelta(trx, d, await applyCounterDeltas(trx, d, affected.counters, appending && mode.recomputeAlways !== true));
         await bumpDataVersion(trx);
       });
     },
@@ -553,7 +554,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         await insertRows(trx, d, 'pending_transactions', rows);
         const counters = new CounterDeltas();
         countPending([...firsts.values()].filter((t) => !skip.has(t.hash)), counters);
-        await applyCounterDeltas(trx, d, counters, true);
+        await applySupplyDelta(trx, d, await applyCounterDeltas(trx, d, counters, true));
         await bumpDataVersion(trx);
       });
     },
@@ -568,7 +569,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         await removeBlocks(trx, hashes, affected);
         await stats.finish();
         await refresh(trx, affected);
-        await applyCounterDeltas(trx, d, affected.counters, false);
+        await applySupplyDelta(trx, d, await applyCounterDeltas(trx, d, affected.counters, false));
         await bumpDataVersion(trx);
       });
     },

@@ -6,8 +6,8 @@
  * and today), as Blockscout. Order: `sort` (transactions_count, default, or total_gas_used)
  * then the other count, both in `order` (desc by default), then the contract address
  * ascending (descending with asc). The cursor needs all three keys; `next_page_params` echoes
- * `sort`/`order` and keeps `items_count`, as Blockscout's. `balance` is null: the store keeps
- * no current coin balance for a batch of addresses yet.
+ * `sort`/`order` and keeps `items_count`, as Blockscout's. `balance` is the contract's current
+ * coin balance (one batch read of the page's contracts), null when none is recorded.
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { addressHash, bigInteger, enumOf, integer } from '../params/codecs.ts';
@@ -70,12 +70,14 @@ export const statsHotSmartContracts = defineEndpoint({
           : null;
       const probe = await ds.listContractActivity(filter, { after, limit: size + 1, order: query.order ?? 'desc' });
       const { rows, last } = splitPage(probe, size);
-      const ctx = await loadContext(ds, { addresses: rows.map((r) => r.contract) }, render);
+      const contracts = rows.map((r) => r.contract);
+      const [ctx, balances] = await Promise.all([loadContext(ds, { addresses: contracts }, render), contracts.length === 0 ? [] : ds.getCoinBalances(contracts)]);
+      const balanceOf = new Map(balances.map((b) => [b.address, b.value.toString()]));
       const items = rows.map((r) => ({
         contract_address: renderAddress(r.contract, ctx),
         transactions_count: r.transactionsCount,
         total_gas_used: jsonInteger(r.gasUsed),
-        balance: null,
+        balance: balanceOf.get(r.contract) ?? null,
       }));
       const next =
         last === null

@@ -25,6 +25,7 @@ import { getabi } from './actions/contract.getabi.ts';
 import { getsourcecode } from './actions/contract.getsourcecode.ts';
 import { getlogs } from './actions/logs.getlogs.ts';
 import { PROXY_ACTIONS } from './actions/proxy.ts';
+import { coinsupply } from './actions/stats.coinsupply.ts';
 import { ethsupply } from './actions/stats.ethsupply.ts';
 import { ethsupplyexchange } from './actions/stats.ethsupplyexchange.ts';
 import { tokensupply } from './actions/stats.tokensupply.ts';
@@ -61,6 +62,7 @@ export const ETHERSCAN_ACTIONS: readonly EtherscanAction[] = [
   gettokenholders,
   tokensupply,
   ethsupply,
+  coinsupply,
   ethsupplyexchange,
   totalfees,
   getabi,

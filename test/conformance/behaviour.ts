@@ -341,7 +341,11 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
       const hash = ((i['contract_address'] as Body)['hash'] as string).toLowerCase();
       const c = calls.get(hash);
       t.same([i['transactions_count'], i['total_gas_used']], [c?.n, Number(c?.gas)], `calls and gas of ${hash}`);
+      const known = await ex.handle({ path: `/api/v2/addresses/${hash}`, query: {} });
+      const current = known.status === 200 ? (bodyOf(known)['coin_balance'] as string | null) : null;
+      t.equal(i['balance'], current, `balance of ${hash}: its current coin balance`);
     }
+    t.ok(day.some((i) => typeof i['balance'] === 'string'), 'some hot contract holds a recorded balance');
     const asc = await hot({ scale: '1d', order: 'asc' });
     t.same(asc, [...day].reverse(), 'order=asc is the exact reverse');
     const first = bodyOf(await ex.handle({ path: '/api/v2/stats/hot-smart-contracts', query: { scale: '1d', sort: 'total_gas_used', items_count: '2' } }));

@@ -80,6 +80,7 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     'token/gettokenholders': { contractaddress: f.tokens.erc20 },
     'stats/tokensupply': { contractaddress: f.tokens.erc20 },
     'stats/ethsupply': {},
+    'stats/coinsupply': {},
     'stats/ethsupplyexchange': {},
     'stats/totalfees': { date: new Date(headTime * 1000).toISOString().slice(0, 10) },
     'contract/getabi': { address: f.tokens.erc20 },
@@ -101,8 +102,10 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     const [module, action] = name.split('/') as [string, string];
     return { module, action, ...GOOD[name] };
   };
-  /** actions that answer status "0" by design here (nothing verified, no supply total) */
-  const REFUSING = new Set(['stats/ethsupply', 'contract/getabi']);
+  /** actions that answer status "0" by design here (nothing verified) */
+  const REFUSING = new Set(['contract/getabi']);
+  /** actions whose body is a bare JSON number, as Blockscout's (no envelope) */
+  const BARE = new Set(['stats/coinsupply']);
   /** proxy methods forwarded to a node (none configured here): a JSON-RPC error */
   const FORWARDED = new Set(['eth_call', 'eth_estimategas', 'eth_getcode', 'eth_getstorageat', 'eth_sendrawtransaction']);
 
@@ -117,6 +120,8 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
         t.equal(a.body['jsonrpc'], '2.0', `${name}: a JSON-RPC envelope`);
         if (FORWARDED.has(action)) t.equal((a.body['error'] as Body | undefined)?.['code'], -32000, `${name}: no node → -32000`);
         else t.ok('result' in a.body && a.body['result'] !== null, `${name}: a result`);
+      } else if (BARE.has(name)) {
+        t.equal(typeof a.body, 'number', `${name}: a bare number`);
       } else if (REFUSING.has(name)) {
         t.same([a.body['status'], a.body['result']], ['0', null], `${name}: status 0`);
       } else {
@@ -178,6 +183,14 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     const got = (await get(Q('token/gettoken'))).body['result'] as Body;
     t.same([got['name'], got['symbol'], got['totalSupply'], got['decimals'], got['type']], [token['name'], token['symbol'], token['total_supply'], token['decimals'], token['type']], 'getToken = v2 token');
     t.equal((await get(Q('stats/tokensupply'))).body['result'], token['total_supply'], 'tokensupply = total_supply');
+    // the coin supply: Σ of the positive current balances (every top account), less the zero address's
+    const accounts = await walk(explorer, '/api/v2/addresses');
+    const balanceSum = accounts.items.reduce((sum, i) => sum + BigInt(i['coin_balance'] as string), 0n);
+    t.ok(balanceSum > 0n, 'the fixture holds coins');
+    t.same((await get(Q('stats/ethsupply'))).body, { status: '1', message: 'OK', result: balanceSum.toString() }, 'ethsupply = Σ of the top accounts’ balances, wei');
+    const zero = accounts.items.find((i) => (i['hash'] as string) === '0x0000000000000000000000000000000000000000');
+    const coins = (balanceSum - (zero === undefined ? 0n : BigInt(zero['coin_balance'] as string))).toString().padStart(19, '0');
+    t.equal((await get(Q('stats/coinsupply'))).body as unknown, Number.parseFloat(`${coins.slice(0, -18)}.${coins.slice(-18)}`), 'coinsupply = that less the zero address, in coins, a bare number');
     const cmc = await explorer.handle({ path: '/api', query: { module: 'stats', action: 'tokensupply', contractaddress: f.tokens.erc20, cmc: 'true' } });
     t.equal(cmc.headers['content-type']?.startsWith('text/plain'), true, 'cmc=true: text/plain');
     t.match(cmc.body, /^\d+\.\d{9}$/, 'cmc=true: whole tokens with 9 decimals');
@@ -371,7 +384,7 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
         const r = await get(query);
         tried += 1;
         if (r.status >= 500) t.fail(`${a.module}/${a.action} with ${JSON.stringify(junk)}: ${r.status}`);
-        const shaped = r.body['jsonrpc'] === '2.0' || ['0', '1'].includes(r.body['status'] as string);
+        const shaped = r.body['jsonrpc'] === '2.0' || ['0', '1'].includes(r.body['status'] as string) || (BARE.has(`${a.module}/${a.action}`) && typeof r.body === 'number');
         if (!shaped) t.fail(`${a.module}/${a.action} with ${JSON.stringify(junk)}: not an envelope ${JSON.stringify(r.body)}`);
       }
     }

@@ -12,6 +12,7 @@ import { startAnvil } from '../../demo/anvil.ts';
 import { storeFactories } from '../support/stores.ts';
 import type { TestStore } from '../support/stores.ts';
 import { indexerFor, rpc, sendMined, toHex } from './helpers.ts';
+import { checkSupplyAgainstNode } from './supply.ts';
 
 async function send(url: string, value: bigint): Promise<Hash> {
   return (await sendMined(url, value)) as Hash;
@@ -50,6 +51,7 @@ t.test('a reorg leaves only the canonical chain', async (t) => {
       await indexerFor(anvil.url, store, { events }).run();
       t.equal(await store.getHighestBlockNumber(), 5);
       t.ok(await store.getTransaction(orphaned[0] as Hash), 'the soon-orphaned transaction is indexed');
+      await checkSupplyAgainstNode(t, anvil.url, store, 'before the reorg');
 
       // same height, other blocks: the stored head is no longer the node's
       await rpc(anvil.url, 'evm_revert', [snapshot]);
@@ -60,6 +62,7 @@ t.test('a reorg leaves only the canonical chain', async (t) => {
       for (const h of replacing) t.ok(await store.getTransaction(h), `replacing ${h} indexed`);
       const reorg = events.find((e) => e.type === 'reorg');
       t.match(reorg, { type: 'reorg', commonAncestor: 3, depth: 2 }, 'reorg event with the common ancestor');
+      await checkSupplyAgainstNode(t, anvil.url, store, 'after a reorg at the same height');
 
       // deeper and longer: revert again to block 3 and grow past the old head
       const snapshot2 = await rpc(anvil.url, 'evm_snapshot', []);
@@ -70,6 +73,7 @@ t.test('a reorg leaves only the canonical chain', async (t) => {
       for (let i = 0; i < 4; i++) await send(anvil.url, 400n + BigInt(i));
       await indexerFor(anvil.url, store).run();
       t.same(await storeHashes(store), await nodeHashes(anvil.url), 'longer chain: the store follows the node');
+      await checkSupplyAgainstNode(t, anvil.url, store, 'after a deeper reorg');
       const txs = await store.listTransactions({ status: 'validated' }, { after: null, limit: 100, order: 'desc' });
       const head = Number(await rpc(anvil.url, 'eth_blockNumber', []));
       const onNode: Hash[] = [];

@@ -19,6 +19,7 @@ import { storeFactories } from '../support/stores.ts';
 import type { TestStore } from '../support/stores.ts';
 import { chainKeys, digest } from '../adapters/sql/digest.ts';
 import { CrashError, indexerFor, recordingSink, rpc } from './helpers.ts';
+import { checkSupplyAgainstNode } from './supply.ts';
 import type { RecordingSink } from './helpers.ts';
 
 const ABI = parseAbi([
@@ -162,6 +163,7 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       for (const [address, value] of latestCoin) {
         t.equal(value, await client.getBalance({ address }), `coin balance ${address}`);
       }
+      await checkSupplyAgainstNode(t, anvil.url, store, 'the scenario');
 
       // ---- the address pages (issue 8) against the node ----
       const api = createExplorer({ chains: { '1': store } });

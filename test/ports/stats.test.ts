@@ -91,13 +91,13 @@ async function walks(t: Test, s: DataSource, label: string, filter: ContractActi
 }
 
 storeTest('chain statistics: counters, days, windows and contract activity', async (t, s) => {
-  t.same(await s.getChainCounters(), { blocks: 0, transactions: 0, addresses: 0, gasUsed: 0n }, 'an empty store counts nothing');
+  t.same(await s.getChainCounters(), { blocks: 0, transactions: 0, addresses: 0, gasUsed: 0n, coinSupply: 0n, zeroAddressCoinBalance: 0n }, 'an empty store counts nothing');
   t.same(await s.listDailyStats(ALL_DAYS), [], 'an empty store has no days');
   await s.writeBlocks([b1]);
   const afterB1 = await snapshot(s);
   await s.writeBlocks([b2, b3]);
 
-  t.same(await s.getChainCounters(), { blocks: 3, transactions: 7, addresses: 4, gasUsed: 21_100n + 1_050n + 90_010n }, 'counters');
+  t.same(await s.getChainCounters(), { blocks: 3, transactions: 7, addresses: 4, gasUsed: 21_100n + 1_050n + 90_010n, coinSupply: 4n, zeroAddressCoinBalance: 0n }, 'counters');
   t.same(
     await s.listDailyStats(ALL_DAYS),
     [
@@ -138,16 +138,16 @@ storeTest('chain statistics: counters, days, windows and contract activity', asy
 
   // a replacement at height 3 takes block 3 back and adds its successor
   await s.writeBlocks([b3x]);
-  t.same(await s.getChainCounters(), { blocks: 3, transactions: 6, addresses: 4, gasUsed: 21_100n + 1_050n + 7n }, 'counters after a replacement');
+  t.same(await s.getChainCounters(), { blocks: 3, transactions: 6, addresses: 4, gasUsed: 21_100n + 1_050n + 7n, coinSupply: 4n, zeroAddressCoinBalance: 0n }, 'counters after a replacement');
   await walks(t, s, 'days after a replacement', days, [`${K2}:3:1007`, `${K1}:2:150`]);
   t.same((await s.listDailyStats({ from: '2023-11-15', to: '2023-11-15' }))[0]?.transactionsCount, 4, 'the day after a replacement');
 
   // rollback restores the statistics of block 1 alone, exactly
   await s.rollbackAbove(1);
   t.same(await snapshot(s), afterB1, 'rollbackAbove(1) restores every statistic of block 1');
-  t.same(afterB1.counters, { blocks: 1, transactions: 2, addresses: 2, gasUsed: 21_100n }, 'block 1 alone');
+  t.same(afterB1.counters, { blocks: 1, transactions: 2, addresses: 2, gasUsed: 21_100n, coinSupply: 2n, zeroAddressCoinBalance: 0n }, 'block 1 alone');
   await s.rollbackAbove(0);
-  t.same(await s.getChainCounters(), { blocks: 0, transactions: 0, addresses: 0, gasUsed: 0n }, 'an emptied store counts nothing');
+  t.same(await s.getChainCounters(), { blocks: 0, transactions: 0, addresses: 0, gasUsed: 0n, coinSupply: 0n, zeroAddressCoinBalance: 0n }, 'an emptied store counts nothing');
   t.same(await s.listDailyStats(ALL_DAYS), [], 'an emptied store has no days');
   await walks(t, s, 'an emptied store', days, []);
 });

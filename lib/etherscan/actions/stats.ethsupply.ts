@@ -1,17 +1,16 @@
 /**
- * `stats/ethsupply`: Blockscout sums every positive balance (a cached full-table aggregate). The
- * ports hold no such total and a request never scans the chain, so this answers status "0"
- * with a message saying so.
+ * `stats/ethsupply`: Σ of every positive current coin balance, in wei (a string), as Blockscout's
+ * (its cached sum of the addresses' fetched balances). The store keeps the sum as blocks are
+ * written and rolled back (ChainCounters.coinSupply), so this is one constant-cost read.
  */
 import type { EtherscanAction } from '../action.ts';
-import { fail } from '../action.ts';
-
-export const ETH_SUPPLY_MESSAGE = 'Total supply is not available: this explorer keeps no total of balances';
+import { ok } from '../action.ts';
 
 export const ethsupply: EtherscanAction = {
   module: 'stats',
   action: 'ethsupply',
-  async run() {
-    return fail(ETH_SUPPLY_MESSAGE);
+  async run(ctx) {
+    const counters = await ctx.ds.getChainCounters();
+    return ok(counters.coinSupply.toString());
   },
 };

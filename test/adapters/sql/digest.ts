@@ -441,6 +441,8 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
   }
   // ---- address counters and top accounts ----------------------------------------------------
   add('getAddressCounters all', await ds.getAddressCounters([...keys.addresses, ...keys.addresses.slice(0, 3)]));
+  add('getCoinBalances all', await ds.getCoinBalances([...keys.addresses, ...keys.addresses.slice(0, 3)]));
+  add('getChainCounters', await ds.getChainCounters());
   const accountCursor = (r: AccountRecord) => ({ balance: r.balance, address: r.address, transactionsCount: r.transactionsCount });
   for (const sort of ['balance', 'transactionsCount'] as const) {
     for (const order of ['desc', 'asc'] as const) {
