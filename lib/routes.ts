@@ -22,15 +22,23 @@ export interface RouteMatch<N extends string = EndpointName> {
 
 const isParam = (segment: string): boolean => segment.startsWith(':');
 
-/** At the first segment where two templates differ, a fixed segment goes first. */
+/**
+ * A total order of templates (a consistent comparator, so sort() honours it whatever the registry
+ * order): segment by segment, a fixed segment before a parameter, fixed segments by their text,
+ * parameters alike; then the shorter template. Where two templates could match the same path,
+ * the first segment where they differ is fixed in one and a parameter in the other: the fixed
+ * one goes first.
+ */
 function byPrecedence(a: readonly string[], b: readonly string[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const x = a[i] as string;
     const y = b[i] as string;
-    if (x === y) continue;
-    if (isParam(x) !== isParam(y)) return isParam(x) ? 1 : -1;
+    const px = isParam(x);
+    const py = isParam(y);
+    if (px !== py) return px ? 1 : -1;
+    if (!px && x !== y) return x < y ? -1 : 1;
   }
-  return 0;
+  return a.length - b.length;
 }
 
 /** A matcher over a route table (templates in @koa/router syntax, below `/api/v2`). */
