@@ -279,35 +279,62 @@ function transferLists(
 
 /**
  * The consensus blocks holding the age window: block timestamps never decrease along the
- * chain, so a binary search over getBlock finds the bounds in O(log n) point lookups. A bound
- * is left open when a probe finds no block (a store with gaps); the timestamp check stays exact.
+ * chain, so a search over getBlock finds the bounds in a few point lookups — interpolation
+ * steps (block times are near regular) alternating with halving steps (so never more than about
+ * twice a binary search), the probes shared by both bounds. A bound is left open when a probe
+ * finds no block (a store with gaps); the timestamp check stays exact.
  */
 export async function blocksOfAge(ds: DataSource, age: AdvancedFilter['age']): Promise<BlockRange | undefined> {
   if (age.from === undefined && age.to === undefined) return undefined;
   const highest = await ds.getHighestBlockNumber();
   if (highest === null) return undefined;
-  /** the first block number whose timestamp satisfies `ok` (monotone false → true), highest + 1 if none; null on a gap */
-  const search = async (ok: (ts: number) => boolean): Promise<number | null> => {
+  const probes = new Map<number, number | null>();
+  const timeOf = async (n: number): Promise<number | null> => {
+    const known = probes.get(n);
+    if (known !== undefined) return known;
+    const ts = (await ds.getBlock({ number: n }))?.timestamp ?? null;
+    probes.set(n, ts);
+    return ts;
+  };
+  /** the first block number whose timestamp is ≥ target (> target when strict), highest + 1 if none; null on a gap */
+  const search = async (target: number, strict: boolean): Promise<number | null> => {
+    const ok = (ts: number) => (strict ? ts > target : ts >= target);
+    // the answer is in [lo, hi]: blocks below lo fail `ok`, blocks from hi on pass it
     let lo = 0;
     let hi = highest + 1;
+    let step = 0;
     while (lo < hi) {
-      const mid = Math.floor((lo + hi) / 2);
-      const b = await ds.getBlock({ number: mid });
-      if (b === null) return null;
-      if (ok(b.timestamp)) hi = mid;
+      let mid = Math.floor((lo + hi) / 2);
+      if (step++ % 2 === 0) {
+        // interpolate between the nearest known times outside [lo, hi) (lo - 1 fails, hi passes), else probe the ends
+        const below = lo > 0 ? probes.get(lo - 1) : undefined;
+        const above = probes.get(hi);
+        if (typeof below === 'number' && typeof above === 'number' && above > below) {
+          mid = lo - 1 + Math.floor(((target - below) / (above - below)) * (hi - lo + 1));
+        } else {
+          const a = await timeOf(lo);
+          const b = await timeOf(hi - 1);
+          if (a === null || b === null) return null;
+          if (ok(a)) return lo;
+          if (!ok(b)) return hi;
+          mid = b === a ? lo : lo + Math.floor(((target - a) / (b - a)) * (hi - 1 - lo));
+        }
+        mid = Math.min(hi - 1, Math.max(lo, mid));
+      }
+      const ts = await timeOf(mid);
+      if (ts === null) return null;
+      if (ok(ts)) hi = mid;
       else lo = mid + 1;
     }
     return lo;
   };
   const range: { from?: number; to?: number } = {};
   if (age.from !== undefined) {
-    const from = age.from;
-    const first = await search((ts) => ts >= from);
+    const first = await search(age.from, false);
     if (first !== null) range.from = first;
   }
   if (age.to !== undefined) {
-    const to = age.to;
-    const firstAfter = await search((ts) => ts > to);
+    const firstAfter = await search(age.to, true);
     if (firstAfter !== null) range.to = firstAfter - 1;
   }
   return range;

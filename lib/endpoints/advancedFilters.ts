@@ -24,7 +24,7 @@ const small = (v: bigint | null | undefined): number | null =>
   v === null || v === undefined ? null : v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : v < 0n ? -1 : Number(v);
 
 /** The position after which the page starts, from the five paging keys (all needed). */
-function startOf(q: {
+export function startOf(q: {
   readonly block_number?: number;
   readonly transaction_index?: number;
   readonly internal_transaction_index?: bigint | null;

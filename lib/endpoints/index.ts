@@ -6,6 +6,7 @@
 import { address } from './address.ts';
 import { advancedFilters } from './advancedFilters.ts';
 import { advancedFiltersMethods } from './advancedFiltersMethods.ts';
+import { advancedFiltersCsv } from './advancedFiltersCsv.ts';
 import { addressBlocksValidated } from './addressBlocksValidated.ts';
 import { addressCounters } from './addressCounters.ts';
 import { addresses } from './addresses.ts';
@@ -149,6 +150,7 @@ const EXPLORER_ENDPOINTS = {
   tokenHoldersCsv,
   advancedFilters,
   advancedFiltersMethods,
+  advancedFiltersCsv,
   smartContracts,
   smartContractsCounters,
   smartContract,

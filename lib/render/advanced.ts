@@ -12,14 +12,18 @@ import { transactionFee, transactionResult } from './transaction.ts';
 import { renderTotal } from './transfer.ts';
 import { renderToken, unknownToken } from './token.ts';
 
-/** The parent transactions of a page's rows (one lookup per distinct parent not already on the page). */
+/**
+ * The parent transactions of a page's rows: those on the page, the others in one batch lookup
+ * (`getTransactions`), or one point lookup per distinct parent when the store has no batch.
+ */
 export async function parentTransactions(ds: DataSource, rows: readonly AdvancedRow[]): Promise<ReadonlyMap<Hash, TransactionRecord>> {
   const parents = new Map<Hash, TransactionRecord>();
   for (const r of rows) if (r.kind === 'transaction') parents.set(r.tx.hash, r.tx);
   const missing = [...new Set(rows.flatMap((r) => (r.kind === 'internal' ? [r.it.transactionHash] : r.kind === 'transfer' ? [r.tt.transactionHash] : [])))].filter(
     (h) => !parents.has(h),
   );
-  const found = await Promise.all(missing.map((h) => ds.getTransaction(h)));
+  if (missing.length === 0) return parents;
+  const found = ds.getTransactions !== undefined ? await ds.getTransactions(missing) : await Promise.all(missing.map((h) => ds.getTransaction(h)));
   for (const tx of found) if (tx !== null) parents.set(tx.hash, tx);
   return parents;
 }

@@ -262,5 +262,20 @@ export function csvCases(f: FixtureFacts): { endpoint: EndpointName; path: strin
     { endpoint: 'addressLogsCsv', path: `/addresses/${f.contracts.emitter}/logs/csv`, query: { from_period: 'null', to_period: 'null' } },
     { endpoint: 'tokenHoldersCsv', path: `/tokens/${f.busyToken}/holders/csv`, query: {} },
     { endpoint: 'tokenHoldersCsv', path: `/tokens/${f.tokens.erc1155}/holders/csv`, query: day },
+    { endpoint: 'advancedFiltersCsv', path: '/advanced-filters/csv', query: {} },
+    { endpoint: 'advancedFiltersCsv', path: '/advanced-filters/csv', query: { transaction_types: 'ERC-721,ERC-1155,ERC-404', token_contract_address_hashes_to_exclude: f.tokens.erc20 } },
+    {
+      endpoint: 'advancedFiltersCsv',
+      path: '/advanced-filters/csv',
+      query: {
+        from_address_hashes_to_include: f.hotAddress,
+        to_address_hashes_to_include: f.hotAddress,
+        block_number: String(Math.floor(f.headBlockNumber / 2)),
+        transaction_index: '0',
+        internal_transaction_index: 'null',
+        token_transfer_index: '',
+        token_transfer_batch_index: 'null',
+      },
+    },
   ];
 }

@@ -167,6 +167,40 @@ export async function csvSuite(t: Test, loaded: Loaded): Promise<void> {
           t.ok(rows.every((r) => /^-?\d+\.\d+$/.test(r[1] as string)), 'every balance has digits on both sides of the point');
           break;
         }
+        case 'advancedFiltersCsv': {
+          t.same(header, ['TxHash', 'Type', 'MethodId', 'UtcTimestamp', 'FromAddress', 'ToAddress', 'CreatedContractAddress', 'Value', 'TokenContractAddressHash', 'TokenDecimals', 'TokenSymbol', 'TokenValue', 'TokenID', 'BlockNumber', 'Fee', 'CurrentPrice', 'TxDateOpeningPrice', 'TxDateClosingPrice']);
+          // the same filter and start position walked through the JSON list, to its end
+          const json = (await walk(explorer, '/api/v2/advanced-filters', c.query, 2000)).items;
+          t.same(
+            rows.map((r) => [r[0], r[1], r[3], r[4], r[5], r[6], r[7], r[8], r[12], r[13]]),
+            json.map((i) => {
+              const total = i['total'] as Body | null;
+              return [
+                i['hash'],
+                i['type'],
+                String(i['timestamp']).replace('T', ' '),
+                hashOf(i['from']),
+                hashOf(i['to']),
+                hashOf(i['created_contract']),
+                i['value'] ?? '',
+                String((i['token'] as Body | null)?.['address_hash'] ?? ''),
+                String(total?.['token_id'] ?? ''),
+                String(i['block_number']),
+              ];
+            }),
+            'the JSON walk’s items, in its order',
+          );
+          // a transaction item not following an item of its own transaction shows its whole fee in both
+          const fees = rows.flatMap((r, k) => {
+            const i = json[k] as Body;
+            const first = k === 0 || (json[k - 1] as Body)['hash'] !== i['hash'];
+            return i['internal_transaction_index'] === null && i['token_transfer_index'] === null && first ? [[r[14], i['fee']]] : [];
+          });
+          t.ok(fees.length > 0 || json.every((i) => i['internal_transaction_index'] !== null || i['token_transfer_index'] !== null), `${fees.length} transaction fees compared`);
+          t.same(fees.map(([a]) => a), fees.map(([, b]) => b), 'transaction fees agree with the JSON items');
+          t.ok(rows.every((r) => r[11] === '' || /^\d+\.\d+$/.test(r[11] as string)), 'token values in XSD decimal form');
+          break;
+        }
         default:
           t.fail(`no check for ${c.endpoint}`);
       }

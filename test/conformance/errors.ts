@@ -343,6 +343,12 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   cases.push({ path: '/advanced-filters', query: { q: 'transfer' }, errors: [err('q', 'Unexpected field: q')] });
   cases.push({ path: '/advanced-filters', query: { methods: 'zz', block_number: 'x', transaction_index: '-2' }, errors: [err('block_number', NON_NEGATIVE), err('transaction_index', NON_NEGATIVE)] });
   cases.push({ path: '/advanced-filters/methods', query: { q: 'a', items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
+  // /advanced-filters/csv: the same filters and position keys; no page size (the export limit bounds it)
+  cases.push({ path: '/advanced-filters/csv', query: { block_number: '-1', methods: 'zz' }, errors: [err('block_number', NON_NEGATIVE)] });
+  cases.push({ path: '/advanced-filters/csv', query: { transaction_index: '01' }, errors: [err('transaction_index', NON_NEGATIVE)] });
+  cases.push({ path: '/advanced-filters/csv', query: { token_transfer_batch_index: 'one' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err('token_transfer_batch_index', d)) });
+  cases.push({ path: '/advanced-filters/csv', query: { items_count: '50' }, errors: [err('items_count', 'Unexpected field: items_count')] });
+  cases.push({ path: '/advanced-filters/csv', query: { from_period: '2023-11-14' }, errors: [err('from_period', 'Unexpected field: from_period')] });
   return cases;
 }
 

@@ -67,6 +67,7 @@ const errorCases: Partial<Record<EndpointName, { notFound?: string; invalid?: st
   blockCountdown: { notFound: `/blocks/${f.headBlockNumber}/countdown`, invalid: '/blocks/-1/countdown' },
   addressTransactionsCsv: { invalid: `/addresses/${f.eoas.alice}/transactions/csv?from_period=2023-11-14` },
   tokenHoldersCsv: { notFound: `/tokens/${f.unknownAddress}/holders/csv`, invalid: `/tokens/${f.tokens.erc20}/holders/csv?to_period=soon` },
+  advancedFiltersCsv: { invalid: '/advanced-filters/csv?block_number=x' },
 };
 
 t.test('every endpoint answers in both forms, exactly what lib answers', async (t) => {

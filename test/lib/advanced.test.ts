@@ -104,3 +104,53 @@ t.test('a long include list (no seeks) lists what the seeks would', async (t) =>
   t.ok(long.ids.length > 70, `${long.ids.length} items`);
   t.same(long.ids, union.sort(byKey), 'the union of the single-address lists, in order');
 });
+
+t.test('the age window’s block bounds: the linear answer, in a few probes', async (t) => {
+  const { blocksOfAge } = await import('../../lib/advanced/stream.ts');
+  // block times: irregular (bursts, equal times, long gaps), never decreasing
+  const times: number[] = [];
+  let ts = 1_000;
+  for (let n = 0; n < 300; n++) {
+    ts += n % 37 === 0 ? 5_000 : n % 5 === 0 ? 0 : 1 + (n % 13);
+    times.push(ts);
+  }
+  let probes = 0;
+  const ds = {
+    getHighestBlockNumber: async () => times.length - 1,
+    getBlock: async (ref: { number: number }) => {
+      probes += 1;
+      const v = times[ref.number];
+      return v === undefined ? null : { timestamp: v };
+    },
+  } as unknown as Parameters<typeof blocksOfAge>[0];
+  const first = (ok: (x: number) => boolean) => {
+    const i = times.findIndex(ok);
+    return i === -1 ? times.length : i;
+  };
+  let checked = 0;
+  let most = 0;
+  for (const from of [0, times[0] as number, ...times.filter((_, i) => i % 7 === 0).flatMap((x) => [x - 1, x, x + 1]), 1e12]) {
+    for (const to of [from, from + 3, from + 6_000]) {
+      probes = 0;
+      const range = await blocksOfAge(ds, { from, to });
+      most = Math.max(most, probes);
+      t.same(range, { from: first((x) => x >= from), to: first((x) => x > to) - 1 }, `${from}…${to}`, { diagnostic: false });
+      checked += 1;
+    }
+  }
+  t.ok(checked > 100, `${checked} windows`);
+  t.ok(most <= 36, `at most ${most} probes for both bounds over ${times.length} blocks (two binary searches: 18; bound: twice that)`);
+  // a regular chain: interpolation lands at once
+  const regular = Array.from({ length: 10_000 }, (_, n) => 5_000 + 12 * n);
+  const ds2 = {
+    getHighestBlockNumber: async () => regular.length - 1,
+    getBlock: async (ref: { number: number }) => {
+      probes += 1;
+      const v = regular[ref.number];
+      return v === undefined ? null : { timestamp: v };
+    },
+  } as unknown as Parameters<typeof blocksOfAge>[0];
+  probes = 0;
+  t.same(await blocksOfAge(ds2, { from: 5_000 + 12 * 3_333 + 5, to: 5_000 + 12 * 7_000 }), { from: 3_334, to: 7_000 });
+  t.ok(probes <= 10, `${probes} probes on a regular chain of 10,000 blocks (a binary search: 28)`);
+});
