@@ -251,6 +251,7 @@ function cases(ds: DataSource, handle: Handle): ListCase[] {
     apiCase('advanced filters amount (rows)', '/advanced-filters', { amount_from: '0.9', token_contract_address_hashes_to_include: HOT_TOKENS[0] }, handle),
     apiCase('tokens', '/tokens/', {}, handle),
     dsCase('ds listTokens', (d, a) => d.listTokens({}, page(a)), tok, ds),
+    apiCase('token holders', `/tokens/${HOT_TOKENS[0]}/holders`, {}, handle),
     // a prefix: every match is read from the name/symbol index ranges, then ordered (≈ 1 % of the tokens)
     apiCase('tokens q', '/tokens/', { q: 'T12' }, handle),
     dsCase('ds listTokens prefix=T12', (d, a) => d.listTokens({ prefix: 'T12' }, page(a)), tok, ds),
@@ -493,4 +494,18 @@ for (const l of all) {
   console.log(
     `| ${l.store} | ${l.name} | ${f(l.first.p50)} | ${f(l.first.p99)} | ${f(l.deep?.p50)} | ${f(l.deep?.p99)} | ${f(ratio)}${l.deep === null ? ` (${l.pages} pages)` : ''} | ${p99 <= 10 ? 'yes' : 'NO'} | ${ratio === undefined ? '—' : ratio <= 1.3 ? 'yes' : 'NO'} |`,
   );
+}
+// issue 9: the aggregate and search pages at one caller within 2 × a plain list page (/blocks)
+const VERSUS_BLOCKS = ['GET /stats', 'GET /tokens/', 'GET /tokens/{hot token}/holders', 'GET /search?q=T12'];
+console.log(`\nfirst-page p50 against GET /blocks?type=block's (target ≤ 2 × at one caller; now ${CONCURRENCY} caller${CONCURRENCY === 1 ? '' : 's'})`);
+console.log('| store | endpoint | p50 page 1 | /blocks p50 | ratio | ≤ 2 × |');
+console.log('|---|---|---|---|---|---|');
+for (const store of STORES) {
+  const blocks = all.find((l) => l.store === store && l.name === 'GET /blocks?type=block');
+  for (const name of VERSUS_BLOCKS) {
+    const l = all.find((x) => x.store === store && x.name === name);
+    if (l === undefined || blocks === undefined) continue;
+    const ratio = l.first.p50 / blocks.first.p50;
+    console.log(`| ${store} | ${name} | ${f(l.first.p50)} | ${f(blocks.first.p50)} | ${f(ratio)} | ${ratio <= 2 ? 'yes' : 'NO'} |`);
+  }
 }

@@ -71,6 +71,12 @@ export interface BlockFilter {
 export interface BlockCursor {
   readonly number: number;
 }
+/**
+ * A block's figures (listBlockFigures): the few columns the chain statistics read from recent
+ * blocks (average block time, gas price estimates, network utilization), without the rest of
+ * the record.
+ */
+export type BlockFiguresRecord = Pick<BlockRecord, 'number' | 'timestamp' | 'gasUsed' | 'gasLimit' | 'transactionFees'>;
 
 // ---- transactions ---------------------------------------------------------------------------
 
@@ -471,6 +477,8 @@ export interface DataSource {
   getTransactions?(hashes: readonly Hash[]): Promise<readonly TransactionRecord[]>;
 
   listBlocks(filter: BlockFilter, page: Page<BlockCursor>): Promise<readonly BlockRecord[]>;
+  /** listBlocks narrowed to each block's figures: the same filter, order, cursor and records. */
+  listBlockFigures(filter: BlockFilter, page: Page<BlockCursor>): Promise<readonly BlockFiguresRecord[]>;
   listTransactions(
     filter: TransactionFilter,
     page: Page<TransactionCursor>,

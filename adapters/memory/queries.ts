@@ -18,6 +18,7 @@ import type {
   TransactionRecord,
 } from '../../lib/domain/records.ts';
 import type {
+  BlockCursor,
   BlockFilter,
   BlockRef,
   Direction,
@@ -79,6 +80,22 @@ export function createReader(s: State): VersionedDataSource {
     s.pending.get(hash) ??
     s.otherBlockOf(hash)?.transactions.get(hash) ??
     null;
+
+  const listBlocks = (filter: BlockFilter, page: Page<BlockCursor>): readonly BlockRecord[] => {
+    if (filter.kind === 'uncle') return [];
+    const idx = views().blocks;
+    const rows =
+      filter.miner === undefined
+        ? filter.kind === 'block'
+          ? idx.consensus
+          : idx.reorg
+        : ((filter.kind === 'block' ? idx.consensusByMiner : idx.reorgByMiner).get(filter.miner) ?? NO_ROWS);
+    return takePage(rows, page.limit, {
+      cursor: page.after === null ? null : blockVs(page.after),
+      window: rangeDesc(filter.blocks, (b: BlockRecord) => b.number),
+      backward: page.order === 'asc',
+    });
+  };
 
   return {
     ...createStatsReader(s, () => views().blocks.consensus),
@@ -169,19 +186,11 @@ export function createReader(s: State): VersionedDataSource {
     },
 
     async listBlocks(filter: BlockFilter, page) {
-      if (filter.kind === 'uncle') return [];
-      const idx = views().blocks;
-      const rows =
-        filter.miner === undefined
-          ? filter.kind === 'block'
-            ? idx.consensus
-            : idx.reorg
-          : ((filter.kind === 'block' ? idx.consensusByMiner : idx.reorgByMiner).get(filter.miner) ?? NO_ROWS);
-      return takePage(rows, page.limit, {
-        cursor: page.after === null ? null : blockVs(page.after),
-        window: rangeDesc(filter.blocks, (b: BlockRecord) => b.number),
-        backward: page.order === 'asc',
-      });
+      return listBlocks(filter, page);
+    },
+
+    async listBlockFigures(filter: BlockFilter, page) {
+      return listBlocks(filter, page).map(({ number, timestamp, gasUsed, gasLimit, transactionFees }) => ({ number, timestamp, gasUsed, gasLimit, transactionFees }));
     },
 
     async listTransactions(filter: TransactionFilter, page: Page<TransactionCursor>) {

@@ -35,6 +35,7 @@ import { getTransactions } from './queries/getTransactions.ts';
 import { getTransactionTrace } from './queries/getTransactionTrace.ts';
 import { getTokenInstances } from './queries/instances.ts';
 import { listAccounts } from './queries/listAccounts.ts';
+import { listBlockFigures } from './queries/listBlockFigures.ts';
 import { listBlocks } from './queries/listBlocks.ts';
 import { listCoinBalances } from './queries/listCoinBalances.ts';
 import { listContracts } from './queries/listContracts.ts';
@@ -66,6 +67,7 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     getTokens: async (addresses) => inOrder(addresses, await tokensByAddress(c, addresses)),
     getTokenInstances: (keys) => getTokenInstances(c, keys),
     listBlocks: (filter, page) => listBlocks(c, filter, page),
+    listBlockFigures: (filter, page) => listBlockFigures(c, filter, page),
     listTransactions: (filter, page) => listTransactions(c, filter, page),
     listInternalTransactions: (filter, page) => listInternalTransactions(c, filter, page),
     listTokenTransfers: (filter, page) => listTokenTransfers(c, filter, page),

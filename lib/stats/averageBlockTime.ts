@@ -11,7 +11,7 @@
  * whose numbers differ contributes (time difference) / (number difference); the average of
  * those, rounded to whole milliseconds, is the answer (0 with fewer than two blocks).
  */
-import type { DataSource } from '../ports.ts';
+import type { BlockFiguresRecord, DataSource } from '../ports.ts';
 
 /** Blocks per window and blocks skipped at the head (Blockscout's figures). */
 export const AVERAGE_WINDOW = 100;
@@ -46,8 +46,12 @@ export function averageWindow(newestFirst: readonly BlockTime[]): readonly Block
   return window.length >= 2 ? window : eligible.slice(0, AVERAGE_WINDOW);
 }
 
-/** The chain's average block time in milliseconds (one bounded query: the newest 201 blocks). */
+/** The newest consensus blocks' figures the average (and /stats) is taken from: one bounded, narrow query. */
+export function newestBlockFigures(ds: DataSource): Promise<readonly BlockFiguresRecord[]> {
+  return ds.listBlockFigures({ kind: 'block' }, { after: null, limit: HEAD_SKIPPED + AVERAGE_WINDOW + 1, order: 'desc' });
+}
+
+/** The chain's average block time in milliseconds (one bounded query: the newest 201 blocks' figures). */
 export async function averageBlockTimeMs(ds: DataSource): Promise<number> {
-  const newest = await ds.listBlocks({ kind: 'block' }, { after: null, limit: HEAD_SKIPPED + AVERAGE_WINDOW + 1, order: 'desc' });
-  return averageSpacingMs(averageWindow(newest));
+  return averageSpacingMs(averageWindow(await newestBlockFigures(ds)));
 }

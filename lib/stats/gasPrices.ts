@@ -1,6 +1,6 @@
 /**
  * Gas price estimates and network utilization from recent consensus blocks (the `/stats`
- * figures), computed from block records alone:
+ * figures), computed from the blocks' figures alone (gas used, gas limit, transaction fees):
  * - a block's price is its gas-weighted mean effective gas price (transactionFees / gasUsed);
  *   blocks without gas used are left out;
  * - slow / average / fast = the 35th / 60th / 90th percentile (discrete: the first price whose
@@ -8,7 +8,10 @@
  *   blocks, in gwei rounded up to 2 decimals; null without a priced block;
  * - utilization = Σ gasUsed / Σ gasLimit × 100 over the newest UTILIZATION_BLOCKS blocks (0 without blocks).
  */
-import type { BlockRecord } from '../domain/records.ts';
+import type { BlockFiguresRecord } from '../ports.ts';
+
+/** The figures a block contributes (a BlockRecord, or the narrow BlockFiguresRecord the store reads for /stats). */
+export type BlockGas = Pick<BlockFiguresRecord, 'gasUsed' | 'gasLimit' | 'transactionFees'>;
 
 export const GAS_PRICE_BLOCKS = 200;
 export const UTILIZATION_BLOCKS = 50;
@@ -34,7 +37,7 @@ export function percentileDisc(ascending: readonly bigint[], p: number): bigint 
 }
 
 /** Gas price estimates from the newest blocks (newest first in, any length). */
-export function gasPrices(newestFirst: readonly BlockRecord[]): GasPrices {
+export function gasPrices(newestFirst: readonly BlockGas[]): GasPrices {
   const prices = newestFirst
     .slice(0, GAS_PRICE_BLOCKS)
     .filter((b) => b.gasUsed > 0n)
@@ -48,7 +51,7 @@ export function gasPrices(newestFirst: readonly BlockRecord[]): GasPrices {
 }
 
 /** Σ gasUsed / Σ gasLimit × 100 over the newest blocks (newest first in). */
-export function networkUtilization(newestFirst: readonly BlockRecord[]): number {
+export function networkUtilization(newestFirst: readonly BlockGas[]): number {
   let used = 0n;
   let limit = 0n;
   for (const b of newestFirst.slice(0, UTILIZATION_BLOCKS)) {

@@ -7,6 +7,8 @@ import { TOKEN_TYPES, toJson, TRANSACTION_KINDS } from '../../lib/index.ts';
 import type { Body, Loaded } from '../support/explorer.ts';
 import { bodyOf, okGetter, walk } from '../support/explorer.ts';
 import { checksum } from '../../lib/render/format.ts';
+import { averageSpacingMs, averageWindow } from '../../lib/stats/averageBlockTime.ts';
+import { gasPrices, networkUtilization } from '../../lib/stats/gasPrices.ts';
 
 const items = (b: Body): Body[] => b['items'] as Body[];
 const tokenOf = (i: Body): Body => i['token'] as Body;
@@ -308,6 +310,11 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     const used = newest.reduce((n, b) => n + b.block.gasUsed, 0n);
     const limit = newest.reduce((n, b) => n + b.block.gasLimit, 0n);
     t.ok(Math.abs((stats['network_utilization_percentage'] as number) - (Number(used) / Number(limit)) * 100) < 1e-6, 'utilization over the newest 50 blocks');
+    // the store reads only the newest blocks' figures (listBlockFigures): the answers are exactly those of the whole records
+    const records = [...consensus].map((b) => b.block).sort((a, b) => b.number - a.number);
+    t.same(prices, { ...gasPrices(records) }, 'gas prices: exactly those of the newest block records');
+    t.equal(stats['network_utilization_percentage'], networkUtilization(records), 'utilization: exactly that of the newest block records');
+    t.equal(stats['average_block_time'], averageSpacingMs(averageWindow(records)), 'average block time: exactly that of the newest block records');
     const pro = await ex.handle({ path: '/1/api/v2/stats' });
     t.same(pro.body, stats, 'the multichain form answers the same');
 

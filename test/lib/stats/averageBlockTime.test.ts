@@ -15,9 +15,19 @@ import { validateOurs } from '../../support/openapiOurs.ts';
 const chain = buildFixtureChain();
 const BASE = 1_800_000_000;
 
-/** The fixture's first `count` blocks, block n stamped `BASE + secondsOf(n)`. */
+/** The records of a bundle's list stamped with its block's time `from`, restamped `to` (the sink checks they agree). */
+function restamp(records: unknown, from: number, to: number): unknown {
+  if (!Array.isArray(records)) return records;
+  return records.map((r: unknown) => (typeof r === 'object' && r !== null && 'timestamp' in r && r.timestamp === from ? { ...r, timestamp: to } : r));
+}
+
+/** The fixture's first `count` blocks, block n (and its records: transactions, withdrawals, ...) stamped `BASE + secondsOf(n)`. */
 function retimed(count: number, secondsOf: (n: number) => number): BlockBundle[] {
-  return chain.bundles.slice(0, count).map((b) => ({ ...b, block: { ...b.block, timestamp: BASE + secondsOf(b.block.number) } }));
+  return chain.bundles.slice(0, count).map((b) => {
+    const timestamp = BASE + secondsOf(b.block.number);
+    const lists = Object.fromEntries(Object.entries(b).map(([k, v]) => [k, restamp(v, b.block.timestamp, timestamp)]));
+    return { ...b, ...lists, block: { ...b.block, timestamp } } as BlockBundle;
+  });
 }
 
 async function explorerOver(bundles: readonly BlockBundle[]) {
