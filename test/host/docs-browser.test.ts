@@ -63,12 +63,28 @@ if (!existsSync(CHROMIUM)) {
     await mkdir(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: listShot });
     t.comment(`screenshot: ${listShot}`);
-    const paths = await page.locator('.opblock-summary-path').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
+    // swagger-ui renders a long operation list virtualized (only the rows near the window are in
+    // the DOM): walk the page top to bottom and collect every row that shows up
     const served = ((await (await fetch(`${origin}/api/v2/openapi.json`)).json()) as { paths: Record<string, unknown> }).paths;
-    t.same([...paths].sort(), Object.keys(served).sort(), `the endpoint list: every path of our document (${paths.length})`);
+    const rendered = async () => page.locator('.opblock-summary-path').evaluateAll((els) => els.map((e) => e.getAttribute('data-path') ?? ''));
+    const seen = new Set<string>(await rendered());
+    for (let step = 0; step < 400 && seen.size < Object.keys(served).length; step++) {
+      await page.mouse.wheel(0, 600);
+      await page.waitForTimeout(40);
+      for (const p of await rendered()) seen.add(p);
+    }
+    t.same([...seen].sort(), Object.keys(served).sort(), `the endpoint list: every path of our document (${seen.size})`);
 
     // expand the block endpoint, try it out with the fixture's head, execute
-    const operation = page.locator('.opblock').filter({ has: page.locator('.opblock-summary-path[data-path="/api/v2/blocks/{block_hash_or_number_param}"]') });
+    const blockPath = '/api/v2/blocks/{block_hash_or_number_param}';
+    await page.mouse.wheel(0, -1_000_000);
+    await page.waitForTimeout(100);
+    for (let step = 0; step < 400 && (await page.locator(`.opblock-summary-path[data-path="${blockPath}"]`).count()) === 0; step++) {
+      await page.mouse.wheel(0, 600);
+      await page.waitForTimeout(40);
+    }
+    const operation = page.locator('.opblock').filter({ has: page.locator(`.opblock-summary-path[data-path="${blockPath}"]`) });
+    await operation.scrollIntoViewIfNeeded();
     await operation.locator('.opblock-summary-control').click();
     await operation.locator('button.try-out__btn').click();
     await operation.locator('tr[data-param-name="block_hash_or_number_param"] input').fill(String(head));
