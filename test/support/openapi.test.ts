@@ -196,11 +196,22 @@ function checkOracle(specs: ApiSpecs): void {
     }
   });
 
+  t.test('patch 0: raw-trace may be the callTracer object, and only that', async (t) => {
+    const RAW = '/transactions/{transaction_hash_param}/raw-trace';
+    const frame = { type: 'CALL', from: `0x${'11'.repeat(20)}`, to: `0x${'22'.repeat(20)}`, value: '0x0', gas: '0x5208', gasUsed: '0x5208', input: '0x', output: '0x' };
+    for (const f of forms) {
+      t.same(validateResponse(specs, f, RAW, 200, { ...frame, calls: [{ ...frame, type: 'STATICCALL' }] }), [], `${f} a callTracer tree`);
+      t.same(validateResponse(specs, f, RAW, 200, []), [], `${f} the documented array still validates`);
+      t.not(validateResponse(specs, f, RAW, 200, { ...frame, extra: 1 }).length, 0, `${f} no extra keys`);
+      t.not(validateResponse(specs, f, RAW, 200, { ...frame, gas: 21000 }).length, 0, `${f} quantities are hex strings`);
+    }
+  });
+
   t.test('patch 1: Transaction.to may be null, and only that', async (t) => {
     t.same(
       SPEC_PATCHES.map((p) => p.name),
-      ['transaction-to-nullable', 'state-change-erc721-change'],
-      'exactly the two known spec bugs are patched',
+      ['raw-trace-calltracer', 'transaction-to-nullable', 'state-change-erc721-change'],
+      'exactly the two known spec bugs and the raw-trace shape are patched',
     );
     for (const f of forms) {
       t.same(specs.applied[f], SPEC_PATCHES.map((p) => p.name));
