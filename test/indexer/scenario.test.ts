@@ -335,6 +335,44 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       const burned = await store.getTokenInstance({ tokenAddress: lc(facts.contracts.nft), tokenId: facts.tokenIds.nft.burned });
       t.ok(burned?.owner === null || burned?.owner === '0x0000000000000000000000000000000000000000', 'a burned NFT is owned by nobody (or the zero address)');
 
+      // ---- the token API against the node (issue 9): /tokens/{h} total_supply = totalSupply(),
+      // every /tokens/{h}/holders item = balanceOf (ERC-1155: balanceOfBatch of its id), every
+      // instance owner = ownerOf ----
+      let holderItems = 0;
+      for (const address of [facts.contracts.token, facts.contracts.nft, facts.contracts.multi, facts.contracts.createdToken, facts.contracts.created2Token]) {
+        const detail = await page(`/tokens/${address}`);
+        if (detail['type'] !== 'ERC-1155') {
+          const supply = await client.readContract({ address, abi: ABI, functionName: 'totalSupply' }).catch(() => null);
+          if (supply !== null) t.equal(detail['total_supply'], String(supply), `/tokens/${address}: total_supply = totalSupply()`);
+        }
+        const items: Record<string, unknown>[] = [];
+        let query: Record<string, string> = { items_count: '3' };
+        for (let guard = 0; guard < 200; guard++) {
+          const body = await page(`/tokens/${address}/holders`, query);
+          items.push(...(body['items'] as Record<string, unknown>[]));
+          const next = body['next_page_params'] as Record<string, unknown> | null;
+          if (next === null) break;
+          query = Object.fromEntries(Object.entries(next).map(([k, v]) => [k, v === null ? '' : String(v)]));
+        }
+        t.equal(Number(detail['holders_count']), new Set(items.map((i) => String((i['address'] as Record<string, unknown>)['hash']).toLowerCase())).size, `/tokens/${address}: holders_count = the distinct holders listed`);
+        for (const item of items) {
+          const holder = lc(String((item['address'] as Record<string, unknown>)['hash']));
+          const id = item['token_id'];
+          const onChain =
+            detail['type'] === 'ERC-1155'
+              ? (await client.readContract({ address, abi: ABI, functionName: 'balanceOfBatch', args: [[holder], [BigInt(String(id))]] }))[0]
+              : await client.readContract({ address, abi: ABI, functionName: 'balanceOf', args: [holder] });
+          t.equal(item['value'], String(onChain), `/tokens/${address}/holders: ${holder}${id === null || id === undefined ? '' : ` #${String(id)}`} = the node's balance`);
+          holderItems++;
+        }
+      }
+      t.ok(holderItems >= 10, `${holderItems} holder items checked against the node`);
+      for (const id of nftIds) {
+        const instance = await page(`/tokens/${facts.contracts.nft}/instances/${id}`);
+        const owner = await client.readContract({ address: facts.contracts.nft, abi: ABI, functionName: 'ownerOf', args: [id] });
+        t.equal(String((instance['owner'] as Record<string, unknown> | null)?.['hash'] ?? '').toLowerCase(), lc(owner), `/tokens/{nft}/instances/${id}: owner = ownerOf`);
+      }
+
       // ---- raw trace = the node's callTracer output; deployed bytecode = eth_getCode (issue 10) ----
       const hexLower = (v: unknown): unknown =>
         typeof v === 'string' && /^0x[0-9a-fA-F]*$/.test(v)
