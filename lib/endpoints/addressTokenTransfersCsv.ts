@@ -5,28 +5,11 @@
  * first (as Blockscout's export), at most the export limit; one row per transfer (an ERC-1155
  * batch is one row, its amount empty, as Blockscout).
  */
-import * as E from 'fp-ts/lib/Either.js';
 import type { Address, TokenTransferRecord } from '../domain/records.ts';
-import {
-  csvBody,
-  CsvText,
-  CSV_EXPORT_LIMIT,
-  csvTime,
-  directionOf,
-  emptyPages,
-  EXPORT_QUERY,
-  exportFilename,
-  feeCell,
-  keysetPages,
-  missingPeriods,
-  periodBlocks,
-  sideOf,
-  transactionsOf,
-} from '../csv/export.ts';
-import { addressHash } from '../params/codecs.ts';
+import { csvTime, directionOf, feeCell, sideOf, transactionsOf } from '../csv/export.ts';
 import type { BlockRange, DataSource, Direction, Page, TokenTransferCursor } from '../ports.ts';
 import { checksum } from '../render/format.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineAddressExport } from './addressExport.ts';
 
 export const TOKEN_TRANSFER_CSV_COLUMNS = [
   'TxHash',
@@ -64,54 +47,39 @@ function reader(ds: DataSource, address: Address, direction: Direction, blocks: 
   };
 }
 
-export const addressTokenTransfersCsv = defineEndpoint({
+export const addressTokenTransfersCsv = defineAddressExport<TokenTransferRecord, TokenTransferCursor>({
   route: '/addresses/{address_hash_param}/token-transfers/csv',
   summary: 'Export an address’s token transfers of a period as CSV (streamed)',
-  path: { address_hash_param: addressHash },
-  query: EXPORT_QUERY,
-  response: CsvText,
-  produces: 'text/csv',
-  handler:
-    ({ ds, csvExportLimit }) =>
-    ({ path, query, rawQuery }) =>
-    async () => {
-      const missing = missingPeriods(rawQuery);
-      if (missing !== null) return E.left(missing);
-      const address = path.address_hash_param;
-      const blocks = await periodBlocks(ds, query.from_period, query.to_period);
-      const pages =
-        blocks === null
-          ? emptyPages<TokenTransferRecord>()
-          : keysetPages<TokenTransferRecord, TokenTransferCursor>(reader(ds, address, directionOf(query), blocks), keyOf, csvExportLimit ?? CSV_EXPORT_LIMIT);
-      return E.right(
-        csvBody(exportFilename('token-transfers', address, rawQuery), TOKEN_TRANSFER_CSV_COLUMNS, pages, async (tts) => {
-          const [txs, tokens] = await Promise.all([
-            transactionsOf(ds, tts.map((tt) => tt.transactionHash)),
-            ds.getTokens([...new Set(tts.map((tt) => tt.tokenAddress))]),
-          ]);
-          const tokenOf = new Map(tokens.map((tk) => [tk.address, tk]));
-          return tts.map((tt) => {
-            const tx = txs.get(tt.transactionHash);
-            const token = tokenOf.get(tt.tokenAddress);
-            const decimals = token?.decimals ?? null;
-            return [
-              tt.transactionHash,
-              tt.blockNumber,
-              csvTime(tt.timestamp),
-              checksum(tt.from),
-              checksum(tt.to),
-              checksum(tt.tokenAddress),
-              sideOf(address, tt.from, tt.to),
-              decimals,
-              token?.symbol ?? null,
-              decimals,
-              tt.amount,
-              feeCell(tx),
-              tx?.status ?? null,
-              tx?.error ?? null,
-            ];
-          });
-        }),
-      );
-    },
+  kind: 'token-transfers',
+  columns: TOKEN_TRANSFER_CSV_COLUMNS,
+  list: (ds, address, query, blocks) => reader(ds, address, directionOf(query), blocks),
+  keyOf,
+  rows: async (ds, address, tts) => {
+    const [txs, tokens] = await Promise.all([
+      transactionsOf(ds, tts.map((tt) => tt.transactionHash)),
+      ds.getTokens([...new Set(tts.map((tt) => tt.tokenAddress))]),
+    ]);
+    const tokenOf = new Map(tokens.map((tk) => [tk.address, tk]));
+    return tts.map((tt) => {
+      const tx = txs.get(tt.transactionHash);
+      const token = tokenOf.get(tt.tokenAddress);
+      const decimals = token?.decimals ?? null;
+      return [
+        tt.transactionHash,
+        tt.blockNumber,
+        csvTime(tt.timestamp),
+        checksum(tt.from),
+        checksum(tt.to),
+        checksum(tt.tokenAddress),
+        sideOf(address, tt.from, tt.to),
+        decimals,
+        token?.symbol ?? null,
+        decimals,
+        tt.amount,
+        feeCell(tx),
+        tx?.status ?? null,
+        tx?.error ?? null,
+      ];
+    });
+  },
 });
