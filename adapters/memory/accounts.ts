@@ -6,7 +6,8 @@
 import type { AccountRecord, Address, AddressCountersRecord, CoinBalanceRecord } from '../../lib/domain/records.ts';
 import type { AccountCursor, AccountFilter, Page } from '../../lib/ports.ts';
 import type { AccountSort } from './counters.ts';
-import { accountOrder, countersRecord, transactionsCountOf } from './counters.ts';
+import { countersOf, transactionsCountOf } from '../../lib/stats/addressCounters.ts';
+import { accountOrder } from './counters.ts';
 import { firstWhere, pageSize } from './paging.ts';
 import type { State } from './state.ts';
 
@@ -50,7 +51,7 @@ export function createAccountReader(s: State) {
       for (const address of new Set(addresses)) {
         const parts = s.counters.get(address);
         if (parts === undefined) continue;
-        const r = countersRecord(address, parts, isContract(s, address));
+        const r = countersOf(address, parts, isContract(s, address));
         // all four zero (e.g. a contract that only sent): counted nothing, absent
         if (r.transactionsCount !== 0n || r.tokenTransfersCount !== 0n || r.gasUsageCount !== 0n || r.validationsCount !== 0n) out.push(Object.freeze(r));
       }

@@ -222,14 +222,14 @@ export class State {
 
   /** Add (+1) or take back (−1) what a consensus block's transactions and transfers count. */
   private countBlockRows(stored: StoredBlock, sign: 1n | -1n): void {
-    for (const tx of stored.bundle.transactions) this.counters.transaction(tx, sign);
+    for (const tx of stored.bundle.transactions) this.counters.transaction(tx.from, tx.to, tx.gasUsed, sign);
     for (const tt of stored.bundle.tokenTransfers) this.counters.transfer(tt.from, tt.to, sign);
   }
 
   /** A mempool transaction seen: it counts for its addresses until it is mined. */
   addPending(tx: TransactionRecord): void {
     this.pending.set(tx.hash, tx);
-    this.counters.transaction(tx, 1n);
+    this.counters.transaction(tx.from, tx.to, tx.gasUsed, 1n);
     this.version++;
   }
 
@@ -237,7 +237,7 @@ export class State {
     const tx = this.pending.get(hash);
     if (tx === undefined) return;
     this.pending.delete(hash);
-    this.counters.transaction(tx, -1n);
+    this.counters.transaction(tx.from, tx.to, tx.gasUsed, -1n);
   }
 
   /** The blocks stored at a height. */

@@ -20,20 +20,11 @@ import type { Row, WriteRow } from './rows.ts';
 import { asRows, big, bool, num, str } from './rows.ts';
 import { KEY_CHUNK, chunks } from './sql.ts';
 import { SupplyDelta } from './supply.ts';
-
-interface Parts {
-  txAny: bigint;
-  txTo: bigint;
-  transfers: bigint;
-  gasIn: bigint;
-  gasOut: bigint;
-  validations: bigint;
-}
-const zero = (): Parts => ({ txAny: 0n, txTo: 0n, transfers: 0n, gasIn: 0n, gasOut: 0n, validations: 0n });
+import type { CounterParts } from '../../lib/stats/addressCounters.ts';
+import { CounterPartsTable, transactionsCountOf, zeroParts } from '../../lib/stats/addressCounters.ts';
 
 /** What one write changes: counter deltas and the addresses whose derived columns must be redone. */
-export class CounterDeltas {
-  readonly parts = new Map<Address, Parts>();
+export class CounterDeltas extends CounterPartsTable {
   /** current balance candidates from the inserted coin balance rows (latest per address) */
   readonly fresh = new Map<Address, { readonly value: bigint; readonly block: number }>();
   /** addresses whose current balance is re-read from coin_balances */
@@ -41,30 +32,8 @@ export class CounterDeltas {
   /** addresses whose address record (contract status) may have changed */
   readonly records = new Set<Address>();
 
-  private change(a: Address, f: (p: Parts) => void): void {
-    const p = this.parts.get(a) ?? zero();
-    f(p);
-    this.parts.set(a, p);
-  }
-  transaction(from: Address, to: Address | null, gasUsed: bigint | null, sign: 1n | -1n): void {
-    const gas = (gasUsed ?? 0n) * sign;
-    this.change(from, (p) => {
-      p.txAny += sign;
-      p.gasOut += gas;
-    });
-    if (to === null) return;
-    this.change(to, (p) => {
-      if (to !== from) p.txAny += sign;
-      p.txTo += sign;
-      p.gasIn += gas;
-    });
-  }
-  transfer(from: Address, to: Address, sign: 1n | -1n): void {
-    this.change(from, (p) => (p.transfers += sign));
-    if (to !== from) this.change(to, (p) => (p.transfers += sign));
-  }
-  block(miner: Address, sign: 1n | -1n): void {
-    this.change(miner, (p) => (p.validations += sign));
+  constructor() {
+    super(false);
   }
 }
 
@@ -149,8 +118,8 @@ export async function applyCounterDeltas(trx: Knex.Transaction, d: Dialect, acc:
     }
     for (const address of part) {
       const s = stored.get(address);
-      const delta = acc.parts.get(address) ?? zero();
-      const p: Parts = {
+      const delta = acc.parts.get(address) ?? zeroParts();
+      const p: CounterParts = {
         txAny: (s === undefined ? 0n : big(s, 'tx_any')) + delta.txAny,
         txTo: (s === undefined ? 0n : big(s, 'tx_to')) + delta.txTo,
         transfers: (s === undefined ? 0n : big(s, 'transfers')) + delta.transfers,
@@ -177,7 +146,7 @@ export async function applyCounterDeltas(trx: Knex.Transaction, d: Dialect, acc:
         gas_in: d.big(p.gasIn),
         gas_out: d.big(p.gasOut),
         validations: Number(p.validations),
-        transactions_count: Number(contracts.has(address) ? p.txTo : p.txAny),
+        transactions_count: Number(transactionsCountOf(p, contracts.has(address))),
         balance: balance === null ? null : d.key(balance.value),
         balance_block: balance === null ? null : balance.block,
         listed: balance !== null && balance.value > 0n,
@@ -202,8 +171,8 @@ export async function recountAll(knex: Knex, d: Dialect): Promise<void> {
     const sum = 'SUM(CAST(gas_used AS BIGINT))';
     const txs = `(SELECT from_address, to_address, gas_used FROM transactions WHERE consensus = ? UNION ALL SELECT from_address, to_address, gas_used FROM pending_transactions) t`;
     const raw = async (sql: string, bindings: readonly (string | number | boolean)[] = []) => asRows(d.rawRows(await trx.raw(sql, [...bindings])));
-    const get = (a: Address): Parts => {
-      const p = acc.parts.get(a) ?? zero();
+    const get = (a: Address): CounterParts => {
+      const p = acc.parts.get(a) ?? zeroParts();
       acc.parts.set(a, p);
       return p;
     };

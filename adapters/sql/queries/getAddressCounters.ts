@@ -4,6 +4,7 @@
  * the order asked, each address once.
  */
 import type { Address, AddressCountersRecord } from '../../../lib/domain/records.ts';
+import { gasUsageOf, zeroParts } from '../../../lib/stats/addressCounters.ts';
 import type { Row } from '../rows.ts';
 import { asRows, big, str } from '../rows.ts';
 import { KEY_CHUNK, chunks } from '../sql.ts';
@@ -12,13 +13,11 @@ import { inOrder } from './seek.ts';
 
 function toCounters(r: Row): AddressCountersRecord {
   const contract = r.is_contract === true || r.is_contract === 1;
-  const gasIn = big(r, 'gas_in');
-  const gasOut = big(r, 'gas_out');
   return {
     address: str(r, 'address') as Address,
     transactionsCount: big(r, 'transactions_count'),
     tokenTransfersCount: big(r, 'transfers'),
-    gasUsageCount: contract ? (gasIn > 0n ? gasIn : gasOut) : gasOut,
+    gasUsageCount: gasUsageOf({ ...zeroParts(), gasIn: big(r, 'gas_in'), gasOut: big(r, 'gas_out') }, contract),
     validationsCount: big(r, 'validations'),
   };
 }
