@@ -90,17 +90,22 @@ export const ADVANCED_FILTER_QUERY = {
   token_contract_symbols_to_exclude: anyString,
 } as const;
 
+/** The paging position keys (all five, or the first page); also accepted by the CSV export. */
+export const ADVANCED_FILTER_POSITION = {
+  block_number: nonNegativeIntegerString,
+  transaction_index: nonNegativeIntegerString,
+  internal_transaction_index: integerStringOrNull,
+  token_transfer_index: integerStringOrNull,
+  token_transfer_batch_index: integerStringOrNull,
+} as const;
+
 export const advancedFilters = defineEndpoint({
   route: '/advanced-filters',
   summary: 'Transactions, internal transactions and token transfers matching the advanced filter, merged in one keyset-paged list',
   path: {},
   query: {
     ...ADVANCED_FILTER_QUERY,
-    block_number: nonNegativeIntegerString,
-    transaction_index: nonNegativeIntegerString,
-    internal_transaction_index: integerStringOrNull,
-    token_transfer_index: integerStringOrNull,
-    token_transfer_batch_index: integerStringOrNull,
+    ...ADVANCED_FILTER_POSITION,
     items_count: itemsCount,
   },
   response: AdvancedFilterPage,

@@ -13,11 +13,10 @@ import { listAdvancedFilter } from '../advanced/stream.ts';
 import { csvBody, CsvText, CSV_EXPORT_LIMIT, CSV_PAGE_SIZE, csvTime, transactionsOf, xsdDecimal } from '../csv/export.ts';
 import type { CsvCell } from '../csv/writer.ts';
 import { effectiveGasPrice } from '../ingest/derive.ts';
-import { integerStringOrNull, nonNegativeIntegerString } from '../params/codecs.ts';
 import type { DataSource } from '../ports.ts';
 import { checksum } from '../render/format.ts';
 import { transactionFee } from '../render/transaction.ts';
-import { ADVANCED_FILTER_QUERY, startOf } from './advancedFilters.ts';
+import { ADVANCED_FILTER_POSITION, ADVANCED_FILTER_QUERY, startOf } from './advancedFilters.ts';
 import { defineEndpoint } from './endpoint.ts';
 
 export const ADVANCED_FILTER_CSV_COLUMNS = [
@@ -180,11 +179,7 @@ export const advancedFiltersCsv = defineEndpoint({
   path: {},
   query: {
     ...ADVANCED_FILTER_QUERY,
-    block_number: nonNegativeIntegerString,
-    transaction_index: nonNegativeIntegerString,
-    internal_transaction_index: integerStringOrNull,
-    token_transfer_index: integerStringOrNull,
-    token_transfer_batch_index: integerStringOrNull,
+    ...ADVANCED_FILTER_POSITION,
   },
   response: CsvText,
   produces: 'text/csv',

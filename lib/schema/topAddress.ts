@@ -2,25 +2,14 @@
 import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
 import { NextPageParams } from './page.ts';
-import { AddressHash, IntegerString, emptyList, nullable } from './scalars.ts';
+import { ADDRESS_FIELDS } from './address.ts';
+import { IntegerString } from './scalars.ts';
 
 /** The embedded Address fields (./address.ts) plus `coin_balance` and `transactions_count`. */
 export const TopAddress = component(
   'TopAddress',
   t.type({
-    hash: AddressHash,
-    implementations: emptyList('proxy implementations are not indexed'),
-    is_contract: t.boolean,
-    is_scam: t.boolean,
-    is_verified: nullable(t.boolean),
-    metadata: t.null,
-    name: nullable(t.string),
-    proxy_type: t.null,
-    reputation: t.literal('ok'),
-    ens_domain_name: t.null,
-    private_tags: emptyList('no tags'),
-    public_tags: emptyList('no tags'),
-    watchlist_names: emptyList('no watchlists'),
+    ...ADDRESS_FIELDS,
     coin_balance: IntegerString,
     /** the kept counter (never `""`: every listed address has one) */
     transactions_count: IntegerString,
