@@ -51,6 +51,8 @@ const SCHEMA = `scoutkit_bench_${process.pid}`;
 const RECOMPUTE = process.env.BENCH_RECOMPUTE === '1';
 /** BENCH_SQLITE_FILE=<path>: keep the SQLite data set there, and reuse it when it holds this scale's chain */
 const KEEP_SQLITE = process.env.BENCH_SQLITE_FILE === undefined || process.env.BENCH_SQLITE_FILE === '' ? undefined : process.env.BENCH_SQLITE_FILE;
+/** BENCH_CASES=<regex>: measure only the list cases whose name matches (e.g. 'blocks|search') */
+const CASES = process.env.BENCH_CASES === undefined || process.env.BENCH_CASES === '' ? undefined : new RegExp(process.env.BENCH_CASES);
 /** BENCH_LOAD_ONLY=1: load and report the load speed, no latency measurements */
 const LOAD_ONLY = process.env.BENCH_LOAD_ONLY === '1';
 
@@ -407,7 +409,7 @@ async function bench(name: string): Promise<Line[]> {
     if (LOAD_ONLY) return [];
     const explorer = createExplorer({ chains: { '1': store }, cache: { maxEntries: 0 } });
     const lines: Line[] = [];
-    for (const c of cases(store, explorer.handle)) {
+    for (const c of cases(store, explorer.handle).filter((x) => CASES === undefined || CASES.test(x.name))) {
       // walk the cursor chain once to the deep page
       const w0 = performance.now();
       let after: unknown = null;
