@@ -19,6 +19,9 @@
  * Then one large CSV export per store (issue 10): BENCH_CSV_ROWS (default 100,000) token
  * transfers streamed, with RSS before, at its peak and after (flat memory: the export is read
  * a page at a time, never held whole). Run node with --expose-gc for a settled "before".
+ *
+ * And the CPU of one large answer (issue 13): the unpaged token balances of the hot address,
+ * BENCH_CPU_SAMPLES (default 100) sequential requests, ms of process CPU per request (≤ 5).
  */
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -433,6 +436,7 @@ async function bench(name: string): Promise<Line[]> {
       }
     }
     await csvExport(store, name);
+    await tokenBalancesCpu(explorer.handle, name);
     // queueing: the same deep page alone (1 caller) vs 16 callers
     const probe = cases(store, explorer.handle).find((c) => c.name === 'ds listTokenTransfers token={hot}');
     if (probe !== undefined) {
@@ -443,6 +447,37 @@ async function bench(name: string): Promise<Line[]> {
   } finally {
     await drop();
   }
+}
+
+// ---- CPU per request of one large answer (issue 13) ----------------------------------------------
+
+const CPU_SAMPLES = env('BENCH_CPU_SAMPLES', 100);
+
+/**
+ * ms of this process's CPU (user + system, process.cpuUsage() deltas) per call and the wall p50,
+ * over `n` sequential calls after a warm-up: one caller, so the CPU is the request's own (a
+ * Postgres server's CPU is its own process, not counted).
+ */
+async function cpuPerRequest(fn: () => Promise<unknown>, n = CPU_SAMPLES): Promise<{ readonly cpu: number; readonly p50: number }> {
+  for (let i = 0; i < Math.min(20, n); i++) await fn(); // warm
+  const times: number[] = [];
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  const used = process.cpuUsage(c0);
+  times.sort((a, b) => a - b);
+  return { cpu: (used.user + used.system) / 1000 / n, p50: percentile(times, 50) };
+}
+
+/** The unpaged token balances of the hot address (≈ 1,000 tokens), JSON text included: target ≤ 5 ms CPU. */
+async function tokenBalancesCpu(handle: Handle, name: string): Promise<void> {
+  const c = apiCase('address token-balances (unpaged)', `/addresses/${HOT[0]}/token-balances`, {}, handle);
+  const { size } = await c.page(null);
+  const r = await cpuPerRequest(() => c.page(null));
+  console.log(`${name} ${c.name} (${size} balances), 1 caller × ${CPU_SAMPLES}: ${r.cpu.toFixed(2)} ms CPU/request (target ≤ 5), wall p50 ${r.p50.toFixed(2)} ms`);
 }
 
 // ---- a large CSV export: streamed with flat memory ------------------------------------------------
