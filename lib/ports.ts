@@ -202,6 +202,10 @@ export interface CurrentTokenBalance {
   readonly tokenId: bigint | null;
   readonly value: bigint;
 }
+/** A current balance with its token's record (null while the store holds no row for the token). */
+export interface TokenHolding extends CurrentTokenBalance {
+  readonly token: TokenRecord | null;
+}
 /**
  * Order desc: (value DESC, tokenAddress DESC, tokenId DESC with null lowest).
  * Cursor holds the last row's values; tokenId null compares below every id.
@@ -500,6 +504,8 @@ export interface DataSource {
     filter: TokenBalanceFilter,
     page: Page<TokenBalanceCursor>,
   ): Promise<readonly CurrentTokenBalance[]>;
+  /** listTokenBalances with each balance's token record read in the same query (the same filter, order, cursor and rows). */
+  listTokenHoldings(filter: TokenBalanceFilter, page: Page<TokenBalanceCursor>): Promise<readonly TokenHolding[]>;
   listTokenHolders(filter: TokenHolderFilter, page: Page<TokenHolderCursor>): Promise<readonly CurrentTokenBalance[]>;
   /** Addresses with a positive current coin balance and their transactions count (see AccountCursor). */
   listAccounts(filter: AccountFilter, page: Page<AccountCursor>): Promise<readonly AccountRecord[]>;

@@ -29,6 +29,9 @@ import type {
   NftCollectionFilter,
   NftCollectionRecord,
   Page,
+  TokenBalanceCursor,
+  TokenBalanceFilter,
+  TokenHolding,
   TokenInstanceKey,
   TokenTransferFilter,
   TransactionCursor,
@@ -97,6 +100,15 @@ export function createReader(s: State): VersionedDataSource {
     });
   };
 
+  const tokenBalances = (filter: TokenBalanceFilter, page: Page<TokenBalanceCursor>): readonly CurrentTokenBalance[] => {
+    const types = filter.types === undefined ? undefined : new Set(filter.types);
+    const c = page.after;
+    return takePage(views().holderBalances(filter.holder), page.limit, {
+      cursor: c === null ? null : balanceVs(c),
+      backward: page.order === 'asc',
+      keep: (b) => types === undefined || types.has(b.tokenType),
+    });
+  };
   return {
     ...createStatsReader(s, () => views().blocks.consensus),
     ...createAccountReader(s),
@@ -332,14 +344,12 @@ export function createReader(s: State): VersionedDataSource {
     },
 
     async listTokenBalances(filter, page): Promise<readonly CurrentTokenBalance[]> {
-      const types = filter.types === undefined ? undefined : new Set(filter.types);
-      const rows = views().holderBalances(filter.holder);
-      const c = page.after;
-      return takePage(rows, page.limit, {
-        cursor: c === null ? null : balanceVs(c),
-        backward: page.order === 'asc',
-        keep: (b) => types === undefined || types.has(b.tokenType),
-      });
+      return tokenBalances(filter, page);
+    },
+
+    async listTokenHoldings(filter, page): Promise<readonly TokenHolding[]> {
+      const v = views();
+      return tokenBalances(filter, page).map((b) => ({ ...b, token: v.token(b.tokenAddress) }));
     },
 
     async listTokenHolders(filter, page): Promise<readonly CurrentTokenBalance[]> {

@@ -83,6 +83,13 @@ export interface Dialect {
   codeOrderText(table: Knex.CreateTableBuilder, column: string): Knex.ColumnBuilder;
   /** SQL lower-casing ASCII letters only (domain/text.ts asciiLower), in code point order */
   asciiLower(expr: string): string;
+  /**
+   * the columns as one JSON array of texts (SQLite's integers stay numbers), one cell instead of
+   * many: the SQLite driver's cost is per cell, so a wide row of a long list reads faster packed
+   */
+  jsonArray(columns: readonly string[]): string;
+  /** the cell of a jsonArray column, as its values (Postgres: the driver parsed it already) */
+  fromJsonArray(v: unknown): readonly unknown[];
   /** the rows of a knex.raw result */
   rawRows(result: unknown): unknown;
   /** knex settings for a URL of this dialect */
@@ -132,6 +139,11 @@ function padKey(v: bigint): string {
 }
 
 /** Decode any stored big integer: pg numeric string, plain or padded decimal text, number. */
+function jsonValues(v: unknown): readonly unknown[] {
+  if (!Array.isArray(v)) throw new TypeError('expected a JSON array from the database');
+  return v;
+}
+
 export function toBig(v: unknown): bigint {
   if (typeof v === 'bigint') return v;
   if (typeof v === 'number') {
@@ -162,6 +174,8 @@ const sqlite: Dialect = {
     return { sql: `(${keys.map(() => one).join(' OR ')})`, bindings: keys.flat() };
   },
   codeOrderText: (t, c) => t.text(c),
+  jsonArray: (columns) => `json_array(${columns.join(', ')})`,
+  fromJsonArray: (v) => jsonValues(typeof v === 'string' ? JSON.parse(v) : v),
   // SQLite's lower() folds ASCII only (no ICU); BINARY collation is UTF-8 byte order
   asciiLower: (expr) => `lower(${expr})`,
   rawRows: (result) => {
@@ -222,6 +236,9 @@ const postgres: Dialect = {
     };
   },
   codeOrderText: (t, c) => t.specificType(c, 'text COLLATE "C"'),
+  // numeric as text: a JSON number would lose the digits of a uint256
+  jsonArray: (columns) => `json_build_array(${columns.map((c) => `(${c})::text`).join(', ')})`,
+  fromJsonArray: (v) => jsonValues(v),
   // under the "C" collation lower() folds ASCII only, and the result keeps the byte order
   asciiLower: (expr) => `lower(${expr} COLLATE "C")`,
   rawRows: (result) => {

@@ -43,7 +43,7 @@ import { listInternalTransactions } from './queries/listInternalTransactions.ts'
 import { listLogs } from './queries/listLogs.ts';
 import { listNftCollections } from './queries/listNftCollections.ts';
 import { listStateChanges } from './queries/listStateChanges.ts';
-import { listTokenBalances } from './queries/listTokenBalances.ts';
+import { listTokenBalances, listTokenHoldings } from './queries/listTokenBalances.ts';
 import { listTokenHolders } from './queries/listTokenHolders.ts';
 import { listTokenInstances } from './queries/listTokenInstances.ts';
 import { listTokenTransfers } from './queries/listTokenTransfers.ts';
@@ -75,6 +75,7 @@ export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
     listLogs: (filter, page) => listLogs(c, filter, page),
     listCoinBalances: (filter, page) => listCoinBalances(c, filter, page),
     listTokenBalances: (filter, page) => listTokenBalances(c, filter, page),
+    listTokenHoldings: (filter, page) => listTokenHoldings(c, filter, page),
     listTokenHolders: (filter, page) => listTokenHolders(c, filter, page),
     listAccounts: (filter, page) => listAccounts(c, filter, page),
     getAddressCounters: (addresses) => getAddressCounters(c, addresses),

@@ -20,7 +20,7 @@ import type {
   TransactionSignature,
 } from '../../lib/domain/records.ts';
 import { TOKEN_TYPES, TRANSACTION_KINDS } from '../../lib/domain/records.ts';
-import type { CurrentTokenBalance } from '../../lib/ports.ts';
+import type { CurrentTokenBalance, TokenHolding } from '../../lib/ports.ts';
 import type { Dialect } from './dialect.ts';
 import { toBig } from './dialect.ts';
 
@@ -437,6 +437,26 @@ export function toCurrentBalance(r: Row, d: Pick<Dialect, 'fromIdKey'>): Current
     tokenId: d.fromIdKey(r.token_id),
     value: big(r, 'value'),
   };
+}
+
+/**
+ * A holding (listTokenHoldings) read as one array of these columns: the balance `b`'s, then its
+ * token `t`'s (address null: no token row) and `h`'s holders count — what toToken reads.
+ */
+export const HOLDING_COLUMNS: readonly string[] = [
+  'b."holder"', 'b."token_address"', 'b."token_id"', 'b."token_type"', 'b."value"',
+  't."address"', 't."type"', 't."name"', 't."symbol"', 't."decimals"', 't."total_supply"', 't."icon_url"', 't."exchange_rate"',
+  'h."holders_count"',
+];
+
+export function toHolding(v: readonly unknown[], d: Pick<Dialect, 'fromIdKey'>): TokenHolding {
+  // a literal in HOLDING_COLUMNS order (one object shape, not keys added one by one)
+  const r: Row = {
+    holder: v[0], token_address: v[1], token_id: v[2], token_type: v[3], value: v[4],
+    address: v[5], type: v[6], name: v[7], symbol: v[8], decimals: v[9], total_supply: v[10], icon_url: v[11], exchange_rate: v[12],
+    holders_count: v[13],
+  };
+  return { ...toCurrentBalance(r, d), token: r.address === null ? null : toToken(r) };
 }
 
 // ---- contracts and trace frames ---------------------------------------------------------------

@@ -1,9 +1,9 @@
 /** GET /addresses/{address_hash_param}/token-balances — every current balance, a bare array. */
 import * as E from 'fp-ts/lib/Either.js';
 import { addressHash } from '../params/codecs.ts';
-import type { CurrentTokenBalance } from '../ports.ts';
+import type { TokenHolding } from '../ports.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { balanceContext, renderBalance } from './tokenBalances.ts';
+import { renderBalances } from './tokenBalances.ts';
 import * as t from 'io-ts';
 import { TokenBalance } from '../schema/holdings.ts';
 
@@ -16,21 +16,20 @@ export const addressTokenBalances = defineEndpoint({
   query: {},
   response: t.array(TokenBalance),
   handler:
-    ({ ds, render }) =>
+    ({ ds }) =>
     ({ path }) =>
     async () => {
-      const rows: CurrentTokenBalance[] = [];
+      const rows: TokenHolding[] = [];
       for (;;) {
         const last = rows[rows.length - 1];
-        const batch = await ds.listTokenBalances(
+        const batch = await ds.listTokenHoldings(
           { holder: path.address_hash_param },
           { after: last === undefined ? null : { value: last.value, tokenAddress: last.tokenAddress, tokenId: last.tokenId }, limit: CHUNK, order: 'desc' },
         );
         rows.push(...batch);
         if (batch.length < CHUNK) break;
       }
-      const ctx = await balanceContext(ds, rows, render, false);
       // Blockscout renders token_instance as null on this endpoint
-      return E.right(rows.map((b) => renderBalance(b, ctx, false)));
+      return E.right(renderBalances(rows, null));
     },
 });

@@ -1,33 +1,32 @@
 /** Rendering current token balances (address token lists). */
+import type { Address } from '../domain/records.ts';
 import type { JsonObject } from '../json.ts';
 import { listBody, pageSize, splitPage } from '../paging/page.ts';
-import type { CurrentTokenBalance, DataSource, TokenBalanceCursor, TokenBalanceFilter } from '../ports.ts';
+import type { DataSource, TokenBalanceCursor, TokenBalanceFilter, TokenHolding } from '../ports.ts';
 import type { RenderContext, RenderOptions } from '../render/context.ts';
 import { instanceKey, loadContext } from '../render/context.ts';
 import { renderInstance } from '../render/instance.ts';
 import { renderToken, unknownToken } from '../render/token.ts';
 
-export function renderBalance(b: CurrentTokenBalance, ctx: RenderContext, withInstance: boolean): JsonObject {
-  const token = ctx.tokens.get(b.tokenAddress) ?? unknownToken(b.tokenAddress, b.tokenType);
-  const instance =
-    withInstance && b.tokenId !== null ? ctx.instances.get(instanceKey({ tokenAddress: b.tokenAddress, tokenId: b.tokenId })) : undefined;
-  return {
-    token: renderToken(token),
-    token_id: b.tokenId === null ? null : b.tokenId.toString(),
-    token_instance: instance === undefined ? null : renderInstance(instance, ctx, { token, withOwner: true }),
-    value: b.value.toString(),
-  };
-}
-
-export async function balanceContext(ds: DataSource, rows: readonly CurrentTokenBalance[], render: RenderOptions, withInstances: boolean) {
-  return loadContext(
-    ds,
-    {
-      tokens: rows.map((r) => r.tokenAddress),
-      instances: withInstances ? rows.flatMap((r) => (r.tokenId === null ? [] : [{ tokenAddress: r.tokenAddress, tokenId: r.tokenId }])) : [],
-    },
-    render,
-  );
+/**
+ * The balances as Blockscout lists them, each with its token object. A token's object is
+ * rendered once and shared by its balances (the ids of one collection); `ctx` null renders
+ * every `token_instance` as null, else the instances it holds.
+ */
+export function renderBalances(rows: readonly TokenHolding[], ctx: RenderContext | null): JsonObject[] {
+  const tokens = new Map<Address, JsonObject>();
+  return rows.map((b) => {
+    const record = b.token ?? unknownToken(b.tokenAddress, b.tokenType);
+    let token = tokens.get(b.tokenAddress);
+    if (token === undefined) tokens.set(b.tokenAddress, (token = renderToken(record)));
+    const instance = ctx !== null && b.tokenId !== null ? ctx.instances.get(instanceKey({ tokenAddress: b.tokenAddress, tokenId: b.tokenId })) : undefined;
+    return {
+      token,
+      token_id: b.tokenId === null ? null : b.tokenId.toString(),
+      token_instance: instance === undefined || ctx === null ? null : renderInstance(instance, ctx, { token: record, withOwner: true }),
+      value: b.value.toString(),
+    };
+  });
 }
 
 export async function tokenBalancePage(
@@ -38,8 +37,8 @@ export async function tokenBalancePage(
   render: RenderOptions,
 ): Promise<JsonObject> {
   const size = pageSize(q);
-  const { rows, last } = splitPage(await ds.listTokenBalances(filter, { after, limit: size + 1, order: 'desc' }), size);
-  const ctx = await balanceContext(ds, rows, render, true);
+  const { rows, last } = splitPage(await ds.listTokenHoldings(filter, { after, limit: size + 1, order: 'desc' }), size);
+  const ctx = await loadContext(ds, { instances: rows.flatMap((r) => (r.tokenId === null ? [] : [{ tokenAddress: r.tokenAddress, tokenId: r.tokenId }])) }, render);
   const next =
     last === null
       ? null
@@ -48,9 +47,9 @@ export async function tokenBalancePage(
           items_count: size,
           token_contract_address_hash: last.tokenAddress,
           token_id: last.tokenId === null ? null : last.tokenId.toString(),
-          token_name: ctx.tokens.get(last.tokenAddress)?.name ?? null,
+          token_name: last.token?.name ?? null,
           token_type: last.tokenType,
           value: last.value.toString(),
         };
-  return listBody(rows.map((b) => renderBalance(b, ctx, true)), next);
+  return listBody(renderBalances(rows, ctx), next);
 }

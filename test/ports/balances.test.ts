@@ -1,6 +1,6 @@
 /** listTokenBalances and listNftCollections: current values, orders, cursors, grouping. (the port suite, over every store). */
 import type { Address } from '../../lib/domain/records.ts';
-import type { CurrentTokenBalance, NftCollectionCursor, NftCollectionRecord, TokenBalanceCursor } from '../../lib/ports.ts';
+import type { CurrentTokenBalance, NftCollectionCursor, NftCollectionRecord, Page, TokenBalanceCursor, TokenBalanceFilter } from '../../lib/ports.ts';
 import { addr, ZERO, A, B, T20, T721, T1155, T404, block, tx, transfer, token, bal, bundle, walk, walksBothWays, page } from './records.ts';
 import { storeTest } from './stores.ts';
 
@@ -69,6 +69,41 @@ storeTest('token balances: current values, order with ties and null ids, cursor'
   );
   t.same((await s.listTokenBalances({ holder: A, types: ['ERC-404', 'ERC-20'] }, page())).map(key), [`5:${T20}:-`, `5:${T404}:9`, `5:${T404}:-`]);
   t.equal((await s.getToken(T20)), null, 'no token record written');
+});
+
+storeTest('token holdings: the balances of listTokenBalances, each with its token record as getTokens reads it', async (t, s) => {
+  const b1 = block(1);
+  const big = 2n ** 255n + 7n; // beyond a JSON number's digits
+  await s.writeBlocks([
+    bundle(b1, {
+      tokens: [{ ...token(T20, 'ERC-20', 'Dollar "quoted", ∆ \\ 😀'), totalSupply: big, iconUrl: 'https://x/i.png', exchangeRate: '1.5' }, token(T1155, 'ERC-1155')],
+      tokenBalances: [
+        bal(b1, A, T20, 'ERC-20', big),
+        bal(b1, A, T1155, 'ERC-1155', 5n, 2n ** 200n),
+        bal(b1, A, T1155, 'ERC-1155', 5n, 1n),
+        bal(b1, A, T721, 'ERC-721', 5n), // no token record
+        bal(b1, B, T20, 'ERC-20', 1n),
+      ],
+    }),
+  ]);
+  const records = new Map((await s.getTokens([T20, T1155, T721])).map((r) => [r.address, r]));
+  t.equal(records.size, 2);
+  const cases: [TokenBalanceFilter, Page<TokenBalanceCursor>][] = [
+    [{ holder: A }, page()],
+    [{ holder: A }, page(null, 2, 'asc')],
+    [{ holder: A, types: ['ERC-1155', 'ERC-721'] }, page()],
+    [{ holder: A }, page({ value: 5n, tokenAddress: T1155, tokenId: 2n ** 200n }, 10)],
+  ];
+  for (const [filter, p] of cases) {
+    const balances = await s.listTokenBalances(filter, p);
+    const holdings = await s.listTokenHoldings(filter, p);
+    t.ok(balances.length > 0);
+    t.same(
+      holdings,
+      balances.map((b) => ({ ...b, token: records.get(b.tokenAddress) ?? null })),
+      `${JSON.stringify(filter)} ${p.order} ${p.limit}`,
+    );
+  }
 });
 
 storeTest('NFT collections: grouping, order, cursor, holdings', async (t, s) => {
