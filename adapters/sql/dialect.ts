@@ -138,12 +138,12 @@ function padKey(v: bigint): string {
   return '-' + (TEN_78 - m).toString().padStart(WIDTH, '0');
 }
 
-/** Decode any stored big integer: pg numeric string, plain or padded decimal text, number. */
 function jsonValues(v: unknown): readonly unknown[] {
   if (!Array.isArray(v)) throw new TypeError('expected a JSON array from the database');
   return v;
 }
 
+/** Decode any stored big integer: pg numeric string, plain or padded decimal text, number. */
 export function toBig(v: unknown): bigint {
   if (typeof v === 'bigint') return v;
   if (typeof v === 'number') {
