@@ -4,9 +4,8 @@
  * The sqlite3 driver turns every column of every row into a JS value one native call at a
  * time, on the main thread: for a page of 50 wide rows (transactions: 31 columns) that costs
  * more than the indexed read itself. One text per row and JSON.parse return the same values
- * about a quarter sooner. Only statements that select table rows (`*`, `t.*`, plus plain
- * columns — no computed values: a REAL would print with fewer digits than a double holds) are
- * packed; SQLite tables here hold text and integers only, which JSON carries unchanged
+ * about a quarter sooner. Only statements that select one table's rows (`*`, `t.*` — no computed
+ * values: a REAL would print with fewer digits than a double holds) are packed; SQLite tables here hold text and integers only, which JSON carries unchanged
  * (integers beyond 2^53 lose the same precision as with the driver's doubles). A statement's
  * columns are learnt from its first answer with rows, by its text; later runs are packed.
  */
@@ -16,14 +15,16 @@ export interface AllConnection {
   all(sql: string, bindings: unknown, callback: (this: unknown, err: Error | null, rows: unknown) => void): unknown;
 }
 
-const IDENT = '(?:`\\w+`|\\w+)';
-/** `select *`, `select t.*`, then plain columns, then a seekPages branch number, `from` */
-const TABLE_ROWS = new RegExp(`^select (?:${IDENT}\\.)?\\*(?:, ${IDENT}\\.${IDENT})*(?:, \\d+ as seek_branch)? from `, 'i');
+/**
+ * `select *` or `select t.*`, maybe a seekPages branch number, `from`: one table's columns, each
+ * name once (a further column could repeat one of them: the driver keeps the last, a subquery the first)
+ */
+const TABLE_ROWS = /^select (?:(?:`\w+`|\w+)\.)?\*(?:, \d+ as seek_branch)? from /i;
 /** statement texts remembered per connection (packed text, or null: not packed) */
 const MAX_TEXTS = 2000;
 
 function packedText(sql: string, rows: unknown): string | null {
-  // a bare * over a join can repeat a column name: the driver keeps the last, a subquery the first
+  // a bare * over a join can repeat a column name too
   if (!TABLE_ROWS.test(sql) || (/^select \*/i.test(sql) && /\bjoin\b/i.test(sql))) return null;
   const first: unknown = Array.isArray(rows) ? rows[0] : undefined;
   if (typeof first !== 'object' || first === null) return null;
