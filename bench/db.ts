@@ -49,7 +49,9 @@ const DEEP = env('BENCH_DEEP_PAGE', 1000);
 const LIMIT = 50;
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const SCHEMA = `scoutkit_bench_${process.pid}`;
+/** BENCH_PG_SCHEMA=<name>: keep the Postgres data set in that schema, and reuse it when it holds this scale's chain */
+const KEEP_PG = process.env.BENCH_PG_SCHEMA === undefined || process.env.BENCH_PG_SCHEMA === '' ? undefined : process.env.BENCH_PG_SCHEMA;
+const SCHEMA = KEEP_PG ?? `scoutkit_bench_${process.pid}`;
 /** BENCH_RECOMPUTE=1: write through the recompute path only (the writer before the append-only fast path) */
 const RECOMPUTE = process.env.BENCH_RECOMPUTE === '1';
 /** BENCH_SQLITE_FILE=<path>: keep the SQLite data set there, and reuse it when it holds this scale's chain */
@@ -373,11 +375,19 @@ async function open(name: string): Promise<{ store: SqlStore; loaded: boolean; d
     await store.knex.raw('PRAGMA cache_size = -1048576');
     return { store, loaded: false, drop: async () => { await store.close(); if (KEEP_SQLITE === undefined) for (const f of files) rmSync(f, { force: true }); } };
   }
+  if (KEEP_PG !== undefined) {
+    // a data set kept by an earlier run of the same scale: measure it again without loading
+    const store = await openSqlStore(DATABASE_URL, { searchPath: SCHEMA, poolSize: CONCURRENCY });
+    if ((await store.getHighestBlockNumber()) === Math.ceil(TXS / PER_BLOCK) - 1) return { store, loaded: true, drop: () => store.close() };
+    await store.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
+    await store.close();
+  }
   const store = await openSqlStore(DATABASE_URL, { searchPath: SCHEMA, poolSize: CONCURRENCY, recomputeCurrent: RECOMPUTE });
   return {
     store,
     loaded: false,
     drop: async () => {
+      if (KEEP_PG !== undefined) return store.close();
       try {
         await store.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
       } finally {
@@ -438,7 +448,7 @@ async function load(store: SqlStore, name: string): Promise<void> {
 async function bench(name: string): Promise<Line[]> {
   const { store, loaded, drop } = await open(name);
   try {
-    if (loaded) console.log(`${name}: reusing the data set in ${KEEP_SQLITE}`);
+    if (loaded) console.log(`${name}: reusing the data set in ${name === 'sqlite' ? KEEP_SQLITE : `schema ${SCHEMA}`}`);
     else await load(store, name);
     if (LOAD_ONLY) return [];
     const explorer = createExplorer({ chains: { '1': store }, cache: { maxEntries: 0 } });
