@@ -4,10 +4,11 @@
  * The sqlite3 driver turns every column of every row into a JS value one native call at a
  * time, on the main thread: for a page of 50 wide rows (transactions: 31 columns) that costs
  * more than the indexed read itself. One text per row and JSON.parse return the same values
- * about a quarter sooner. Only statements that select one table's rows (`*`, `t.*` — no computed
- * values: a REAL would print with fewer digits than a double holds) are packed; SQLite tables here hold text and integers only, which JSON carries unchanged
- * (integers beyond 2^53 lose the same precision as with the driver's doubles). A statement's
- * columns are learnt from its first answer with rows, by its text; later runs are packed.
+ * about a quarter sooner. Only statements that select one table's rows (`*`, `t.*` — no
+ * computed values: a REAL would print with fewer digits than a double holds) are packed; the
+ * tables hold text and integers only, which JSON carries unchanged (integers beyond 2^53 lose
+ * the same precision as with the driver's doubles). A statement's columns are learnt from its
+ * first answer with rows, by its text; later runs are packed.
  */
 
 /** The one method of a sqlite3 connection the reads go through. */
@@ -22,6 +23,8 @@ export interface AllConnection {
 const TABLE_ROWS = /^select (?:(?:`\w+`|\w+)\.)?\*(?:, \d+ as seek_branch)? from /i;
 /** statement texts remembered per connection (packed text, or null: not packed) */
 const MAX_TEXTS = 2000;
+/** json_object takes at most 127 arguments (SQLITE_MAX_FUNCTION_ARG): name and value per column */
+const MAX_COLUMNS = 63;
 
 function packedText(sql: string, rows: unknown): string | null {
   // a bare * over a join can repeat a column name too
@@ -29,7 +32,7 @@ function packedText(sql: string, rows: unknown): string | null {
   const first: unknown = Array.isArray(rows) ? rows[0] : undefined;
   if (typeof first !== 'object' || first === null) return null;
   const columns = Object.keys(first);
-  if (columns.some((c) => !/^\w+$/.test(c))) return null;
+  if (columns.length > MAX_COLUMNS || columns.some((c) => !/^\w+$/.test(c))) return null;
   return `select json_object(${columns.map((c) => `'${c}', "${c}"`).join(', ')}) as packed_row from (${sql})`;
 }
 
