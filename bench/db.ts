@@ -32,6 +32,7 @@ import type { JsonValue } from '../lib/json.ts';
 import { createExplorer, toJson } from '../lib/index.ts';
 import { openSqlStore } from '../adapters/sql/index.ts';
 import type { SqlStore } from '../adapters/sql/index.ts';
+import type { Knex } from 'knex';
 
 const env = (k: string, d: number): number => {
   const v = process.env[k];
@@ -45,11 +46,15 @@ const PER_BLOCK = env('BENCH_TX_PER_BLOCK', 10);
 const BATCH = env('BENCH_BATCH', 100);
 const CONCURRENCY = env('BENCH_CONCURRENCY', 16);
 const SAMPLES = env('BENCH_SAMPLES', 800);
+/** samples of the one-caller run of each list's first page (and of its raw statements) */
+const SAMPLES_ONE = env('BENCH_SAMPLES_ONE', 300);
 const DEEP = env('BENCH_DEEP_PAGE', 1000);
 const LIMIT = 50;
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const SCHEMA = `scoutkit_bench_${process.pid}`;
+/** BENCH_PG_SCHEMA=<name>: keep the Postgres data set in that schema, and reuse it when it holds this scale's chain */
+const KEEP_PG = process.env.BENCH_PG_SCHEMA === undefined || process.env.BENCH_PG_SCHEMA === '' ? undefined : process.env.BENCH_PG_SCHEMA;
+const SCHEMA = KEEP_PG ?? `scoutkit_bench_${process.pid}`;
 /** BENCH_RECOMPUTE=1: write through the recompute path only (the writer before the append-only fast path) */
 const RECOMPUTE = process.env.BENCH_RECOMPUTE === '1';
 /** BENCH_SQLITE_FILE=<path>: keep the SQLite data set there, and reuse it when it holds this scale's chain */
@@ -297,17 +302,43 @@ async function measure(fn: () => Promise<unknown>, concurrency = CONCURRENCY, sa
   return { p50: percentile(times, 50), p99: percentile(times, 99), rps: (samples / wall) * 1000 };
 }
 
-/** EXPLAIN every statement one call runs; flags full scans and sorts. */
-async function plans(store: SqlStore, run: () => Promise<unknown>): Promise<string[]> {
-  const captured: { sql: string; bindings: unknown[] }[] = [];
+interface Statement {
+  readonly sql: string;
+  readonly bindings: unknown[];
+}
+
+/** The statements one call runs through the store's reader, in order (knex 'query' events). */
+async function statements(store: SqlStore, run: () => Promise<unknown>): Promise<Statement[]> {
+  const captured: Statement[] = [];
   const listener = (q: unknown) => {
-    if (typeof q === 'object' && q !== null && 'sql' in q && typeof q.sql === 'string' && /^\s*select/i.test(q.sql)) {
+    if (typeof q === 'object' && q !== null && 'sql' in q && typeof q.sql === 'string') {
       captured.push({ sql: q.sql, bindings: 'bindings' in q && Array.isArray(q.bindings) ? q.bindings : [] });
     }
   };
   store.reader.on('query', listener);
-  await run();
-  store.reader.removeListener('query', listener);
+  try {
+    await run();
+  } finally {
+    store.reader.removeListener('query', listener);
+  }
+  return captured;
+}
+
+/**
+ * The same statements run again as raw SQL through the same knex and driver, one after another as
+ * the page runs them: the floor of the page's cost, with no query building, row mapping or JSON.
+ */
+function rawRun(store: SqlStore, captured: readonly Statement[]): () => Promise<unknown> {
+  // knex.raw takes `?` placeholders; Postgres's text carries $1, $2… (`?` keeps the order they bind in)
+  const texts = captured.map((q) => ({ sql: store.dialect === 'sqlite' ? q.sql : q.sql.replace(/\$\d+/g, '?'), bindings: q.bindings as Knex.RawBinding[] }));
+  return async () => {
+    for (const q of texts) await store.reader.raw(q.sql, q.bindings);
+  };
+}
+
+/** EXPLAIN every statement one call runs; flags full scans and sorts. */
+async function plans(store: SqlStore, run: () => Promise<unknown>): Promise<string[]> {
+  const captured = (await statements(store, run)).filter((q) => /^\s*select/i.test(q.sql));
   const out: string[] = [];
   const seen = new Set<string>();
   for (const q of captured) {
@@ -321,7 +352,8 @@ async function plans(store: SqlStore, run: () => Promise<unknown>): Promise<stri
     const text = lines.join(' | ');
     const bad =
       store.dialect === 'sqlite'
-        ? lines.some((l) => /^SCAN \S+$/.test(l) || /^SCAN \S+ AS \S+$/.test(l) || /TEMP B-TREE/.test(l))
+        ? // SCAN seekN: reading back a branch of seekPages (a LIMITed co-routine), not a table
+          lines.some((l) => (/^SCAN \S+$/.test(l) && !/^SCAN seek\d+$/.test(l)) || /^SCAN \S+ AS \S+$/.test(l) || /TEMP B-TREE/.test(l))
         : // a plain Sort node sorts everything below it; an Incremental Sort on a presorted key under the LIMIT does not
           lines.some((l) => /Seq Scan/.test(l) || (/(^|-> +)Sort +\(/.test(l) && !/Incremental/.test(l)));
     out.push(`${bad ? '!! FULL SCAN / SORT !! ' : ''}${q.sql.slice(0, 90).replace(/\s+/g, ' ')}… → ${text.slice(0, 400)}`);
@@ -346,11 +378,19 @@ async function open(name: string): Promise<{ store: SqlStore; loaded: boolean; d
     await store.knex.raw('PRAGMA cache_size = -1048576');
     return { store, loaded: false, drop: async () => { await store.close(); if (KEEP_SQLITE === undefined) for (const f of files) rmSync(f, { force: true }); } };
   }
+  if (KEEP_PG !== undefined) {
+    // a data set kept by an earlier run of the same scale: measure it again without loading
+    const store = await openSqlStore(DATABASE_URL, { searchPath: SCHEMA, poolSize: CONCURRENCY });
+    if ((await store.getHighestBlockNumber()) === Math.ceil(TXS / PER_BLOCK) - 1) return { store, loaded: true, drop: () => store.close() };
+    await store.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
+    await store.close();
+  }
   const store = await openSqlStore(DATABASE_URL, { searchPath: SCHEMA, poolSize: CONCURRENCY, recomputeCurrent: RECOMPUTE });
   return {
     store,
     loaded: false,
     drop: async () => {
+      if (KEEP_PG !== undefined) return store.close();
       try {
         await store.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
       } finally {
@@ -366,6 +406,10 @@ interface Line {
   readonly first: Stats;
   readonly deep: Stats | null;
   readonly pages: number;
+  /** the first page at one caller */
+  readonly one: Stats;
+  /** the first page's statements run raw at one caller (API cases only), and how many there are */
+  readonly raw: { readonly stats: Stats; readonly statements: number } | null;
 }
 
 async function load(store: SqlStore, name: string): Promise<void> {
@@ -407,7 +451,7 @@ async function load(store: SqlStore, name: string): Promise<void> {
 async function bench(name: string): Promise<Line[]> {
   const { store, loaded, drop } = await open(name);
   try {
-    if (loaded) console.log(`${name}: reusing the data set in ${KEEP_SQLITE}`);
+    if (loaded) console.log(`${name}: reusing the data set in ${name === 'sqlite' ? KEEP_SQLITE : `schema ${SCHEMA}`}`);
     else await load(store, name);
     if (LOAD_ONLY) return [];
     const explorer = createExplorer({ chains: { '1': store }, cache: { maxEntries: 0 } });
@@ -425,11 +469,19 @@ async function bench(name: string): Promise<Line[]> {
       const walkMs = performance.now() - w0;
       const first = await measure(() => c.page(null));
       const deep = pages === DEEP ? await measure(() => c.page(after)) : null;
-      lines.push({ store: name, name: c.name, first, deep, pages });
+      const one = await measure(() => c.page(null), 1, SAMPLES_ONE);
+      let raw: Line['raw'] = null;
+      if (c.name.startsWith('GET ')) {
+        const captured = await statements(store, () => c.page(null));
+        raw = { stats: await measure(rawRun(store, captured), 1, SAMPLES_ONE), statements: captured.length };
+      }
+      lines.push({ store: name, name: c.name, first, deep, pages, one, raw });
       const f = (x: number) => x.toFixed(2);
       console.log(
         `${name} ${c.name}: first p50 ${f(first.p50)} p99 ${f(first.p99)} (${first.rps.toFixed(0)}/s)` +
-          (deep === null ? ` — only ${pages} pages` : `; page ${DEEP} p50 ${f(deep.p50)} p99 ${f(deep.p99)} (${deep.rps.toFixed(0)}/s); walk ${(walkMs / pages).toFixed(2)} ms/page sequential`),
+          (deep === null ? ` — only ${pages} pages` : `; page ${DEEP} p50 ${f(deep.p50)} p99 ${f(deep.p99)} (${deep.rps.toFixed(0)}/s); walk ${(walkMs / pages).toFixed(2)} ms/page sequential`) +
+          `; 1 caller p50 ${f(one.p50)} p99 ${f(one.p99)}` +
+          (raw === null ? '' : `, its ${raw.statements} statement${raw.statements === 1 ? '' : 's'} raw p50 ${f(raw.stats.p50)} (API ÷ raw ${f(one.p50 / raw.stats.p50)})`),
       );
       if (c.name.startsWith('ds ') || c.name.includes('advanced-filters')) {
         for (const p of await plans(store, () => c.page(deep === null ? null : after))) console.log(`    plan: ${p}`);
@@ -532,6 +584,18 @@ for (const l of all) {
     `| ${l.store} | ${l.name} | ${f(l.first.p50)} | ${f(l.first.p99)} | ${f(l.deep?.p50)} | ${f(l.deep?.p99)} | ${f(ratio)}${l.deep === null ? ` (${l.pages} pages)` : ''} | ${p99 <= 10 ? 'yes' : 'NO'} | ${ratio === undefined ? '—' : ratio <= 1.3 ? 'yes' : 'NO'} |`,
   );
 }
+// issue 13: a cold API page at one caller next to the raw SQL it runs (same driver, same statements in order)
+console.log(`\ncold API pages (response cache off) at one caller, ${SAMPLES_ONE} samples, against their statements run raw; targets: p50 ≤ 1 ms, p99 ≤ 3 ms at 1 caller, p99 ≤ 15 ms at ${CONCURRENCY} callers`);
+console.log(`| store | case | API p50 / p99 1 caller | raw p50 (statements) | API ÷ raw | p99 ${CONCURRENCY} callers | targets met |`);
+console.log('|---|---|---|---|---|---|---|');
+for (const l of all) {
+  if (l.raw === null) continue;
+  const met = l.one.p50 <= 1 && l.one.p99 <= 3 && l.first.p99 <= 15;
+  console.log(
+    `| ${l.store} | ${l.name} | ${f(l.one.p50)} / ${f(l.one.p99)} | ${f(l.raw.stats.p50)} (${l.raw.statements}) | ${f(l.one.p50 / l.raw.stats.p50)} | ${f(l.first.p99)} | ${met ? 'yes' : `NO (${[l.one.p50 > 1 ? 'p50' : '', l.one.p99 > 3 ? 'p99' : '', l.first.p99 > 15 ? `p99 ${CONCURRENCY}` : ''].filter((x) => x !== '').join(', ')})`} |`,
+  );
+}
+
 // issue 9: the aggregate and search pages at one caller within 2 × a plain list page (/blocks)
 const VERSUS_BLOCKS = ['GET /stats', 'GET /tokens/', 'GET /tokens/{hot token}/holders', 'GET /search?q=T12'];
 console.log(`\nfirst-page p50 against GET /blocks?type=block's (target ≤ 2 × at one caller; now ${CONCURRENCY} caller${CONCURRENCY === 1 ? '' : 's'})`);

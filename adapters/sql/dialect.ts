@@ -22,6 +22,8 @@
  * functions, JSON-as-text arrays) is written once for both.
  */
 import type { Knex } from 'knex';
+import type { AllConnection } from './packedRows.ts';
+import { packRows } from './packedRows.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -110,11 +112,11 @@ export function sqliteFile(url: string): string | null {
   return filename;
 }
 
-interface SqliteConnection {
+interface SqliteConnection extends AllConnection {
   run(sql: string, done: (err: Error | null) => void): void;
 }
 function isSqliteConnection(c: unknown): c is SqliteConnection {
-  return typeof c === 'object' && c !== null && 'run' in c && typeof c.run === 'function';
+  return typeof c === 'object' && c !== null && 'run' in c && typeof c.run === 'function' && 'all' in c && typeof c.all === 'function';
 }
 
 /** A Postgres array literal of text elements (each quoted, `"` and `\` escaped). */
@@ -201,6 +203,8 @@ const sqlite: Dialect = {
             : reading
               ? ['PRAGMA busy_timeout = 5000', 'PRAGMA query_only = ON']
               : ['PRAGMA journal_mode = WAL', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
+          // the read-only pool answers row reads packed (packedRows.ts)
+          if (reading) packRows(conn);
           const next = (i: number): void => {
             if (i === pragmas.length) return done(null, conn);
             conn.run(pragmas[i], (err) => (err === null ? next(i + 1) : done(err, conn)));

@@ -11,6 +11,23 @@ export type { Binding, Cond } from './dialect.ts';
 /** Keys per statement for OR-chained multi-column key conditions. */
 export const KEY_CHUNK = 200;
 
+/**
+ * A statement over a list of `n` keys, its text built once per `n` (at most KEY_CHUNK texts):
+ * a page's lookups skip the query builder and its compilation, which cost as much as a small
+ * indexed read. `text` receives the placeholders, e.g. `(?, ?, ?)`.
+ */
+export function keyListStatement(text: (placeholders: string) => string): (n: number) => string {
+  const built = new Map<number, string>();
+  return (n) => {
+    let sql = built.get(n);
+    if (sql === undefined) {
+      sql = text(`(${Array.from({ length: n }, () => '?').join(', ')})`);
+      built.set(n, sql);
+    }
+    return sql;
+  };
+}
+
 export function chunks<T>(xs: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));

@@ -4,7 +4,7 @@ import type { TokenTransferRecord } from '../../../lib/domain/records.ts';
 import type { Page, TokenTransferCursor, TokenTransferFilter } from '../../../lib/ports.ts';
 import { asRows, toTransfer } from '../rows.ts';
 import type { SqlContext } from './context.ts';
-import { cmpNum, inOrderOf, mergePages, orderBy, pageSize, past, sideColumns, touching, within } from './seek.ts';
+import { cmpNum, inOrderOf, mergePages, orderBy, pageSize, past, seekPages, sideColumns, touching, within } from './seek.ts';
 
 export async function listTokenTransfers(c: SqlContext, filter: TokenTransferFilter, page: Page<TokenTransferCursor>): Promise<readonly TokenTransferRecord[]> {
   const { knex, d } = c;
@@ -17,8 +17,11 @@ export async function listTokenTransfers(c: SqlContext, filter: TokenTransferFil
   if (methods !== undefined && methods.length === 0) return [];
   const at = page.after;
   const inclusive = at?.inclusive === true;
-  const merge = (pages: readonly TokenTransferRecord[][]) =>
-    mergePages(pages, (t) => `${t.blockHash}|${t.logIndex}`, inOrderOf(transferCmp, page.order), n);
+  /** one seek per OR branch, all run in one statement (seekPages), merged into the page */
+  const merge = async (branches: readonly Knex.QueryBuilder[]) => {
+    const pages = (await seekPages(knex, branches.map((q) => q.orderBy(listOrder('tt')).limit(n)))).map((rows) => rows.map(toTransfer));
+    return mergePages(pages, (t) => `${t.blockHash}|${t.logIndex}`, inOrderOf(transferCmp, page.order), n);
+  };
   /** the filters that are not the seek's own equality prefix */
   const narrow = (q: Knex.QueryBuilder, alias: string, skip: { token?: boolean; id?: boolean; types?: boolean; methods?: boolean; address?: boolean }) => {
     if (tokenAddress !== undefined && skip.token !== true) q = q.andWhere(`${alias}.token_address`, tokenAddress);
@@ -53,12 +56,11 @@ export async function listTokenTransfers(c: SqlContext, filter: TokenTransferFil
     return asRows(await q.orderBy(listOrder('i')).limit(n)).map(toTransfer);
   }
   if (address !== undefined) {
-    const pages = [];
-    for (const column of sideColumns(direction, 'from_address', ['to_address'])) {
-      const q = narrow(cursor(knex('token_transfers as tt').select('tt.*').where(`tt.${column}`, address), 'tt'), 'tt', { address: true });
-      pages.push(asRows(await q.orderBy(listOrder('tt')).limit(n)).map(toTransfer));
-    }
-    return merge(pages);
+    return merge(
+      sideColumns(direction, 'from_address', ['to_address']).map((column) =>
+        narrow(cursor(knex('token_transfers as tt').select('tt.*').where(`tt.${column}`, address), 'tt'), 'tt', { address: true }),
+      ),
+    );
   }
   if (tokenAddress !== undefined) {
     const q = narrow(cursor(knex('token_transfers as tt').select('tt.*').where('tt.token_address', tokenAddress), 'tt'), 'tt', { token: true });
@@ -66,20 +68,10 @@ export async function listTokenTransfers(c: SqlContext, filter: TokenTransferFil
   }
   if (methods !== undefined) {
     // one seek per method id (index transfers_method); types and blocks narrow each
-    const pages = [];
-    for (const m of methods) {
-      const q = narrow(cursor(knex('token_transfers as tt').select('tt.*').where('tt.method_id', m), 'tt'), 'tt', { methods: true });
-      pages.push(asRows(await q.orderBy(listOrder('tt')).limit(n)).map(toTransfer));
-    }
-    return merge(pages);
+    return merge(methods.map((m) => narrow(cursor(knex('token_transfers as tt').select('tt.*').where('tt.method_id', m), 'tt'), 'tt', { methods: true })));
   }
   if (types !== undefined) {
-    const pages = [];
-    for (const t of types) {
-      const q = narrow(cursor(knex('token_transfers as tt').select('tt.*').where('tt.token_type', t), 'tt'), 'tt', { types: true });
-      pages.push(asRows(await q.orderBy(listOrder('tt')).limit(n)).map(toTransfer));
-    }
-    return merge(pages);
+    return merge(types.map((t) => narrow(cursor(knex('token_transfers as tt').select('tt.*').where('tt.token_type', t), 'tt'), 'tt', { types: true })));
   }
   const q = narrow(cursor(knex('token_transfers as tt').select('tt.*'), 'tt'), 'tt', {});
   return asRows(await q.orderBy(listOrder('tt')).limit(n)).map(toTransfer);

@@ -3,9 +3,9 @@ import type { Knex } from 'knex';
 import type { Hash, TransactionRecord } from '../../../lib/domain/records.ts';
 import { TRANSACTION_KINDS } from '../../../lib/domain/records.ts';
 import type { Order, Page, TransactionCursor, TransactionFilter } from '../../../lib/ports.ts';
-import { asRows, kindCode, toTransaction } from '../rows.ts';
+import { kindCode, toTransaction } from '../rows.ts';
 import type { SqlContext } from './context.ts';
-import { cmpNum, cmpStr, inOrderOf, mergePages, orderBy, pageSize, past, sideColumns, within } from './seek.ts';
+import { cmpNum, cmpStr, inOrderOf, mergePages, orderBy, pageSize, past, seekPages, sideColumns, within } from './seek.ts';
 
 export async function listTransactions(c: SqlContext, filter: TransactionFilter, page: Page<TransactionCursor>): Promise<readonly TransactionRecord[]> {
   const after = page.after;
@@ -36,9 +36,9 @@ async function listValidated(c: SqlContext, filter: TransactionFilter, after: { 
   const { knex } = c;
   const cursor = (q: Knex.QueryBuilder, bn: string, ix: string) => (after === null ? q : past(q, [bn, ix], [after.blockNumber, after.index], order));
   const methods = filter.methodIds === undefined ? undefined : [...new Set(filter.methodIds)];
-  const pages: TransactionRecord[][] = [];
-  const run = async (q: Knex.QueryBuilder, bn: string, ix: string) =>
-  pages.push(asRows(await q.orderBy(orderBy([[bn, 'desc'], [ix, 'desc']], order)).limit(n)).map(toTransaction));
+  // one seek per OR branch, all run in one statement (seekPages)
+  const branches: Knex.QueryBuilder[] = [];
+  const seek = (q: Knex.QueryBuilder, bn: string, ix: string) => branches.push(q.orderBy(orderBy([[bn, 'desc'], [ix, 'desc']], order)).limit(n));
   if (filter.address !== undefined) {
   // one seek per side column of the address; kinds and method ids narrow each row
   for (const column of sideColumns(filter.direction, 'from_address', ['to_address', 'created_contract'])) {
@@ -46,7 +46,7 @@ async function listValidated(c: SqlContext, filter: TransactionFilter, after: { 
     q = kindsCondition(q, filter.kinds);
     if (q === null) return [];
     if (methods !== undefined) q = q.whereIn('method_id', methods);
-    await run(within(cursor(q, 'block_number', 'tx_index'), 'block_number', filter.blocks), 'block_number', 'tx_index');
+    seek(within(cursor(q, 'block_number', 'tx_index'), 'block_number', filter.blocks), 'block_number', 'tx_index');
   }
   } else if (filter.kinds !== undefined) {
   for (const kind of new Set(filter.kinds)) {
@@ -57,18 +57,19 @@ async function listValidated(c: SqlContext, filter: TransactionFilter, after: { 
       .where('k.kind', kindCode(kind));
     q = within(cursor(q, 'k.block_number', 'k.tx_index'), 'k.block_number', filter.blocks);
     if (methods !== undefined) q = q.whereIn('t.method_id', methods);
-    await run(q, 'k.block_number', 'k.tx_index');
+    seek(q, 'k.block_number', 'k.tx_index');
   }
   } else if (methods !== undefined) {
   for (const m of methods) {
     const q = cursor(knex('transactions').where({ consensus: true, method_id: m }), 'block_number', 'tx_index');
-    await run(within(q, 'block_number', filter.blocks), 'block_number', 'tx_index');
+    seek(within(q, 'block_number', filter.blocks), 'block_number', 'tx_index');
   }
   } else {
   const q = cursor(knex('transactions').where('consensus', true), 'block_number', 'tx_index');
-  await run(within(q, 'block_number', filter.blocks), 'block_number', 'tx_index');
+  seek(within(q, 'block_number', filter.blocks), 'block_number', 'tx_index');
   }
-  if (pages.length === 0) return [];
+  if (branches.length === 0) return [];
+  const pages = (await seekPages(knex, branches)).map((rows) => rows.map(toTransaction));
   return mergePages(pages, (t) => `${t.blockHash}|${t.hash}`, inOrderOf(minedCmp, order), n);
 }
 
@@ -77,7 +78,7 @@ async function listPending(c: SqlContext, filter: TransactionFilter, after: { in
   // a pending transaction is in no block, so no block range holds one
   if (filter.blocks !== undefined) return [];
   const [older, hashSide] = order === 'desc' ? (['<', '>'] as const) : (['>', '<'] as const);
-  const seek = async (column: string | null) => {
+  const seek = (column: string | null): Knex.QueryBuilder | null => {
   let q: Knex.QueryBuilder | null = knex('pending_transactions');
   if (column !== null) q = q.where(column, filter.address);
   if (after !== null) {
@@ -91,14 +92,15 @@ async function listPending(c: SqlContext, filter: TransactionFilter, after: { in
     if (filter.methodIds.length === 0) return null;
     q = q.whereIn('method_id', [...filter.methodIds]);
   }
-  return asRows(await q.orderBy(orderBy([['inserted_at', 'desc'], ['hash', 'asc']], order)).limit(n)).map(toTransaction);
+  return q.orderBy(orderBy([['inserted_at', 'desc'], ['hash', 'asc']], order)).limit(n);
   };
   const columns = filter.address === undefined ? [null] : sideColumns(filter.direction, 'from_address', ['to_address', 'created_contract']);
-  const pages: TransactionRecord[][] = [];
+  const branches: Knex.QueryBuilder[] = [];
   for (const c of columns) {
-  const p = await seek(c);
-  if (p === null) return [];
-  pages.push(p);
+  const q = seek(c);
+  if (q === null) return [];
+  branches.push(q);
   }
+  const pages = (await seekPages(knex, branches)).map((rows) => rows.map(toTransaction));
   return mergePages(pages, (t) => t.hash, inOrderOf(pendingCmp, order), n);
 }

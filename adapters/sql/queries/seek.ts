@@ -6,6 +6,8 @@ import type { Knex } from 'knex';
 import type { Address } from '../../../lib/domain/records.ts';
 import type { BlockRange, Direction, Order } from '../../../lib/ports.ts';
 import type { Binding } from '../dialect.ts';
+import type { Row } from '../rows.ts';
+import { asRows } from '../rows.ts';
 
 export type OrderBy = { column: string; order: 'asc' | 'desc' }[];
 
@@ -24,6 +26,19 @@ export function mergePages<T>(pages: readonly (readonly T[])[], key: (x: T) => s
   const seen = new Map<string, T>();
   for (const p of pages) for (const x of p) if (!seen.has(key(x))) seen.set(key(x), x);
   return [...seen.values()].sort(cmp).slice(0, limit);
+}
+/**
+ * The rows of several seeks (the branches of an OR filter) in one statement, one page per branch
+ * in branch order: each branch keeps its ORDER BY … LIMIT inside a subquery, the subqueries are
+ * joined by UNION ALL — one round trip instead of one per branch. A branch's rows carry its
+ * number in `seek_branch` (the record mappers ignore the column).
+ */
+export async function seekPages(knex: Knex, branches: readonly Knex.QueryBuilder[]): Promise<Row[][]> {
+  if (branches.length <= 1) return Promise.all(branches.map(async (b) => asRows(await b)));
+  const [first, ...rest] = branches.map((b, i) => knex.select('*', knex.raw(`${i} as seek_branch`)).from(b.as(`seek${i}`)));
+  const pages: Row[][] = branches.map(() => []);
+  for (const r of asRows(await first?.unionAll(rest))) pages[Number(r.seek_branch)]?.push(r);
+  return pages;
 }
 export const cmpNum = (a: number, b: number) => (a < b ? -1 : a > b ? 1 : 0);
 export const cmpBig = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
