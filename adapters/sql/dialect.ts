@@ -83,6 +83,11 @@ export interface Dialect {
   codeOrderText(table: Knex.CreateTableBuilder, column: string): Knex.ColumnBuilder;
   /** SQL lower-casing ASCII letters only (domain/text.ts asciiLower), in code point order */
   asciiLower(expr: string): string;
+  /**
+   * FROM `table AS alias` read through `index`: SQLite's INDEXED BY (its planner would rather
+   * range-scan a selective-looking index and sort); Postgres' planner picks by its statistics
+   */
+  through(table: string, alias: string, index: string): string;
   /** the rows of a knex.raw result */
   rawRows(result: unknown): unknown;
   /** knex settings for a URL of this dialect */
@@ -164,6 +169,7 @@ const sqlite: Dialect = {
   codeOrderText: (t, c) => t.text(c),
   // SQLite's lower() folds ASCII only (no ICU); BINARY collation is UTF-8 byte order
   asciiLower: (expr) => `lower(${expr})`,
+  through: (table, alias, index) => `${table} AS ${alias} INDEXED BY ${index}`,
   rawRows: (result) => {
     if (Array.isArray(result)) return result;
     throw new TypeError('unexpected raw query result');
@@ -224,6 +230,7 @@ const postgres: Dialect = {
   codeOrderText: (t, c) => t.specificType(c, 'text COLLATE "C"'),
   // under the "C" collation lower() folds ASCII only, and the result keeps the byte order
   asciiLower: (expr) => `lower(${expr} COLLATE "C")`,
+  through: (table, alias) => `${table} AS ${alias}`,
   rawRows: (result) => {
     if (typeof result === 'object' && result !== null && 'rows' in result) return result.rows;
     throw new TypeError('unexpected raw query result');

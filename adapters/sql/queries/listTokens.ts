@@ -1,23 +1,31 @@
 /**
- * listTokens over token_search (migration 010), whose columns put the list's order ascending:
- * (holders_rank = −holders_count, name_null, name_key, address).
+ * listTokens over token_search (migrations 010, 015), whose columns put the list's order
+ * ascending: (holders_rank = −holders_count, name_null, name_key, address).
  * - no prefix: one seek on token_search_order, or with types one seek per type on
  *   token_search_type, merged;
- * - a prefix: the prefix ranges of token_search_name and token_search_symbol give the matching
- *   tokens (as many as match, whatever the page), which are then ordered and cut to the page.
- * Rows are joined with tokens and token_holder_counts for the records.
+ * - a prefix: first the matches are counted, up to PREFIX_SORT_CAP, on the covering
+ *   token_search_name / token_search_symbol ranges (index entries only). Fewer than the cap: the
+ *   matches past the cursor are read from those ranges and ordered (a top-N sort of at most
+ *   PREFIX_SORT_CAP entries). The cap or more: the list's order is walked from the cursor on the
+ *   covering token_search_order (or token_search_type, per type, merged), testing the prefix on
+ *   each entry — with that many matches a page is found after a short walk. Both are exact.
+ * Only the page's rows are joined with tokens and token_holder_counts for the records.
  */
 import type { Knex } from 'knex';
 import type { TokenRecord } from '../../../lib/domain/records.ts';
 import { asciiLower, compareCodePoints, prefixBound } from '../../../lib/domain/text.ts';
-import type { Order, Page, TokenListCursor, TokenListFilter } from '../../../lib/ports.ts';
+import type { Page, TokenListCursor, TokenListFilter } from '../../../lib/ports.ts';
 import type { Binding } from '../dialect.ts';
 import { asRows, toToken } from '../rows.ts';
 import type { Row } from '../rows.ts';
 import type { SqlContext } from './context.ts';
 import { cmpBig, cmpNum, cmpStr, inOrderOf, mergePages, pageSize } from './seek.ts';
 
-const ORDER = ['s."holders_rank"', 's."name_null"', 's."name_key"', 's."address"'];
+/** The most prefix matches read and ordered; from this many on, the list's order is walked instead. */
+export const PREFIX_SORT_CAP = 1000;
+
+const KEY = ['s.holders_rank', 's.name_null', 's.name_key', 's.address'];
+const PREFIX_COLUMNS = ['name_lower', 'symbol_lower'] as const;
 
 interface Ranked {
   readonly record: TokenRecord;
@@ -30,39 +38,86 @@ interface Ranked {
 const rankedOrder = (a: Ranked, b: Ranked): number =>
   cmpBig(a.rank, b.rank) || cmpNum(a.nameNull, b.nameNull) || compareCodePoints(a.nameKey, b.nameKey) || cmpStr(a.record.address, b.record.address);
 
-function base(c: SqlContext, order: Order, after: TokenListCursor | null): Knex.QueryBuilder {
-  let q = c.knex('token_search as s')
+/** token_search rows past the cursor, in the page's order, at most n (`index`: the one to walk). */
+function seek(c: SqlContext, page: Page<TokenListCursor>, n: number, index?: string): Knex.QueryBuilder {
+  let q = c.knex(index === undefined ? 'token_search as s' : c.knex.raw(c.d.through('token_search', 's', index)));
+  const after = page.after;
+  if (after !== null) {
+    const values: Binding[] = [Number(-after.holdersCount), after.name === null ? 1 : 0, after.name ?? '', after.address];
+    q = q.whereRaw(`(${KEY.join(', ')}) ${page.order === 'desc' ? '>' : '<'} (?, ?, ?, ?)`, values);
+  }
+  return q.orderByRaw(KEY.map((col) => `${col} ${page.order === 'desc' ? 'asc' : 'desc'}`).join(', ')).limit(n);
+}
+
+/** The records of token_search rows `s` (the page's rows only: joined after the LIMIT of `s`). */
+const withRecords = (q: Knex.QueryBuilder): Knex.QueryBuilder =>
+  q
     .join('tokens as t', 't.address', 's.address')
     .leftJoin('token_holder_counts as h', 'h.token_address', 's.address')
     .select('t.*', 'h.holders_count', 's.holders_rank', 's.name_null', 's.name_key');
-  if (after !== null) {
-    const values: Binding[] = [Number(-after.holdersCount), after.name === null ? 1 : 0, after.name ?? '', after.address];
-    q = q.whereRaw(`(${ORDER.join(', ')}) ${order === 'desc' ? '>' : '<'} (?, ?, ?, ?)`, values);
-  }
-  const dir = order === 'desc' ? 'asc' : 'desc';
-  return q.orderByRaw(ORDER.map((col) => `${col} ${dir}`).join(', '));
-}
+
+/** A seek's page with its records, in its order (the joins follow the walk, row by row). */
+const records = async (q: Knex.QueryBuilder): Promise<Ranked[]> => asRows(await withRecords(q)).map(ranked);
 
 function ranked(r: Row): Ranked {
   return { record: toToken(r), rank: BigInt(String(r.holders_rank)), nameNull: Number(r.name_null), nameKey: String(r.name_key) };
 }
 
-export async function listTokens(c: SqlContext, filter: TokenListFilter, page: Page<TokenListCursor>): Promise<readonly TokenRecord[]> {
+/** `column` starts with the (ASCII-lower-cased) prefix: a range of the column. */
+function inRange(q: Knex.QueryBuilder, column: string, prefix: string): Knex.QueryBuilder {
+  const bound = prefixBound(prefix);
+  q = q.where(column, '>=', prefix);
+  return bound === null ? q : q.andWhere(column, '<', bound);
+}
+
+/** How many tokens match by name plus by symbol, each counted up to `cap` (index entries only). */
+async function countMatches(c: SqlContext, prefix: string, cap: number): Promise<number> {
+  const counts = await Promise.all(
+    PREFIX_COLUMNS.map(async (column) => {
+      const range = inRange(c.knex('token_search').select(column), column, prefix).limit(cap);
+      const rows = asRows(await c.knex.from(range.as('m')).count({ n: '*' }));
+      return Number(rows[0]?.n ?? 0);
+    }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+/** Few matches: each prefix range's first n past the cursor (ordered index entries), merged. */
+async function sortedMatches(c: SqlContext, prefix: string, types: readonly string[], page: Page<TokenListCursor>, n: number): Promise<Ranked[]> {
+  const pages = await Promise.all(
+    PREFIX_COLUMNS.map((column) => {
+      let q = inRange(seek(c, page, n).select(KEY), `s.${column}`, prefix);
+      if (types.length > 0) q = q.whereIn('s.type', [...types]);
+      // the range's first n entries past the cursor, then their records
+      return records(c.knex.from(q.as('s')));
+    }),
+  );
+  return mergePages(pages, (x) => x.record.address, inOrderOf(rankedOrder, page.order), n);
+}
+
+/** Many matches: the list's order walked from the cursor, each entry's name and symbol tested. */
+async function walkedMatches(c: SqlContext, prefix: string, types: readonly string[], page: Page<TokenListCursor>, n: number): Promise<Ranked[]> {
+  const matching = (q: Knex.QueryBuilder) => q.where((w) => PREFIX_COLUMNS.reduce((o, column) => o.orWhere((r) => inRange(r, `s.${column}`, prefix)), w));
+  if (types.length === 0) return records(matching(seek(c, page, n, 'token_search_order')));
+  const pages = await Promise.all(types.map((type) => records(matching(seek(c, page, n, 'token_search_type').where('s.type', type)))));
+  return mergePages(pages, (x) => x.record.address, inOrderOf(rankedOrder, page.order), n);
+}
+
+export async function listTokens(
+  c: SqlContext,
+  filter: TokenListFilter,
+  page: Page<TokenListCursor>,
+  sortCap = PREFIX_SORT_CAP,
+): Promise<readonly TokenRecord[]> {
   const n = pageSize(page.limit);
   if (n === 0) return [];
   const types = filter.types ?? [];
   const prefix = asciiLower(filter.prefix ?? '');
   if (prefix !== '') {
-    const bound = prefixBound(prefix);
-    const range = (column: string) => {
-      const q = c.knex('token_search').select('address').where(column, '>=', prefix);
-      return bound === null ? q : q.andWhere(column, '<', bound);
-    };
-    let q = base(c, page.order, page.after).whereIn('s.address', range('name_lower').union(range('symbol_lower')));
-    if (types.length > 0) q = q.whereIn('s.type', [...types]);
-    return asRows(await q.limit(n)).map(toToken);
+    const many = (await countMatches(c, prefix, sortCap)) >= sortCap;
+    return (await (many ? walkedMatches : sortedMatches)(c, prefix, types, page, n)).map((x) => x.record);
   }
-  if (types.length === 0) return asRows(await base(c, page.order, page.after).limit(n)).map(toToken);
-  const pages = await Promise.all(types.map(async (type) => asRows(await base(c, page.order, page.after).where('s.type', type).limit(n)).map(ranked)));
+  if (types.length === 0) return (await records(seek(c, page, n))).map((x) => x.record);
+  const pages = await Promise.all(types.map((type) => records(seek(c, page, n).where('s.type', type))));
   return mergePages(pages, (x) => x.record.address, inOrderOf(rankedOrder, page.order), n).map((x) => x.record);
 }
