@@ -70,29 +70,25 @@ function inRange(q: Knex.QueryBuilder, column: string, prefix: string): Knex.Que
   return bound === null ? q : q.andWhere(column, '<', bound);
 }
 
-/** How many tokens match by name plus by symbol, each counted up to `cap` (index entries only). */
+/** How many tokens match by name plus by symbol, each counted up to `cap` (index entries only): one statement. */
 async function countMatches(c: SqlContext, prefix: string, cap: number): Promise<number> {
-  const counts = await Promise.all(
-    PREFIX_COLUMNS.map(async (column) => {
-      const range = inRange(c.knex('token_search').select(column), column, prefix).limit(cap);
-      const rows = asRows(await c.knex.from(range.as('m')).count({ n: '*' }));
-      return Number(rows[0]?.n ?? 0);
-    }),
-  );
-  return counts.reduce((a, b) => a + b, 0);
+  const counted = (column: string) => c.knex.from(inRange(c.knex('token_search').select(column), column, prefix).limit(cap).as('m')).count('*');
+  const row = asRows(await c.knex.select(Object.fromEntries(PREFIX_COLUMNS.map((column) => [column, counted(column)]))))[0];
+  return PREFIX_COLUMNS.reduce((sum, column) => sum + Number(row?.[column] ?? 0), 0);
 }
 
-/** Few matches: each prefix range's first n past the cursor (ordered index entries), merged. */
+/**
+ * Few matches: each prefix range's first n entries past the cursor (a top-n sort of index
+ * entries), their union joined with the records — one statement — then ordered and cut to n.
+ */
 async function sortedMatches(c: SqlContext, prefix: string, types: readonly string[], page: Page<TokenListCursor>, n: number): Promise<Ranked[]> {
-  const pages = await Promise.all(
-    PREFIX_COLUMNS.map((column) => {
-      let q = inRange(seek(c, page, n).select(KEY), `s.${column}`, prefix);
-      if (types.length > 0) q = q.whereIn('s.type', [...types]);
-      // the range's first n entries past the cursor, then their records
-      return records(c.knex.from(q.as('s')));
-    }),
-  );
-  return mergePages(pages, (x) => x.record.address, inOrderOf(rankedOrder, page.order), n);
+  const [first, ...rest] = PREFIX_COLUMNS.map((column, i) => {
+    let q = inRange(seek(c, page, n).select(KEY), `s.${column}`, prefix);
+    if (types.length > 0) q = q.whereIn('s.type', [...types]);
+    return c.knex.select('*').from(q.as(`r${i}`));
+  });
+  const rows = await records(c.knex.from(first.union(rest).as('s')));
+  return rows.sort(inOrderOf(rankedOrder, page.order)).slice(0, n);
 }
 
 /** Many matches: the list's order walked from the cursor, each entry's name and symbol tested. */
