@@ -14,15 +14,21 @@
 import type { Knex } from 'knex';
 import type { TokenRecord } from '../../../lib/domain/records.ts';
 import { asciiLower, compareCodePoints, prefixBound } from '../../../lib/domain/text.ts';
-import type { Page, TokenListCursor, TokenListFilter } from '../../../lib/ports.ts';
+import type { Order, Page, TokenListCursor, TokenListFilter } from '../../../lib/ports.ts';
 import type { Binding } from '../dialect.ts';
 import { asRows, toToken } from '../rows.ts';
 import type { Row } from '../rows.ts';
 import type { SqlContext } from './context.ts';
 import { cmpBig, cmpNum, cmpStr, inOrderOf, mergePages, pageSize } from './seek.ts';
 
-/** The most prefix matches read and ordered; from this many on, the list's order is walked instead. */
-export const PREFIX_SORT_CAP = 1000;
+/** How a prefix is answered (adjustable for tests: each way must give the same pages). */
+export interface PrefixPlan {
+  /** the most matches read and ordered; from this many on, the list's order is walked instead */
+  readonly sortCap: number;
+  /** the most index entries a walk reads: short of a page by then, the matches are read and ordered */
+  readonly walkBudget: number;
+}
+export const PREFIX_PLAN: PrefixPlan = { sortCap: 1000, walkBudget: 5000 };
 
 const KEY = ['s.holders_rank', 's.name_null', 's.name_key', 's.address'];
 const PREFIX_COLUMNS = ['name_lower', 'symbol_lower'] as const;
@@ -38,6 +44,9 @@ interface Ranked {
 const rankedOrder = (a: Ranked, b: Ranked): number =>
   cmpBig(a.rank, b.rank) || cmpNum(a.nameNull, b.nameNull) || compareCodePoints(a.nameKey, b.nameKey) || cmpStr(a.record.address, b.record.address);
 
+/** ORDER BY the key in the page's order ('desc' is the key ascending). */
+const orderOf = (order: Order) => KEY.map((col) => `${col} ${order === 'desc' ? 'asc' : 'desc'}`).join(', ');
+
 /** token_search rows past the cursor, in the page's order, at most n (`index`: the one to walk). */
 function seek(c: SqlContext, page: Page<TokenListCursor>, n: number, index?: string): Knex.QueryBuilder {
   let q = c.knex(index === undefined ? 'token_search as s' : c.knex.raw(c.d.through('token_search', 's', index)));
@@ -46,7 +55,7 @@ function seek(c: SqlContext, page: Page<TokenListCursor>, n: number, index?: str
     const values: Binding[] = [Number(-after.holdersCount), after.name === null ? 1 : 0, after.name ?? '', after.address];
     q = q.whereRaw(`(${KEY.join(', ')}) ${page.order === 'desc' ? '>' : '<'} (?, ?, ?, ?)`, values);
   }
-  return q.orderByRaw(KEY.map((col) => `${col} ${page.order === 'desc' ? 'asc' : 'desc'}`).join(', ')).limit(n);
+  return q.orderByRaw(orderOf(page.order)).limit(n);
 }
 
 /** The records of token_search rows `s` (the page's rows only: joined after the LIMIT of `s`). */
@@ -91,19 +100,35 @@ async function sortedMatches(c: SqlContext, prefix: string, types: readonly stri
   return rows.sort(inOrderOf(rankedOrder, page.order)).slice(0, n);
 }
 
-/** Many matches: the list's order walked from the cursor, each entry's name and symbol tested. */
-async function walkedMatches(c: SqlContext, prefix: string, types: readonly string[], page: Page<TokenListCursor>, n: number): Promise<Ranked[]> {
-  const matching = (q: Knex.QueryBuilder) => q.where((w) => PREFIX_COLUMNS.reduce((o, column) => o.orWhere((r) => inRange(r, `s.${column}`, prefix)), w));
-  if (types.length === 0) return records(matching(seek(c, page, n, 'token_search_order')));
-  const pages = await Promise.all(types.map((type) => records(matching(seek(c, page, n, 'token_search_type').where('s.type', type)))));
-  return mergePages(pages, (x) => x.record.address, inOrderOf(rankedOrder, page.order), n);
+/**
+ * Many matches: the list's order walked from the cursor over at most `budget` index entries
+ * (per type), each entry's name and symbol tested, the first n matches joined with their
+ * records. null when a walk ends its budget short of n matches: the matches past it are unknown.
+ */
+async function walkedMatches(c: SqlContext, prefix: string, types: readonly string[], page: Page<TokenListCursor>, n: number, budget: number): Promise<Ranked[] | null> {
+  const walk = async (entries: Knex.QueryBuilder): Promise<Ranked[] | null> => {
+    const stretch = entries.select([...KEY, ...PREFIX_COLUMNS.map((column) => `s.${column}`)]).limit(budget);
+    const matches = c.knex
+      .from(stretch.as('s'))
+      .select(KEY)
+      .where((w) => PREFIX_COLUMNS.reduce((o, column) => o.orWhere((r) => inRange(r, `s.${column}`, prefix)), w))
+      .orderByRaw(orderOf(page.order))
+      .limit(n);
+    const rows = (await records(c.knex.from(matches.as('s')))).sort(inOrderOf(rankedOrder, page.order));
+    return rows.length < n ? null : rows;
+  };
+  const pages = await Promise.all(
+    types.length === 0 ? [walk(seek(c, page, n, 'token_search_order'))] : types.map((type) => walk(seek(c, page, n, 'token_search_type').where('s.type', type))),
+  );
+  const found = pages.filter((p): p is Ranked[] => p !== null);
+  return found.length < pages.length ? null : mergePages(found, (x) => x.record.address, inOrderOf(rankedOrder, page.order), n);
 }
 
 export async function listTokens(
   c: SqlContext,
   filter: TokenListFilter,
   page: Page<TokenListCursor>,
-  sortCap = PREFIX_SORT_CAP,
+  { sortCap, walkBudget }: PrefixPlan = PREFIX_PLAN,
 ): Promise<readonly TokenRecord[]> {
   const n = pageSize(page.limit);
   if (n === 0) return [];
@@ -111,7 +136,8 @@ export async function listTokens(
   const prefix = asciiLower(filter.prefix ?? '');
   if (prefix !== '') {
     const many = (await countMatches(c, prefix, sortCap)) >= sortCap;
-    return (await (many ? walkedMatches : sortedMatches)(c, prefix, types, page, n)).map((x) => x.record);
+    const walked = many ? await walkedMatches(c, prefix, types, page, n, walkBudget) : null;
+    return (walked ?? (await sortedMatches(c, prefix, types, page, n))).map((x) => x.record);
   }
   if (types.length === 0) return (await records(seek(c, page, n))).map((x) => x.record);
   const pages = await Promise.all(types.map((type) => records(seek(c, page, n).where('s.type', type))));

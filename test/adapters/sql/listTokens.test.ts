@@ -1,8 +1,9 @@
 /**
  * listTokens with a prefix answers two ways (adapters/sql/queries/listTokens.ts): fewer matches
  * than the cap are read from the name/symbol ranges and ordered; the cap or more walk the list's
- * order testing the prefix. Over the fixture, with the cap set so that each way (and a cap right
- * at a prefix's match count) runs, every walk by cursor — both orders, with and without type
+ * order testing the prefix, within a budget of entries (short of a page: read and ordered).
+ * Over the fixture, with the plan set so that each way (and a cap right at a prefix's match
+ * count, a budget that runs out on some pages) runs, every walk by cursor — both orders, with and without type
  * filters, small and full pages — must visit exactly the memory store's tokens, once each, in
  * its order.
  */
@@ -12,6 +13,7 @@ import { openSqlStore } from '../../../adapters/sql/index.ts';
 import { dialectOf } from '../../../adapters/sql/dialect.ts';
 import { sqlContext } from '../../../adapters/sql/queries/context.ts';
 import { listTokens } from '../../../adapters/sql/queries/listTokens.ts';
+import type { PrefixPlan } from '../../../adapters/sql/queries/listTokens.ts';
 import type { Order, TokenListCursor, TokenListFilter, TokenRecord, TokenType } from '../../../lib/index.ts';
 import { loadFixtureChain } from '../../../fixture/index.ts';
 import { databaseUrl, storeFactories } from '../../support/stores.ts';
@@ -52,10 +54,19 @@ for (const name of selected) {
     });
     await loadFixtureChain(store);
     const c = sqlContext(store.reader, dialectOf(store.knex));
-    // 1: always walked; huge: always sorted; 'bulk' matches by name only (symbols are B0, B1, …):
-    // walked at a cap of its count, sorted at one more
+    // sortCap 1: always walked — to the end (a huge budget), short of a page now and then
+    // (60 entries), never far enough (1: then sorted); a huge cap: always sorted; 'bulk' matches
+    // by name only (symbols are B0, B1, …): walked at a cap of its count, sorted at one more
     const bulk = await count('bulk');
-    for (const cap of [1, bulk, bulk + 1, 1_000_000]) {
+    const plans: PrefixPlan[] = [
+      { sortCap: 1, walkBudget: 1_000_000 },
+      { sortCap: 1, walkBudget: 60 },
+      { sortCap: 1, walkBudget: 1 },
+      { sortCap: bulk, walkBudget: 1_000_000 },
+      { sortCap: bulk + 1, walkBudget: 1_000_000 },
+      { sortCap: 1_000_000, walkBudget: 1_000_000 },
+    ];
+    for (const plan of plans) {
       let mismatches = 0;
       let walks = 0;
       for (const prefix of PREFIXES) {
@@ -64,17 +75,17 @@ for (const name of selected) {
           for (const order of ['desc', 'asc'] as const) {
             for (const limit of [7, 50]) {
               const expected = await walk((f, p) => memory.listTokens(f, p), filter, order, limit);
-              const actual = await walk((f, p) => listTokens(c, f, p, cap), filter, order, limit);
+              const actual = await walk((f, p) => listTokens(c, f, p, plan), filter, order, limit);
               walks++;
               if (new Set(actual).size !== actual.length || actual.join() !== expected.join()) {
                 mismatches++;
-                if (mismatches <= 5) t.strictSame(actual, expected, `cap ${cap}, ${JSON.stringify(filter)}, ${order}, ${limit} a page`);
+                if (mismatches <= 5) t.strictSame(actual, expected, `${JSON.stringify(plan)}, ${JSON.stringify(filter)}, ${order}, ${limit} a page`);
               }
             }
           }
         }
       }
-      t.equal(mismatches, 0, `cap ${cap}: ${walks} walks visit each token once, in the memory store's order`);
+      t.equal(mismatches, 0, `${JSON.stringify(plan)}: ${walks} walks visit each token once, in the memory store's order`);
     }
   });
 }
