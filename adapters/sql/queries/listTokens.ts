@@ -3,12 +3,14 @@
  * ascending: (holders_rank = −holders_count, name_null, name_key, address).
  * - no prefix: one seek on token_search_order, or with types one seek per type on
  *   token_search_type, merged;
- * - a prefix: first the matches are counted, up to PREFIX_SORT_CAP, on the covering
+ * - a prefix: first the matches are counted, up to PREFIX_PLAN.sortCap, on the covering
  *   token_search_name / token_search_symbol ranges (index entries only). Fewer than the cap: the
- *   matches past the cursor are read from those ranges and ordered (a top-N sort of at most
- *   PREFIX_SORT_CAP entries). The cap or more: the list's order is walked from the cursor on the
- *   covering token_search_order (or token_search_type, per type, merged), testing the prefix on
- *   each entry — with that many matches a page is found after a short walk. Both are exact.
+ *   matches past the cursor are read from those ranges and ordered (a top-n sort of fewer than
+ *   sortCap entries). The cap or more: the list's order is walked from the cursor on the covering
+ *   token_search_order (or token_search_type, per type, merged), testing the prefix on each
+ *   entry — with that many matches a page is usually found after a short walk; a walk that has
+ *   read PREFIX_PLAN.walkBudget entries short of a page (sparse matches, or the list's end) gives
+ *   way to reading and ordering the matches. Every way is exact.
  * Only the page's rows are joined with tokens and token_holder_counts for the records.
  */
 import type { Knex } from 'knex';
