@@ -11,7 +11,7 @@
  *   entry — with that many matches a page is usually found after a short walk; a walk that has
  *   read PREFIX_PLAN.walkBudget entries short of a page (sparse matches, or the list's end) gives
  *   way to reading and ordering the matches. Every way is exact.
- * Only the page's rows are joined with tokens and token_holder_counts for the records.
+ * Only the page's rows are joined with tokens for the records.
  */
 import type { Knex } from 'knex';
 import type { TokenRecord } from '../../../lib/domain/records.ts';
@@ -60,15 +60,15 @@ function seek(c: SqlContext, page: Page<TokenListCursor>, n: number, index?: str
   return q.orderByRaw(orderOf(page.order)).limit(n);
 }
 
-/** The records of token_search rows `s` (the page's rows only: joined after the LIMIT of `s`). */
-const withRecords = (q: Knex.QueryBuilder): Knex.QueryBuilder =>
-  q
-    .join('tokens as t', 't.address', 's.address')
-    .leftJoin('token_holder_counts as h', 'h.token_address', 's.address')
-    .select('t.*', 'h.holders_count', 's.holders_rank', 's.name_null', 's.name_key');
+/**
+ * The records of token_search rows `s` (the page's rows only: joined after the LIMIT of `s`);
+ * the holders count is −holders_rank (token_search is kept in step with token_holder_counts).
+ */
+const withRecords = (q: Knex.QueryBuilder, c: SqlContext): Knex.QueryBuilder =>
+  q.join('tokens as t', 't.address', 's.address').select('t.*', c.knex.raw('0 - s.holders_rank AS holders_count'), 's.holders_rank', 's.name_null', 's.name_key');
 
 /** A seek's page with its records, in its order (the joins follow the walk, row by row). */
-const records = async (q: Knex.QueryBuilder): Promise<Ranked[]> => asRows(await withRecords(q)).map(ranked);
+const records = async (c: SqlContext, q: Knex.QueryBuilder): Promise<Ranked[]> => asRows(await withRecords(q, c)).map(ranked);
 
 function ranked(r: Row): Ranked {
   return { record: toToken(r), rank: BigInt(String(r.holders_rank)), nameNull: Number(r.name_null), nameKey: String(r.name_key) };
@@ -83,7 +83,9 @@ function inRange(q: Knex.QueryBuilder, column: string, prefix: string): Knex.Que
 
 /** How many tokens match by name plus by symbol, each counted up to `cap` (index entries only): one statement. */
 async function countMatches(c: SqlContext, prefix: string, cap: number): Promise<number> {
-  const counted = (column: string) => c.knex.from(inRange(c.knex('token_search').select(column), column, prefix).limit(cap).as('m')).count('*');
+  // ORDER BY the range's column: read from its index (never a table scan with a filter, which a
+  // planner may prefer on a small table whose index-only reads still visit the heap)
+  const counted = (column: string) => c.knex.from(inRange(c.knex('token_search').select(column), column, prefix).orderBy(column).limit(cap).as('m')).count('*');
   const row = asRows(await c.knex.select(Object.fromEntries(PREFIX_COLUMNS.map((column) => [column, counted(column)]))))[0];
   return PREFIX_COLUMNS.reduce((sum, column) => sum + Number(row?.[column] ?? 0), 0);
 }
@@ -98,7 +100,7 @@ async function sortedMatches(c: SqlContext, prefix: string, types: readonly stri
     if (types.length > 0) q = q.whereIn('s.type', [...types]);
     return c.knex.select('*').from(q.as(`r${i}`));
   });
-  const rows = await records(c.knex.from(first.union(rest).as('s')));
+  const rows = await records(c, c.knex.from(first.union(rest).as('s')));
   return rows.sort(inOrderOf(rankedOrder, page.order)).slice(0, n);
 }
 
@@ -116,7 +118,7 @@ async function walkedMatches(c: SqlContext, prefix: string, types: readonly stri
       .where((w) => PREFIX_COLUMNS.reduce((o, column) => o.orWhere((r) => inRange(r, `s.${column}`, prefix)), w))
       .orderByRaw(orderOf(page.order))
       .limit(n);
-    const rows = (await records(c.knex.from(matches.as('s')))).sort(inOrderOf(rankedOrder, page.order));
+    const rows = (await records(c, c.knex.from(matches.as('s')))).sort(inOrderOf(rankedOrder, page.order));
     return rows.length < n ? null : rows;
   };
   const pages = await Promise.all(
@@ -141,7 +143,7 @@ export async function listTokens(
     const walked = many ? await walkedMatches(c, prefix, types, page, n, walkBudget) : null;
     return (walked ?? (await sortedMatches(c, prefix, types, page, n))).map((x) => x.record);
   }
-  if (types.length === 0) return (await records(seek(c, page, n))).map((x) => x.record);
-  const pages = await Promise.all(types.map((type) => records(seek(c, page, n).where('s.type', type))));
+  if (types.length === 0) return (await records(c, seek(c, page, n))).map((x) => x.record);
+  const pages = await Promise.all(types.map((type) => records(c, seek(c, page, n).where('s.type', type))));
   return mergePages(pages, (x) => x.record.address, inOrderOf(rankedOrder, page.order), n).map((x) => x.record);
 }
