@@ -11,7 +11,7 @@
  *   entry — with that many matches a page is usually found after a short walk; a walk that has
  *   read PREFIX_PLAN.walkBudget entries short of a page (sparse matches, or the list's end) gives
  *   way to reading and ordering the matches. Every way is exact.
- * Only the page's rows are joined with tokens for the records.
+ * Only the page's rows are read from tokens for the records.
  */
 import type { Knex } from 'knex';
 import type { TokenRecord } from '../../../lib/domain/records.ts';
@@ -70,6 +70,21 @@ const withRecords = (q: Knex.QueryBuilder, c: SqlContext): Knex.QueryBuilder =>
 /** A seek's page with its records, in its order (the joins follow the walk, row by row). */
 const records = async (c: SqlContext, q: Knex.QueryBuilder): Promise<Ranked[]> => asRows(await withRecords(q, c)).map(ranked);
 
+/**
+ * The records of a few token_search keys (a prefix's page): the keys first, then their tokens by
+ * address — index lookups on either store (joined in one statement, Postgres may hash-join a
+ * whole small tokens table), in the keys' order.
+ */
+async function keyedRecords(c: SqlContext, keys: Knex.QueryBuilder): Promise<Ranked[]> {
+  const rows = asRows(await keys);
+  if (rows.length === 0) return [];
+  const tokens = new Map(asRows(await c.knex('tokens').whereIn('address', rows.map((r) => String(r.address)))).map((t) => [String(t.address), t]));
+  return rows.flatMap((r) => {
+    const t = tokens.get(String(r.address));
+    return t === undefined ? [] : [ranked({ ...t, holders_count: -BigInt(String(r.holders_rank)), holders_rank: r.holders_rank, name_null: r.name_null, name_key: r.name_key })];
+  });
+}
+
 function ranked(r: Row): Ranked {
   return { record: toToken(r), rank: BigInt(String(r.holders_rank)), nameNull: Number(r.name_null), nameKey: String(r.name_key) };
 }
@@ -92,7 +107,7 @@ async function countMatches(c: SqlContext, prefix: string, cap: number): Promise
 
 /**
  * Few matches: each prefix range's first n entries past the cursor (a top-n sort of index
- * entries), their union joined with the records — one statement — then ordered and cut to n.
+ * entries), their union (one statement), then the records, ordered and cut to n.
  */
 async function sortedMatches(c: SqlContext, prefix: string, types: readonly string[], page: Page<TokenListCursor>, n: number): Promise<Ranked[]> {
   const [first, ...rest] = PREFIX_COLUMNS.map((column, i) => {
@@ -100,14 +115,13 @@ async function sortedMatches(c: SqlContext, prefix: string, types: readonly stri
     if (types.length > 0) q = q.whereIn('s.type', [...types]);
     return c.knex.select('*').from(q.as(`r${i}`));
   });
-  const rows = await records(c, c.knex.from(first.union(rest).as('s')));
+  const rows = await keyedRecords(c, first.union(rest));
   return rows.sort(inOrderOf(rankedOrder, page.order)).slice(0, n);
 }
 
 /**
  * Many matches: the list's order walked from the cursor over at most `budget` index entries
- * (per type), each entry's name and symbol tested, the first n matches joined with their
- * records. null when a walk ends its budget short of n matches: the matches past it are unknown.
+ * (per type), each entry's name and symbol tested, the first n matches, then their records. null when a walk ends its budget short of n matches: the matches past it are unknown.
  */
 async function walkedMatches(c: SqlContext, prefix: string, types: readonly string[], page: Page<TokenListCursor>, n: number, budget: number): Promise<Ranked[] | null> {
   const walk = async (entries: Knex.QueryBuilder): Promise<Ranked[] | null> => {
@@ -118,7 +132,7 @@ async function walkedMatches(c: SqlContext, prefix: string, types: readonly stri
       .where((w) => PREFIX_COLUMNS.reduce((o, column) => o.orWhere((r) => inRange(r, `s.${column}`, prefix)), w))
       .orderByRaw(orderOf(page.order))
       .limit(n);
-    const rows = (await records(c, c.knex.from(matches.as('s')))).sort(inOrderOf(rankedOrder, page.order));
+    const rows = await keyedRecords(c, matches);
     return rows.length < n ? null : rows;
   };
   const pages = await Promise.all(
