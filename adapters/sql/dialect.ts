@@ -92,6 +92,11 @@ export interface Dialect {
   jsonArray(columns: readonly string[]): string;
   /** the cell of a jsonArray column, as its values (Postgres: the driver parsed it already) */
   fromJsonArray(v: unknown): readonly unknown[];
+  /**
+   * FROM `table AS alias` read through `index`: SQLite's INDEXED BY (its planner would rather
+   * range-scan a selective-looking index and sort); Postgres' planner picks by its statistics
+   */
+  through(table: string, alias: string, index: string): string;
   /** the rows of a knex.raw result */
   rawRows(result: unknown): unknown;
   /** knex settings for a URL of this dialect */
@@ -180,6 +185,7 @@ const sqlite: Dialect = {
   fromJsonArray: (v) => jsonValues(typeof v === 'string' ? JSON.parse(v) : v),
   // SQLite's lower() folds ASCII only (no ICU); BINARY collation is UTF-8 byte order
   asciiLower: (expr) => `lower(${expr})`,
+  through: (table, alias, index) => `${table} AS ${alias} INDEXED BY ${index}`,
   rawRows: (result) => {
     if (Array.isArray(result)) return result;
     throw new TypeError('unexpected raw query result');
@@ -245,6 +251,7 @@ const postgres: Dialect = {
   fromJsonArray: (v) => jsonValues(v),
   // under the "C" collation lower() folds ASCII only, and the result keeps the byte order
   asciiLower: (expr) => `lower(${expr} COLLATE "C")`,
+  through: (table, alias) => `${table} AS ${alias}`,
   rawRows: (result) => {
     if (typeof result === 'object' && result !== null && 'rows' in result) return result.rows;
     throw new TypeError('unexpected raw query result');

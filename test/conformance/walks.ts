@@ -460,6 +460,14 @@ export function walkCases(chain: FixtureChain): WalkCase[] {
       expected: latestTokens.filter((t) => prefixed(t.name, 'bulk') || prefixed(t.symbol, 'bulk')).length,
     },
     {
+      name: 'tokens, q=bulk&type=ERC-20,ERC-721 (a prefix within types)',
+      path: '/tokens/',
+      query: { q: 'bulk', type: 'ERC-20,ERC-721' },
+      id: tokenId,
+      sortKey: tokenKey,
+      expected: latestTokens.filter((t) => (t.type === 'ERC-20' || t.type === 'ERC-721') && (prefixed(t.name, 'bulk') || prefixed(t.symbol, 'bulk'))).length,
+    },
+    {
       name: 'tokens, type=ERC-20,ERC-404',
       path: '/tokens',
       query: { type: 'ERC-20,ERC-404' },

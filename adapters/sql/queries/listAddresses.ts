@@ -1,6 +1,7 @@
 /**
  * listAddresses: one seek on addresses_name (migration 010) — the range of ASCII-lower-cased
- * names starting with the prefix, in (lower-cased name, hash) order from the cursor.
+ * names starting with the prefix, in (lower-cased name, hash) order from the cursor; with
+ * isContract, on addresses_contract_name (migration 015), the same range within that flag.
  */
 import { asciiLower, prefixBound } from '../../../lib/domain/text.ts';
 import type { AddressRecord } from '../../../lib/domain/records.ts';

@@ -456,8 +456,8 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
     }
   }
 
-  // ---- tokens by holders, named addresses (seeks only: a name prefix of listTokens reads its
-  // index ranges whole and sorts them, so it is proven in test/ports and the conformance suite) ----
+  // ---- tokens by holders, named addresses (seeks only: a name prefix of listTokens may order up
+  // to its cap of index entries, so it is proven in listTokens.test.ts and the conformance suite) ----
   const tokenCursor = (r: { holdersCount: bigint; name: string | null; address: Address }) => ({ holdersCount: r.holdersCount, name: r.name, address: r.address });
   const tokenTypeSets: (readonly TokenType[] | undefined)[] = light ? [undefined] : [undefined, ['ERC-20'], ['ERC-721', 'ERC-1155']];
   for (const types of tokenTypeSets) {
