@@ -18,7 +18,7 @@ import type { Dialect } from './dialect.ts';
 import { toBig } from './dialect.ts';
 import type { Row, WriteRow } from './rows.ts';
 import { asRows, big, bool, num, str } from './rows.ts';
-import { KEY_CHUNK, chunks } from './sql.ts';
+import { BULK_ROWS, KEY_CHUNK, chunks, keyRows, upsertRows } from './sql.ts';
 import { SupplyDelta } from './supply.ts';
 import type { CounterParts } from '../../lib/stats/addressCounters.ts';
 import { CounterPartsTable, transactionsCountOf, zeroParts } from '../../lib/stats/addressCounters.ts';
@@ -70,12 +70,27 @@ export function countInsertedBlocks(bundles: readonly BlockBundle[], acc: Counte
   }
 }
 
-/** Before pending rows of mined transactions are deleted: take back what they counted. */
-export async function countMinedPending(trx: Knex.Transaction, hashes: readonly Hash[], acc: CounterDeltas): Promise<void> {
-  for (const part of chunks(hashes, KEY_CHUNK)) {
-    const rows = asRows(await trx('pending_transactions').select('from_address', 'to_address', 'gas_used').whereIn('hash', part));
-    for (const r of rows) acc.transaction(addr(r, 'from_address'), addrOrNull(r, 'to_address'), gasOf(r), -1n);
+/** Delete the pending rows of mined transactions, taking back what they counted. */
+export async function removeMinedPending(trx: Knex.Transaction, d: Dialect, hashes: readonly Hash[], acc: CounterDeltas): Promise<void> {
+  for (const part of chunks(hashes, BULK_ROWS)) {
+    const keys = keyRows(d, 'pending_transactions', ['hash'], part.map((h) => [h]));
+    const deleted = await trx.raw(
+      `DELETE FROM pending_transactions WHERE "hash" IN (SELECT "hash" FROM ${keys.sql} k) RETURNING "from_address", "to_address", "gas_used"`,
+      [...keys.bindings],
+    );
+    for (const r of asRows(d.rawRows(deleted))) acc.transaction(addr(r, 'from_address'), addrOrNull(r, 'to_address'), gasOf(r), -1n);
   }
+}
+
+/** The rows of `table` whose `column` is one of `values` (one statement per BULK_ROWS values). */
+async function rowsWhereIn(trx: Knex.Transaction, d: Dialect, table: string, columns: string, column: string, values: readonly string[]): Promise<Row[]> {
+  const out: Row[] = [];
+  for (const part of chunks(values, BULK_ROWS)) {
+    const keys = keyRows(d, table, [column], part.map((v) => [v]));
+    const rows = await trx.raw(`SELECT ${columns} FROM ${table} WHERE "${column}" IN (SELECT "${column}" FROM ${keys.sql} k)`, [...keys.bindings]);
+    out.push(...asRows(d.rawRows(rows)));
+  }
+  return out;
 }
 
 /** Pending transactions stored: they count until mined. */
@@ -109,54 +124,50 @@ export async function applyCounterDeltas(trx: Knex.Transaction, d: Dialect, acc:
   if (touched.length === 0) return supply;
   const upserts: WriteRow[] = [];
   const deletes: Address[] = [];
-  for (const part of chunks(touched, KEY_CHUNK)) {
-    const stored = new Map<Address, Row>();
-    for (const r of asRows(await trx('address_counters').select('*').whereIn('address', part))) stored.set(addr(r, 'address'), r);
-    const contracts = new Set<Address>();
-    for (const r of asRows(await trx('addresses').select('hash', 'is_contract').whereIn('hash', part))) {
-      if (bool(r, 'is_contract')) contracts.add(addr(r, 'hash'));
+  const stored = new Map<Address, Row>();
+  for (const r of await rowsWhereIn(trx, d, 'address_counters', '*', 'address', touched)) stored.set(addr(r, 'address'), r);
+  const contracts = new Set<Address>();
+  for (const r of await rowsWhereIn(trx, d, 'addresses', '"hash", "is_contract"', 'hash', touched)) {
+    if (bool(r, 'is_contract')) contracts.add(addr(r, 'hash'));
+  }
+  for (const address of touched) {
+    const s = stored.get(address);
+    const delta = acc.parts.get(address) ?? zeroParts();
+    const p: CounterParts = {
+      txAny: (s === undefined ? 0n : big(s, 'tx_any')) + delta.txAny,
+      txTo: (s === undefined ? 0n : big(s, 'tx_to')) + delta.txTo,
+      transfers: (s === undefined ? 0n : big(s, 'transfers')) + delta.transfers,
+      gasIn: (s === undefined ? 0n : big(s, 'gas_in')) + delta.gasIn,
+      gasOut: (s === undefined ? 0n : big(s, 'gas_out')) + delta.gasOut,
+      validations: (s === undefined ? 0n : big(s, 'validations')) + delta.validations,
+    };
+    const before: { value: bigint; block: number } | null =
+      s === undefined || s.balance === null ? null : { value: toBig(s.balance), block: num(s, 'balance_block') };
+    let balance = before;
+    const fresh = acc.fresh.get(address);
+    if (!appending && (fresh !== undefined || acc.recount.has(address))) balance = await latestBalance(trx, address);
+    else if (fresh !== undefined && (balance === null || fresh.block >= balance.block)) balance = fresh;
+    supply.move(address, before?.value ?? null, balance?.value ?? null);
+    if (balance === null && Object.values(p).every((v) => v === 0n)) {
+      if (s !== undefined) deletes.push(address);
+      continue;
     }
-    for (const address of part) {
-      const s = stored.get(address);
-      const delta = acc.parts.get(address) ?? zeroParts();
-      const p: CounterParts = {
-        txAny: (s === undefined ? 0n : big(s, 'tx_any')) + delta.txAny,
-        txTo: (s === undefined ? 0n : big(s, 'tx_to')) + delta.txTo,
-        transfers: (s === undefined ? 0n : big(s, 'transfers')) + delta.transfers,
-        gasIn: (s === undefined ? 0n : big(s, 'gas_in')) + delta.gasIn,
-        gasOut: (s === undefined ? 0n : big(s, 'gas_out')) + delta.gasOut,
-        validations: (s === undefined ? 0n : big(s, 'validations')) + delta.validations,
-      };
-      const before: { value: bigint; block: number } | null =
-        s === undefined || s.balance === null ? null : { value: toBig(s.balance), block: num(s, 'balance_block') };
-      let balance = before;
-      const fresh = acc.fresh.get(address);
-      if (!appending && (fresh !== undefined || acc.recount.has(address))) balance = await latestBalance(trx, address);
-      else if (fresh !== undefined && (balance === null || fresh.block >= balance.block)) balance = fresh;
-      supply.move(address, before?.value ?? null, balance?.value ?? null);
-      if (balance === null && Object.values(p).every((v) => v === 0n)) {
-        if (s !== undefined) deletes.push(address);
-        continue;
-      }
-      upserts.push({
-        address,
-        tx_any: Number(p.txAny),
-        tx_to: Number(p.txTo),
-        transfers: Number(p.transfers),
-        gas_in: d.big(p.gasIn),
-        gas_out: d.big(p.gasOut),
-        validations: Number(p.validations),
-        transactions_count: Number(transactionsCountOf(p, contracts.has(address))),
-        balance: balance === null ? null : d.key(balance.value),
-        balance_block: balance === null ? null : balance.block,
-        listed: balance !== null && balance.value > 0n,
-      });
-    }
+    upserts.push({
+      address,
+      tx_any: Number(p.txAny),
+      tx_to: Number(p.txTo),
+      transfers: Number(p.transfers),
+      gas_in: d.big(p.gasIn),
+      gas_out: d.big(p.gasOut),
+      validations: Number(p.validations),
+      transactions_count: Number(transactionsCountOf(p, contracts.has(address))),
+      balance: balance === null ? null : d.key(balance.value),
+      balance_block: balance === null ? null : balance.block,
+      listed: balance !== null && balance.value > 0n,
+    });
   }
   for (const part of chunks(deletes, KEY_CHUNK)) await trx('address_counters').whereIn('address', part).delete();
-  for (const part of chunks(upserts, Math.min(d.maxInsertRows, Math.floor(d.maxVariables / 11)))) {
-    await trx('address_counters').insert(part).onConflict('address').merge();
-  }
+  await upsertRows(trx, d, 'address_counters', ['address'], upserts);
   return supply;
 }
 

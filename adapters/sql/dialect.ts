@@ -11,6 +11,9 @@
  *   every id ("null lowest") and be part of a primary key: a sentinel, −1 on Postgres and ''
  *   on SQLite.
  * - The variable limit of one statement and the row limit of one INSERT, which size insert chunks.
+ * - A set of rows as a table in one binding (the writer's bulk statements): a JSON array of
+ *   objects read by json_each on SQLite, by json_populate_recordset (typed by the table's own
+ *   row type) on Postgres.
  * - A multi-column key list: an OR of equalities on SQLite (each term an index seek), a join
  *   against unnest(arrays) on Postgres (one parameter per column, however many keys).
  * - The shape of a raw result (an array / `{ rows }`), the connection settings (a SQLite file
@@ -75,6 +78,11 @@ export interface Dialect {
   readonly maxVariables: number;
   /** most rows of one INSERT (knex writes SQLite multi-row inserts as a compound SELECT: ≤ 500 terms) */
   readonly maxInsertRows: number;
+  /**
+   * a table (`(SELECT …)`, to alias) with `columns` of `table`, read from one binding: a JSON
+   * array of objects with those keys (a missing key or a JSON null reads as NULL)
+   */
+  jsonRows(table: string, columns: readonly string[]): string;
   /** rows whose key columns (two or more) equal one of `keys` (never empty) */
   keysIn(columns: readonly KeyColumn[], keys: readonly (readonly Binding[])[]): Cond;
   /**
@@ -157,6 +165,7 @@ const sqlite: Dialect = {
   fromIdKey: (v) => (v === '' || v === null ? null : toBig(v)),
   maxVariables: 32766,
   maxInsertRows: 400,
+  jsonRows: (_table, columns) => `(SELECT ${columns.map((c) => `value ->> '${c}' AS "${c}"`).join(', ')} FROM json_each(?))`,
   keysIn(columns, keys) {
     const one = `(${columns.map((c) => `${c.sql} = ?`).join(' AND ')})`;
     return { sql: `(${keys.map(() => one).join(' OR ')})`, bindings: keys.flat() };
@@ -214,6 +223,7 @@ const postgres: Dialect = {
   },
   maxVariables: 65535,
   maxInsertRows: 1000,
+  jsonRows: (table, columns) => `(SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM json_populate_recordset(NULL::"${table}", CAST(? AS json)))`,
   keysIn(columns, keys) {
     const arrays = columns.map((c) => `CAST(? AS ${c.numeric ? 'numeric' : 'text'}[])`);
     return {
