@@ -98,6 +98,9 @@ export function countPending(transactions: readonly TransactionRecord[], acc: Co
   for (const t of transactions) acc.transaction(t.from, t.to, t.gasUsed, 1n);
 }
 
+/** The address_counters columns no index covers (migration 008: the accounts indexes hold listed, balance, transactions_count). */
+const UNINDEXED_COUNTERS = ['tx_any', 'tx_to', 'transfers', 'gas_in', 'gas_out', 'validations', 'balance_block'] as const;
+
 /** The latest coin balance record of an address (coin_balances holds consensus rows only). */
 async function latestBalance(trx: Knex.Transaction, address: Address): Promise<{ value: bigint; block: number } | null> {
   const rows = asRows(
@@ -122,7 +125,10 @@ export async function applyCounterDeltas(trx: Knex.Transaction, d: Dialect, acc:
   const supply = new SupplyDelta();
   const touched = [...new Set<Address>([...acc.parts.keys(), ...acc.fresh.keys(), ...acc.recount, ...acc.records])];
   if (touched.length === 0) return supply;
+  const created: WriteRow[] = [];
   const upserts: WriteRow[] = [];
+  const countMoved: WriteRow[] = [];
+  const unindexedMoved: WriteRow[] = [];
   const deletes: Address[] = [];
   const stored = new Map<Address, Row>();
   for (const r of await rowsWhereIn(trx, d, 'address_counters', '*', 'address', touched)) stored.set(addr(r, 'address'), r);
@@ -152,7 +158,7 @@ export async function applyCounterDeltas(trx: Knex.Transaction, d: Dialect, acc:
       if (s !== undefined) deletes.push(address);
       continue;
     }
-    upserts.push({
+    const row: WriteRow = {
       address,
       tx_any: Number(p.txAny),
       tx_to: Number(p.txTo),
@@ -164,10 +170,18 @@ export async function applyCounterDeltas(trx: Knex.Transaction, d: Dialect, acc:
       balance: balance === null ? null : d.key(balance.value),
       balance_block: balance === null ? null : balance.block,
       listed: balance !== null && balance.value > 0n,
-    });
+    };
+    if (s === undefined) created.push(row);
+    else if ((before?.value ?? null) !== (balance?.value ?? null)) upserts.push(row);
+    else if (num(s, 'transactions_count') !== row.transactions_count) countMoved.push(row);
+    else unindexedMoved.push(row);
   }
   for (const part of chunks(deletes, KEY_CHUNK)) await trx('address_counters').whereIn('address', part).delete();
-  await upsertRows(trx, d, 'address_counters', ['address'], upserts);
+  // a stored row takes only the columns that can have changed: SQLite rewrites an index of a
+  // row's whenever the update names one of its columns (the accounts indexes: listed, balance, transactions_count)
+  await upsertRows(trx, d, 'address_counters', ['address'], [...created, ...upserts]);
+  await upsertRows(trx, d, 'address_counters', ['address'], countMoved, [...UNINDEXED_COUNTERS, 'transactions_count']);
+  await upsertRows(trx, d, 'address_counters', ['address'], unindexedMoved, UNINDEXED_COUNTERS);
   return supply;
 }
 

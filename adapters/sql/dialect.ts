@@ -83,6 +83,12 @@ export interface Dialect {
    * array of objects with those keys (a missing key or a JSON null reads as NULL)
    */
   jsonRows(table: string, columns: readonly string[]): string;
+  /**
+   * put after a table's name: read it by its primary key (SQLite: INDEXED BY the key's
+   * autoindex, which its planner passes over, without statistics, for a covering index of a
+   * shorter prefix; Postgres: nothing)
+   */
+  byPrimaryKey(table: string): string;
   /** rows whose key columns (two or more) equal one of `keys` (never empty) */
   keysIn(columns: readonly KeyColumn[], keys: readonly (readonly Binding[])[]): Cond;
   /**
@@ -166,6 +172,7 @@ const sqlite: Dialect = {
   maxVariables: 32766,
   maxInsertRows: 400,
   jsonRows: (_table, columns) => `(SELECT ${columns.map((c) => `value ->> '${c}' AS "${c}"`).join(', ')} FROM json_each(?))`,
+  byPrimaryKey: (table) => ` INDEXED BY sqlite_autoindex_${table}_1`,
   keysIn(columns, keys) {
     const one = `(${columns.map((c) => `${c.sql} = ?`).join(' AND ')})`;
     return { sql: `(${keys.map(() => one).join(' OR ')})`, bindings: keys.flat() };
@@ -224,6 +231,7 @@ const postgres: Dialect = {
   maxVariables: 65535,
   maxInsertRows: 1000,
   jsonRows: (table, columns) => `(SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM json_populate_recordset(NULL::"${table}", CAST(? AS json)))`,
+  byPrimaryKey: () => '',
   keysIn(columns, keys) {
     const arrays = columns.map((c) => `CAST(? AS ${c.numeric ? 'numeric' : 'text'}[])`);
     return {

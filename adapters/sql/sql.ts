@@ -91,12 +91,21 @@ export async function insertRows(db: Knex | Knex.Transaction, d: Dialect, table:
   }
 }
 
-/** Insert rows, replacing the stored row of the same key (the rows' keys are distinct). */
-export async function upsertRows(db: Knex | Knex.Transaction, d: Dialect, table: string, key: readonly string[], rows: readonly WriteRow[]): Promise<void> {
+/**
+ * Insert rows, replacing the stored row of the same key (the rows' keys are distinct).
+ * `update`: the columns a stored row takes (default: all but the key) — naming only those that
+ * changed spares SQLite the rewrite of every index over the others.
+ */
+export async function upsertRows(
+  db: Knex | Knex.Transaction,
+  d: Dialect,
+  table: string,
+  key: readonly string[],
+  rows: readonly WriteRow[],
+  update?: readonly string[],
+): Promise<void> {
   if (rows.length === 0) return;
-  const set = columnsOf(rows)
-    .filter((c) => !key.includes(c))
-    .map((c) => `"${c}" = excluded."${c}"`);
+  const set = (update ?? columnsOf(rows).filter((c) => !key.includes(c))).map((c) => `"${c}" = excluded."${c}"`);
   const target = key.map((c) => `"${c}"`).join(', ');
   await insertRows(db, d, table, rows, set.length === 0 ? `ON CONFLICT (${target}) DO NOTHING` : `ON CONFLICT (${target}) DO UPDATE SET ${set.join(', ')}`);
 }

@@ -326,7 +326,8 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       const keys = keyRows(d, 'current_token_balances', ['token_address', 'holder'], part);
       // CROSS JOIN: SQLite reads the keys first and seeks the primary key (holder, token_address, …) per key
       const rows = await trx.raw(
-        `SELECT c."token_address", c."holder", c."token_id", c."value" FROM ${keys.sql} k CROSS JOIN current_token_balances c ` +
+        `SELECT c."token_address", c."holder", c."token_id", c."token_type", c."value" FROM ${keys.sql} k ` +
+          `CROSS JOIN current_token_balances c${d.byPrimaryKey('current_token_balances')} ` +
           `WHERE c."holder" = k."holder" AND c."token_address" = k."token_address"`,
         [...keys.bindings],
       );
@@ -372,7 +373,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     const balances = latestRows(fresh.balances, latest.balances.key, later);
     if (balances.length > 0) {
       const pairs = uniqueKeys(balances.filter((r) => r.holder !== ZERO_ADDRESS).map((r): Key => [r.token_address, r.holder]));
-      const before = await pairBalances(trx, pairs);
+      const { values: before, types } = await pairBalances(trx, pairs);
       const after = new Map<string, Map<string, bigint>>();
       for (const [pair, ids] of before) after.set(pair, new Map(ids));
       const kept: WriteRow[] = [];
@@ -392,7 +393,10 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         const columns = latest.balances.key.map((c) => `"${c}"`).join(', ');
         await trx.raw(`DELETE FROM current_token_balances WHERE (${columns}) IN (SELECT ${columns} FROM ${keys.sql} k)`, [...keys.bindings]);
       }
-      await upsertRows(trx, d, 'current_token_balances', latest.balances.key, kept);
+      // a stored key of the same type takes only its value (SQLite then rewrites only the indexes over value)
+      const sameType = (r: WriteRow) => types.get(`${String(r.token_address)}|${String(r.holder)}|${String(r.token_id)}`) === r.token_type;
+      await upsertRows(trx, d, 'current_token_balances', latest.balances.key, kept.filter(sameType), ['value']);
+      await upsertRows(trx, d, 'current_token_balances', latest.balances.key, kept.filter((r) => !sameType(r)));
       const positive = (ids: ReadonlyMap<string, bigint> | undefined) => ids !== undefined && [...ids.values()].some((v) => v > 0n);
       const delta = new Map<string, number>();
       for (const [token, holder] of pairs) {
@@ -432,16 +436,21 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     );
   }
 
-  /** The stored balances (by token id) of (token, holder) pairs, keyed `${token}|${holder}`. */
-  async function pairBalances(trx: Knex.Transaction, pairs: readonly Key[]): Promise<Map<string, Map<string, bigint>>> {
-    const out = new Map<string, Map<string, bigint>>();
+  /**
+   * The stored balances of (token, holder) pairs: values by token id, keyed `${token}|${holder}`,
+   * and token types keyed `${token}|${holder}|${stored token_id}`.
+   */
+  async function pairBalances(trx: Knex.Transaction, pairs: readonly Key[]): Promise<{ values: Map<string, Map<string, bigint>>; types: Map<string, string> }> {
+    const values = new Map<string, Map<string, bigint>>();
+    const types = new Map<string, string>();
     for (const r of await pairRows(trx, pairs)) {
       const pair = `${str(r, 'token_address')}|${str(r, 'holder')}`;
-      const ids = out.get(pair) ?? new Map<string, bigint>();
+      const ids = values.get(pair) ?? new Map<string, bigint>();
       ids.set(String(d.fromIdKey(r.token_id)), big(r, 'value'));
-      out.set(pair, ids);
+      values.set(pair, ids);
+      types.set(`${pair}|${String(r.token_id)}`, str(r, 'token_type'));
     }
-    return out;
+    return { values, types };
   }
 
   async function addHolderCounts(trx: Knex.Transaction, delta: ReadonlyMap<string, number>): Promise<void> {
