@@ -1,6 +1,7 @@
 /**
  * Small SQL building blocks shared by the reader and the writer: multi-column key conditions,
- * chunked inserts, and the "current value = latest history row" refresh.
+ * bulk inserts and upserts and key sets (a batch's rows as one JSON binding), and the
+ * "current value = latest history row" refresh.
  */
 import type { Knex } from 'knex';
 import type { Binding, Cond, Dialect } from './dialect.ts';
