@@ -63,6 +63,8 @@ const KEEP_SQLITE = process.env.BENCH_SQLITE_FILE === undefined || process.env.B
 const CASES = process.env.BENCH_CASES === undefined || process.env.BENCH_CASES === '' ? undefined : new RegExp(process.env.BENCH_CASES);
 /** BENCH_LOAD_ONLY=1: load and report the load speed, no latency measurements */
 const LOAD_ONLY = process.env.BENCH_LOAD_ONLY === '1';
+/** BENCH_LOAD_STATEMENTS=1: time the load's statements (by shape: repeated value lists folded) and print the costliest */
+const LOAD_STATEMENTS = process.env.BENCH_LOAD_STATEMENTS === '1';
 
 // ---- deterministic synthetic chain -------------------------------------------------------------
 
@@ -423,6 +425,7 @@ async function load(store: SqlStore, name: string): Promise<void> {
   const blocks = Math.ceil(TXS / PER_BLOCK);
   let genMs = 0;
   let records = 0;
+  const timed = LOAD_STATEMENTS ? timeStatements(store) : null;
   const t0 = performance.now();
   for (let n = 0; n < blocks; n += BATCH) {
     const g0 = performance.now();
@@ -445,9 +448,48 @@ async function load(store: SqlStore, name: string): Promise<void> {
       `generation ${(genMs / 1000).toFixed(1)} s (${Math.round(records / (genMs / 1000))} records/s), ` +
       `writeBlocks ${writeS.toFixed(1)} s (${Math.round(records / writeS)} records/s)`,
   );
+  timed?.report(writeS);
   const a0 = performance.now();
   await store.knex.raw('ANALYZE');
   console.log(`${name}: ANALYZE ${((performance.now() - a0) / 1000).toFixed(1)} s`);
+}
+
+/**
+ * Time every statement of the writer's connection from its 'query' to its 'query-response' event
+ * (the database and the driver), grouped by shape; the rest of writeBlocks is JS (building rows
+ * and statements, knex's compilation).
+ */
+function timeStatements(store: SqlStore): { report(writeS: number): void } {
+  const started = new Map<unknown, { shape: string; t: number }>();
+  const byShape = new Map<string, { n: number; ms: number }>();
+  const shapeOf = (sql: string): string =>
+    sql
+      .replace(/\$\d+/g, '?')
+      .replace(/\s+/g, ' ')
+      .replace(/\?(, \?)+/g, '?…')
+      .replace(/(select \?… union all )+select \?…/gi, 'select ?… union all …')
+      .replace(/(\([^()]*\)( (or|OR) |, ))+\([^()]*\)/g, '(…)+')
+      .slice(0, 150);
+  const uid = (q: unknown): unknown => (typeof q === 'object' && q !== null && '__knexQueryUid' in q ? q.__knexQueryUid : undefined);
+  store.knex.on('query', (q: { sql: string }) => started.set(uid(q), { shape: shapeOf(q.sql), t: performance.now() }));
+  store.knex.on('query-response', (_r: unknown, q: unknown) => {
+    const s = started.get(uid(q));
+    if (s === undefined) return;
+    started.delete(uid(q));
+    const e = byShape.get(s.shape) ?? { n: 0, ms: 0 };
+    e.n += 1;
+    e.ms += performance.now() - s.t;
+    byShape.set(s.shape, e);
+  });
+  return {
+    report(writeS) {
+      const rows = [...byShape].sort((a, b) => b[1].ms - a[1].ms);
+      const total = rows.reduce((acc, [, e]) => acc + e.ms, 0);
+      const count = rows.reduce((acc, [, e]) => acc + e.n, 0);
+      console.log(`statements: ${count} taking ${(total / 1000).toFixed(1)} s of writeBlocks' ${writeS.toFixed(1)} s (the rest is JS)`);
+      for (const [shape, e] of rows.slice(0, 25)) console.log(`  ${(e.ms / 1000).toFixed(2)} s  ${e.n}×  ${shape}`);
+    },
+  };
 }
 
 async function bench(name: string): Promise<Line[]> {

@@ -18,7 +18,7 @@ import type { Dialect } from './dialect.ts';
 import { toBig } from './dialect.ts';
 import type { Row, WriteRow } from './rows.ts';
 import { asRows, big, bool, num, str } from './rows.ts';
-import { KEY_CHUNK, chunks } from './sql.ts';
+import { BULK_ROWS, KEY_CHUNK, chunks, keyRows, upsertRows } from './sql.ts';
 import { SupplyDelta } from './supply.ts';
 import type { CounterParts } from '../../lib/stats/addressCounters.ts';
 import { CounterPartsTable, transactionsCountOf, zeroParts } from '../../lib/stats/addressCounters.ts';
@@ -70,18 +70,36 @@ export function countInsertedBlocks(bundles: readonly BlockBundle[], acc: Counte
   }
 }
 
-/** Before pending rows of mined transactions are deleted: take back what they counted. */
-export async function countMinedPending(trx: Knex.Transaction, hashes: readonly Hash[], acc: CounterDeltas): Promise<void> {
-  for (const part of chunks(hashes, KEY_CHUNK)) {
-    const rows = asRows(await trx('pending_transactions').select('from_address', 'to_address', 'gas_used').whereIn('hash', part));
-    for (const r of rows) acc.transaction(addr(r, 'from_address'), addrOrNull(r, 'to_address'), gasOf(r), -1n);
+/** Delete the pending rows of mined transactions, taking back what they counted. */
+export async function removeMinedPending(trx: Knex.Transaction, d: Dialect, hashes: readonly Hash[], acc: CounterDeltas): Promise<void> {
+  for (const part of chunks(hashes, BULK_ROWS)) {
+    const keys = keyRows(d, 'pending_transactions', ['hash'], part.map((h) => [h]));
+    const deleted = await trx.raw(
+      `DELETE FROM pending_transactions WHERE "hash" IN (SELECT "hash" FROM ${keys.sql} k) RETURNING "from_address", "to_address", "gas_used"`,
+      [...keys.bindings],
+    );
+    for (const r of asRows(d.rawRows(deleted))) acc.transaction(addr(r, 'from_address'), addrOrNull(r, 'to_address'), gasOf(r), -1n);
   }
+}
+
+/** The rows of `table` whose `column` is one of `values` (one statement per BULK_ROWS values). */
+async function rowsWhereIn(trx: Knex.Transaction, d: Dialect, table: string, columns: string, column: string, values: readonly string[]): Promise<Row[]> {
+  const out: Row[] = [];
+  for (const part of chunks(values, BULK_ROWS)) {
+    const keys = keyRows(d, table, [column], part.map((v) => [v]));
+    const rows = await trx.raw(`SELECT ${columns} FROM ${table} WHERE "${column}" IN (SELECT "${column}" FROM ${keys.sql} k)`, [...keys.bindings]);
+    out.push(...asRows(d.rawRows(rows)));
+  }
+  return out;
 }
 
 /** Pending transactions stored: they count until mined. */
 export function countPending(transactions: readonly TransactionRecord[], acc: CounterDeltas): void {
   for (const t of transactions) acc.transaction(t.from, t.to, t.gasUsed, 1n);
 }
+
+/** The address_counters columns no index covers (migration 008: the accounts indexes hold listed, balance, transactions_count). */
+const UNINDEXED_COUNTERS = ['tx_any', 'tx_to', 'transfers', 'gas_in', 'gas_out', 'validations', 'balance_block'] as const;
 
 /** The latest coin balance record of an address (coin_balances holds consensus rows only). */
 async function latestBalance(trx: Knex.Transaction, address: Address): Promise<{ value: bigint; block: number } | null> {
@@ -107,56 +125,63 @@ export async function applyCounterDeltas(trx: Knex.Transaction, d: Dialect, acc:
   const supply = new SupplyDelta();
   const touched = [...new Set<Address>([...acc.parts.keys(), ...acc.fresh.keys(), ...acc.recount, ...acc.records])];
   if (touched.length === 0) return supply;
+  const created: WriteRow[] = [];
   const upserts: WriteRow[] = [];
+  const countMoved: WriteRow[] = [];
+  const unindexedMoved: WriteRow[] = [];
   const deletes: Address[] = [];
-  for (const part of chunks(touched, KEY_CHUNK)) {
-    const stored = new Map<Address, Row>();
-    for (const r of asRows(await trx('address_counters').select('*').whereIn('address', part))) stored.set(addr(r, 'address'), r);
-    const contracts = new Set<Address>();
-    for (const r of asRows(await trx('addresses').select('hash', 'is_contract').whereIn('hash', part))) {
-      if (bool(r, 'is_contract')) contracts.add(addr(r, 'hash'));
+  const stored = new Map<Address, Row>();
+  for (const r of await rowsWhereIn(trx, d, 'address_counters', '*', 'address', touched)) stored.set(addr(r, 'address'), r);
+  const contracts = new Set<Address>();
+  for (const r of await rowsWhereIn(trx, d, 'addresses', '"hash", "is_contract"', 'hash', touched)) {
+    if (bool(r, 'is_contract')) contracts.add(addr(r, 'hash'));
+  }
+  for (const address of touched) {
+    const s = stored.get(address);
+    const delta = acc.parts.get(address) ?? zeroParts();
+    const p: CounterParts = {
+      txAny: (s === undefined ? 0n : big(s, 'tx_any')) + delta.txAny,
+      txTo: (s === undefined ? 0n : big(s, 'tx_to')) + delta.txTo,
+      transfers: (s === undefined ? 0n : big(s, 'transfers')) + delta.transfers,
+      gasIn: (s === undefined ? 0n : big(s, 'gas_in')) + delta.gasIn,
+      gasOut: (s === undefined ? 0n : big(s, 'gas_out')) + delta.gasOut,
+      validations: (s === undefined ? 0n : big(s, 'validations')) + delta.validations,
+    };
+    const before: { value: bigint; block: number } | null =
+      s === undefined || s.balance === null ? null : { value: toBig(s.balance), block: num(s, 'balance_block') };
+    let balance = before;
+    const fresh = acc.fresh.get(address);
+    if (!appending && (fresh !== undefined || acc.recount.has(address))) balance = await latestBalance(trx, address);
+    else if (fresh !== undefined && (balance === null || fresh.block >= balance.block)) balance = fresh;
+    supply.move(address, before?.value ?? null, balance?.value ?? null);
+    if (balance === null && Object.values(p).every((v) => v === 0n)) {
+      if (s !== undefined) deletes.push(address);
+      continue;
     }
-    for (const address of part) {
-      const s = stored.get(address);
-      const delta = acc.parts.get(address) ?? zeroParts();
-      const p: CounterParts = {
-        txAny: (s === undefined ? 0n : big(s, 'tx_any')) + delta.txAny,
-        txTo: (s === undefined ? 0n : big(s, 'tx_to')) + delta.txTo,
-        transfers: (s === undefined ? 0n : big(s, 'transfers')) + delta.transfers,
-        gasIn: (s === undefined ? 0n : big(s, 'gas_in')) + delta.gasIn,
-        gasOut: (s === undefined ? 0n : big(s, 'gas_out')) + delta.gasOut,
-        validations: (s === undefined ? 0n : big(s, 'validations')) + delta.validations,
-      };
-      const before: { value: bigint; block: number } | null =
-        s === undefined || s.balance === null ? null : { value: toBig(s.balance), block: num(s, 'balance_block') };
-      let balance = before;
-      const fresh = acc.fresh.get(address);
-      if (!appending && (fresh !== undefined || acc.recount.has(address))) balance = await latestBalance(trx, address);
-      else if (fresh !== undefined && (balance === null || fresh.block >= balance.block)) balance = fresh;
-      supply.move(address, before?.value ?? null, balance?.value ?? null);
-      if (balance === null && Object.values(p).every((v) => v === 0n)) {
-        if (s !== undefined) deletes.push(address);
-        continue;
-      }
-      upserts.push({
-        address,
-        tx_any: Number(p.txAny),
-        tx_to: Number(p.txTo),
-        transfers: Number(p.transfers),
-        gas_in: d.big(p.gasIn),
-        gas_out: d.big(p.gasOut),
-        validations: Number(p.validations),
-        transactions_count: Number(transactionsCountOf(p, contracts.has(address))),
-        balance: balance === null ? null : d.key(balance.value),
-        balance_block: balance === null ? null : balance.block,
-        listed: balance !== null && balance.value > 0n,
-      });
-    }
+    const row: WriteRow = {
+      address,
+      tx_any: Number(p.txAny),
+      tx_to: Number(p.txTo),
+      transfers: Number(p.transfers),
+      gas_in: d.big(p.gasIn),
+      gas_out: d.big(p.gasOut),
+      validations: Number(p.validations),
+      transactions_count: Number(transactionsCountOf(p, contracts.has(address))),
+      balance: balance === null ? null : d.key(balance.value),
+      balance_block: balance === null ? null : balance.block,
+      listed: balance !== null && balance.value > 0n,
+    };
+    if (s === undefined) created.push(row);
+    else if ((before?.value ?? null) !== (balance?.value ?? null)) upserts.push(row);
+    else if (num(s, 'transactions_count') !== row.transactions_count) countMoved.push(row);
+    else unindexedMoved.push(row);
   }
   for (const part of chunks(deletes, KEY_CHUNK)) await trx('address_counters').whereIn('address', part).delete();
-  for (const part of chunks(upserts, Math.min(d.maxInsertRows, Math.floor(d.maxVariables / 11)))) {
-    await trx('address_counters').insert(part).onConflict('address').merge();
-  }
+  // a stored row takes only the columns that can have changed: SQLite rewrites an index of a
+  // row's whenever the update names one of its columns (the accounts indexes: listed, balance, transactions_count)
+  await upsertRows(trx, d, 'address_counters', ['address'], [...created, ...upserts]);
+  await upsertRows(trx, d, 'address_counters', ['address'], countMoved, [...UNINDEXED_COUNTERS, 'transactions_count']);
+  await upsertRows(trx, d, 'address_counters', ['address'], unindexedMoved, UNINDEXED_COUNTERS);
   return supply;
 }
 

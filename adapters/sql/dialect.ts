@@ -10,7 +10,10 @@
  * - The null token id of a balance key (fungible balances, ERC-721 counts) must sort below
  *   every id ("null lowest") and be part of a primary key: a sentinel, −1 on Postgres and ''
  *   on SQLite.
- * - The variable limit of one statement and the row limit of one INSERT, which size insert chunks.
+ * - A set of rows as a table in one binding (the writer's bulk statements): a JSON array of
+ *   objects read by json_each on SQLite, by json_populate_recordset (typed by the table's own
+ *   row type) on Postgres. And the one planner hint the writer needs: a key read by the
+ *   primary key (SQLite's planner, without statistics, prefers a covering index of a shorter prefix).
  * - A multi-column key list: an OR of equalities on SQLite (each term an index seek), a join
  *   against unnest(arrays) on Postgres (one parameter per column, however many keys).
  * - The shape of a raw result (an array / `{ rows }`), the connection settings (a SQLite file
@@ -18,7 +21,7 @@
  *   lives in (Postgres creates it; a SQLite file is its own).
  * - Names matched by prefix and sorted: lower-casing of ASCII letters only, in code point order
  *   (SQLite: lower() and BINARY; Postgres: lower() and comparisons under COLLATE "C").
- * Everything else (upserts with onConflict().merge()/ignore(), row-value comparisons, window
+ * Everything else (upserts with ON CONFLICT … DO UPDATE / DO NOTHING, row-value comparisons, window
  * functions, JSON-as-text arrays) is written once for both.
  */
 import type { Knex } from 'knex';
@@ -73,10 +76,17 @@ export interface Dialect {
   asInteger(sql: string): string;
   /** decode an idKey (sentinel → null) */
   fromIdKey(v: unknown): bigint | null;
-  /** most bound variables one statement may carry */
-  readonly maxVariables: number;
-  /** most rows of one INSERT (knex writes SQLite multi-row inserts as a compound SELECT: ≤ 500 terms) */
-  readonly maxInsertRows: number;
+  /**
+   * a table (`(SELECT …)`, to alias) with `columns` of `table`, read from one binding: a JSON
+   * array of objects with those keys (a missing key or a JSON null reads as NULL)
+   */
+  jsonRows(table: string, columns: readonly string[]): string;
+  /**
+   * put after a table's name: read it by its primary key (SQLite: INDEXED BY the key's
+   * autoindex, which its planner passes over, without statistics, for a covering index of a
+   * shorter prefix; Postgres: nothing)
+   */
+  byPrimaryKey(table: string): string;
   /** rows whose key columns (two or more) equal one of `keys` (never empty) */
   keysIn(columns: readonly KeyColumn[], keys: readonly (readonly Binding[])[]): Cond;
   /**
@@ -174,8 +184,8 @@ const sqlite: Dialect = {
   idKey: (v) => (v === null ? '' : padKey(v)),
   probe: (v) => (v === null ? '' : padKey(clamp(v))),
   fromIdKey: (v) => (v === '' || v === null ? null : toBig(v)),
-  maxVariables: 32766,
-  maxInsertRows: 400,
+  jsonRows: (_table, columns) => `(SELECT ${columns.map((c) => `value ->> '${c}' AS "${c}"`).join(', ')} FROM json_each(?))`,
+  byPrimaryKey: (table) => ` INDEXED BY sqlite_autoindex_${table}_1`,
   keysIn(columns, keys) {
     const one = `(${columns.map((c) => `${c.sql} = ?`).join(' AND ')})`;
     return { sql: `(${keys.map(() => one).join(' OR ')})`, bindings: keys.flat() };
@@ -236,8 +246,8 @@ const postgres: Dialect = {
     const b = toBig(v);
     return b === -1n ? null : b;
   },
-  maxVariables: 65535,
-  maxInsertRows: 1000,
+  jsonRows: (table, columns) => `(SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM json_populate_recordset(NULL::"${table}", CAST(? AS json)))`,
+  byPrimaryKey: () => '',
   keysIn(columns, keys) {
     const arrays = columns.map((c) => `CAST(? AS ${c.numeric ? 'numeric' : 'text'}[])`);
     return {

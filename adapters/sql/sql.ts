@@ -1,6 +1,7 @@
 /**
  * Small SQL building blocks shared by the reader and the writer: multi-column key conditions,
- * chunked inserts, and the "current value = latest history row" refresh.
+ * bulk inserts and upserts and key sets (a batch's rows as one JSON binding), and the
+ * "current value = latest history row" refresh.
  */
 import type { Knex } from 'knex';
 import type { Binding, Cond, Dialect } from './dialect.ts';
@@ -71,12 +72,60 @@ export function lastPerKey<T>(rows: readonly T[], key: (r: T) => string): T[] {
   return [...m.values()];
 }
 
-/** Plain multi-row inserts, chunked under the dialect's variable limit. */
-export async function insertRows(db: Knex | Knex.Transaction, d: Dialect, table: string, rows: readonly WriteRow[]): Promise<void> {
+/**
+ * Rows per bulk statement. The rows travel as one JSON text (Dialect.jsonRows), so no driver
+ * limit applies; this only bounds the size of one binding.
+ */
+export const BULK_ROWS = 5000;
+
+/** Every column any of `rows` has, in first-seen order. */
+function columnsOf(rows: readonly WriteRow[]): string[] {
+  const seen = new Set<string>();
+  for (const r of rows) for (const c in r) seen.add(c);
+  return [...seen];
+}
+
+/**
+ * `keys` (each in `columns` order) as a table of `columns` of `table` (for a join; alias it),
+ * read from one binding.
+ */
+export function keyRows(d: Dialect, table: string, columns: readonly string[], keys: readonly (readonly Binding[])[]): Cond {
+  const rows = keys.map((k) => Object.fromEntries(columns.map((c, i) => [c, k[i] ?? null])));
+  return { sql: d.jsonRows(table, columns), bindings: [JSON.stringify(rows)] };
+}
+
+/**
+ * Insert rows: one statement per BULK_ROWS rows, bound as one JSON text, whatever their width.
+ * `onConflict`: an ON CONFLICT clause (upserts, ignored repeats). A column no row has is left
+ * to its default; a row without a column another has writes NULL there.
+ */
+export async function insertRows(db: Knex | Knex.Transaction, d: Dialect, table: string, rows: readonly WriteRow[], onConflict = ''): Promise<void> {
   if (rows.length === 0) return;
-  const width = Object.keys(rows[0]).length;
-  const size = Math.max(1, Math.min(d.maxInsertRows, Math.floor(d.maxVariables / width)));
-  for (const part of chunks(rows, size)) await db(table).insert(part);
+  const columns = columnsOf(rows);
+  const list = columns.map((c) => `"${c}"`).join(', ');
+  for (const part of chunks(rows, BULK_ROWS)) {
+    // WHERE true: SQLite's parser needs it between a SELECT and ON CONFLICT
+    await db.raw(`INSERT INTO ${table} (${list}) SELECT ${list} FROM ${d.jsonRows(table, columns)} r WHERE true ${onConflict}`, [JSON.stringify(part)]);
+  }
+}
+
+/**
+ * Insert rows, replacing the stored row of the same key (the rows' keys are distinct).
+ * `update`: the columns a stored row takes (default: all but the key) — naming only those that
+ * changed spares SQLite the rewrite of every index over the others.
+ */
+export async function upsertRows(
+  db: Knex | Knex.Transaction,
+  d: Dialect,
+  table: string,
+  key: readonly string[],
+  rows: readonly WriteRow[],
+  update?: readonly string[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const set = (update ?? columnsOf(rows).filter((c) => !key.includes(c))).map((c) => `"${c}" = excluded."${c}"`);
+  const target = key.map((c) => `"${c}"`).join(', ');
+  await insertRows(db, d, table, rows, set.length === 0 ? `ON CONFLICT (${target}) DO NOTHING` : `ON CONFLICT (${target}) DO UPDATE SET ${set.join(', ')}`);
 }
 
 /** A current table kept equal to the latest row per key of a history table. */

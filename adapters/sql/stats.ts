@@ -14,8 +14,9 @@ import type { Knex } from 'knex';
 import type { Address, BlockBundle, Hash } from '../../lib/domain/records.ts';
 import { StatsDelta } from '../../lib/stats/chainStats.ts';
 import type { Dialect } from './dialect.ts';
+import type { WriteRow } from './rows.ts';
 import { asRows, big, bigOrNull, hexOrNull, num, str } from './rows.ts';
-import { KEY_CHUNK, chunks, keyCondition } from './sql.ts';
+import { BULK_ROWS, KEY_CHUNK, chunks, keyCondition, keyRows, upsertRows } from './sql.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -54,11 +55,13 @@ export async function storedBlocksDelta(db: Db, hashes: readonly Hash[], sign: 1
 }
 
 /** How many of `addresses` have a coin balance row. */
-export async function addressesWithCoinBalance(db: Db, addresses: ReadonlySet<string>): Promise<number> {
+export async function addressesWithCoinBalance(db: Db, d: Dialect, addresses: ReadonlySet<string>): Promise<number> {
   let n = 0;
-  for (const part of chunks([...addresses], KEY_CHUNK)) {
-    const rows = asRows(await db('coin_balances').distinct('address').whereIn('address', part));
-    n += rows.length;
+  for (const part of chunks([...addresses], BULK_ROWS)) {
+    const keys = keyRows(d, 'coin_balances', ['address'], part.map((a) => [a]));
+    // an index seek per address (coin_balances_latest): does it have a row
+    const rows = await db.raw(`SELECT COUNT(*) AS "n" FROM ${keys.sql} k WHERE EXISTS (SELECT 1 FROM coin_balances c WHERE c."address" = k."address")`, [...keys.bindings]);
+    n += num(asRows(d.rawRows(rows))[0] ?? { n: 0 }, 'n');
   }
   return n;
 }
@@ -112,12 +115,19 @@ export async function applyStatsDelta(db: Db, d: Dialect, delta: StatsDelta, add
 
   const keys = [...delta.contractDays.values()].map((c) => [c.date, c.contract] as const);
   const storedContracts = new Map<string, Record<string, unknown>>();
-  for (const part of chunks(keys, KEY_CHUNK)) {
-    const cond = keyCondition(d, ['date', 'contract'], part);
-    const rows = asRows(d.rawRows(await db.raw(`SELECT * FROM contract_daily_stats WHERE ${cond.sql}`, [...cond.bindings])));
+  for (const part of chunks(keys, BULK_ROWS)) {
+    const listed = keyRows(d, 'contract_daily_stats', ['date', 'contract'], part);
+    const rows = asRows(
+      d.rawRows(
+        await db.raw(
+          `SELECT s.* FROM ${listed.sql} k CROSS JOIN contract_daily_stats s WHERE s."date" = k."date" AND s."contract" = k."contract"`,
+          [...listed.bindings],
+        ),
+      ),
+    );
     for (const r of rows) storedContracts.set(`${str(r, 'date')}|${str(r, 'contract')}`, r);
   }
-  const upserts: Record<string, string | number>[] = [];
+  const upserts: WriteRow[] = [];
   const deletes: (readonly [string, string])[] = [];
   for (const [key, c] of delta.contractDays) {
     const r = storedContracts.get(key);
@@ -129,9 +139,7 @@ export async function applyStatsDelta(db: Db, d: Dialect, delta: StatsDelta, add
     const cond = keyCondition(d, ['date', 'contract'], part);
     await db.raw(`DELETE FROM contract_daily_stats WHERE ${cond.sql}`, [...cond.bindings]);
   }
-  for (const part of chunks(upserts, Math.min(d.maxInsertRows, Math.floor(d.maxVariables / 4)))) {
-    await db('contract_daily_stats').insert(part).onConflict(['date', 'contract']).merge();
-  }
+  await upsertRows(db, d, 'contract_daily_stats', ['date', 'contract'], upserts);
 }
 
 /**
@@ -148,13 +156,13 @@ export async function beginStatsWrite(
   await coinBalanceAddresses(db, removed, touched);
   const consensus = inserted.filter((b) => b.block.consensus);
   for (const b of consensus) for (const c of b.coinBalances) touched.add(c.address);
-  const before = await addressesWithCoinBalance(db, touched);
+  const before = await addressesWithCoinBalance(db, d, touched);
   const delta = await storedBlocksDelta(db, removed, -1);
   for (const b of consensus) delta.addBlock(b.block, b.transactions, 1);
   return {
     async finish() {
       // nothing removed: every touched address now has a row (one query saved per append)
-      const after = removed.length === 0 ? touched.size : await addressesWithCoinBalance(db, touched);
+      const after = removed.length === 0 ? touched.size : await addressesWithCoinBalance(db, d, touched);
       await applyStatsDelta(db, d, delta, after - before);
     },
   };

@@ -14,7 +14,7 @@ import type { Knex } from 'knex';
 import type { Address, BlockBundle, Hash, TransactionRecord } from '../../lib/domain/records.ts';
 import type { BlockSink } from '../../lib/ports.ts';
 import { InvalidWriteError, isListedInternal, validateBundle, validatePending } from '../../lib/sink/validate.ts';
-import { CounterDeltas, applyCounterDeltas, countInsertedBlocks, countMinedPending, countPending, countRemovedBlocks } from './counters.ts';
+import { CounterDeltas, applyCounterDeltas, countInsertedBlocks, countPending, countRemovedBlocks, removeMinedPending } from './counters.ts';
 import type { Dialect } from './dialect.ts';
 import { beginStatsWrite } from './stats.ts';
 import { applySupplyDelta } from './supply.ts';
@@ -36,9 +36,9 @@ import {
   transactionRow,
   transferRow,
 } from './rows.ts';
-import type { WriteRow } from './rows.ts';
+import type { Row, WriteRow } from './rows.ts';
 import type { Binding, LatestSpec } from './sql.ts';
-import { KEY_CHUNK, chunks, insertRows, keyCondition, lastPerKey, refreshLatest, uniqueKeys } from './sql.ts';
+import { BULK_ROWS, KEY_CHUNK, chunks, insertRows, keyRows, lastPerKey, refreshLatest, uniqueKeys, upsertRows } from './sql.ts';
 import { insertWithdrawals, removeWithdrawals, withdrawalRows } from './withdrawals.ts';
 
 export const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000';
@@ -292,15 +292,12 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
 
     await insertRows(trx, d, 'blocks', blocks);
     await insertRows(trx, d, 'transactions', txs);
-    await countMinedPending(trx, minedHashes, affected.counters);
-    for (const part of chunks(minedHashes, KEY_CHUNK)) await trx('pending_transactions').whereIn('hash', part).delete();
+    await removeMinedPending(trx, d, minedHashes, affected.counters);
     await insertRows(trx, d, 'transaction_kinds', kinds);
     await insertRows(trx, d, 'internal_transactions', internals);
     await insertRows(trx, d, 'logs', logs);
     await insertRows(trx, d, 'token_transfers', transfers);
-    for (const part of chunks(transferIds, d.maxInsertRows)) {
-      await trx('token_transfer_ids').insert(part).onConflict(['token_address', 'token_id', 'block_number', 'log_index']).ignore();
-    }
+    await insertRows(trx, d, 'token_transfer_ids', transferIds, 'ON CONFLICT ("token_address", "token_id", "block_number", "log_index") DO NOTHING');
     await insertRows(trx, d, 'state_changes', stateChanges);
     await insertRows(trx, d, 'token_history', tokens);
     await insertRows(trx, d, 'address_history', addresses);
@@ -317,13 +314,24 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
   /** (token, holder) pairs among `pairs` whose holder has a positive balance of the token. */
   async function holding(trx: Knex.Transaction, pairs: readonly Key[]): Promise<Set<string>> {
     const out = new Set<string>();
-    for (const part of chunks(pairs, KEY_CHUNK)) {
-      const cond = keyCondition(d, ['token_address', 'holder'], part);
-      // (value > 0 tested here: as a SQL term it steers SQLite off the primary key)
-      const rows = asRows(
-        d.rawRows(await trx.raw(`SELECT "token_address", "holder", "value" FROM current_token_balances WHERE ${cond.sql}`, [...cond.bindings])),
+    // (value > 0 tested here: as a SQL term it steers SQLite off the primary key)
+    for (const r of await pairRows(trx, pairs)) if (big(r, 'value') > 0n) out.add(`${str(r, 'token_address')}|${str(r, 'holder')}`);
+    return out;
+  }
+
+  /** The current balance rows (every token id) of (token, holder) pairs: one statement per BULK_ROWS pairs. */
+  async function pairRows(trx: Knex.Transaction, pairs: readonly Key[]): Promise<Row[]> {
+    const out: Row[] = [];
+    for (const part of chunks(pairs, BULK_ROWS)) {
+      const keys = keyRows(d, 'current_token_balances', ['token_address', 'holder'], part);
+      // CROSS JOIN: SQLite reads the keys first and seeks the primary key (holder, token_address, …) per key
+      const rows = await trx.raw(
+        `SELECT c."token_address", c."holder", c."token_id", c."token_type", c."value" FROM ${keys.sql} k ` +
+          `CROSS JOIN current_token_balances c${d.byPrimaryKey('current_token_balances')} ` +
+          `WHERE c."holder" = k."holder" AND c."token_address" = k."token_address"`,
+        [...keys.bindings],
       );
-      for (const r of rows) if (big(r, 'value') > 0n) out.add(`${str(r, 'token_address')}|${str(r, 'holder')}`);
+      out.push(...asRows(d.rawRows(rows)));
     }
     return out;
   }
@@ -365,7 +373,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     const balances = latestRows(fresh.balances, latest.balances.key, later);
     if (balances.length > 0) {
       const pairs = uniqueKeys(balances.filter((r) => r.holder !== ZERO_ADDRESS).map((r): Key => [r.token_address, r.holder]));
-      const before = await pairBalances(trx, pairs);
+      const { values: before, types } = await pairBalances(trx, pairs);
       const after = new Map<string, Map<string, bigint>>();
       for (const [pair, ids] of before) after.set(pair, new Map(ids));
       const kept: WriteRow[] = [];
@@ -380,11 +388,15 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         ids.set(String(d.fromIdKey(r.token_id)), value);
         after.set(pair, ids);
       }
-      for (const part of chunks(dropped, KEY_CHUNK)) {
-        const cond = keyCondition(d, latest.balances.key, part);
-        await trx.raw(`DELETE FROM current_token_balances WHERE ${cond.sql}`, [...cond.bindings]);
+      for (const part of chunks(dropped, BULK_ROWS)) {
+        const keys = keyRows(d, 'current_token_balances', latest.balances.key, part);
+        const columns = latest.balances.key.map((c) => `"${c}"`).join(', ');
+        await trx.raw(`DELETE FROM current_token_balances WHERE (${columns}) IN (SELECT ${columns} FROM ${keys.sql} k)`, [...keys.bindings]);
       }
-      await upsertRows(trx, 'current_token_balances', latest.balances.key, kept);
+      // a stored key of the same type takes only its value (SQLite then rewrites only the indexes over value)
+      const sameType = (r: WriteRow) => types.get(`${String(r.token_address)}|${String(r.holder)}|${String(r.token_id)}`) === r.token_type;
+      await upsertRows(trx, d, 'current_token_balances', latest.balances.key, kept.filter(sameType), ['value']);
+      await upsertRows(trx, d, 'current_token_balances', latest.balances.key, kept.filter((r) => !sameType(r)));
       const positive = (ids: ReadonlyMap<string, bigint> | undefined) => ids !== undefined && [...ids.values()].some((v) => v > 0n);
       const delta = new Map<string, number>();
       for (const [token, holder] of pairs) {
@@ -395,16 +407,18 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       await addHolderCounts(trx, delta);
       counted.push(...delta.keys());
     }
-    await upsertRows(trx, 'tokens', latest.tokens.key, latestRows(fresh.tokens, latest.tokens.key, later).map((r) => currentRow(latest.tokens, r)));
+    await upsertRows(trx, d, 'tokens', latest.tokens.key, latestRows(fresh.tokens, latest.tokens.key, later).map((r) => currentRow(latest.tokens, r)));
     await syncTokenSearch(trx, [...counted, ...fresh.tokens.map((r) => String(r.address))]);
     await upsertRows(
       trx,
+      d,
       'addresses',
       latest.addresses.key,
       latestRows(fresh.addresses, latest.addresses.key, later).map((r) => currentRow(latest.addresses, r)),
     );
     await upsertRows(
       trx,
+      d,
       'token_instances',
       latest.instances.key,
       latestRows(fresh.instances, latest.instances.key, later).map((r) => currentRow(latest.instances, r)),
@@ -415,57 +429,49 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       blockOf(a) > blockOf(b) || (blockOf(a) === blockOf(b) && Number(a.log_index) > Number(b.log_index));
     await upsertRows(
       trx,
+      d,
       'nft_owners',
       latest.owners.key,
       latestRows(fresh.transferIds, latest.owners.key, laterTransfer).map((r) => currentRow(latest.owners, r)),
     );
   }
 
-  /** The stored balances (by token id) of (token, holder) pairs, keyed `${token}|${holder}`. */
-  async function pairBalances(trx: Knex.Transaction, pairs: readonly Key[]): Promise<Map<string, Map<string, bigint>>> {
-    const out = new Map<string, Map<string, bigint>>();
-    for (const part of chunks(pairs, KEY_CHUNK)) {
-      const cond = keyCondition(d, ['token_address', 'holder'], part);
-      const rows = asRows(
-        d.rawRows(
-          await trx.raw(`SELECT "token_address", "holder", "token_id", "value" FROM current_token_balances WHERE ${cond.sql}`, [...cond.bindings]),
-        ),
-      );
-      for (const r of rows) {
-        const pair = `${str(r, 'token_address')}|${str(r, 'holder')}`;
-        const ids = out.get(pair) ?? new Map<string, bigint>();
-        ids.set(String(d.fromIdKey(r.token_id)), big(r, 'value'));
-        out.set(pair, ids);
-      }
+  /**
+   * The stored balances of (token, holder) pairs: values by token id, keyed `${token}|${holder}`,
+   * and token types keyed `${token}|${holder}|${stored token_id}`.
+   */
+  async function pairBalances(trx: Knex.Transaction, pairs: readonly Key[]): Promise<{ values: Map<string, Map<string, bigint>>; types: Map<string, string> }> {
+    const values = new Map<string, Map<string, bigint>>();
+    const types = new Map<string, string>();
+    for (const r of await pairRows(trx, pairs)) {
+      const pair = `${str(r, 'token_address')}|${str(r, 'holder')}`;
+      const ids = values.get(pair) ?? new Map<string, bigint>();
+      ids.set(String(d.fromIdKey(r.token_id)), big(r, 'value'));
+      values.set(pair, ids);
+      types.set(`${pair}|${String(r.token_id)}`, str(r, 'token_type'));
     }
-    return out;
+    return { values, types };
   }
 
   async function addHolderCounts(trx: Knex.Transaction, delta: ReadonlyMap<string, number>): Promise<void> {
     const rows = [...delta].filter(([, n]) => n !== 0).map(([token_address, holders_count]) => ({ token_address, holders_count }));
-    for (const part of chunks(rows, d.maxInsertRows)) {
-      await trx('token_holder_counts')
-        .insert(part)
-        .onConflict('token_address')
-        .merge({ holders_count: trx.raw('token_holder_counts.holders_count + excluded.holders_count') });
-    }
+    await insertRows(
+      trx,
+      d,
+      'token_holder_counts',
+      rows,
+      'ON CONFLICT ("token_address") DO UPDATE SET "holders_count" = token_holder_counts."holders_count" + excluded."holders_count"',
+    );
   }
 
   /** Rewrite the token_search rows of these tokens from tokens and token_holder_counts. */
   async function syncTokenSearch(trx: Knex.Transaction, addresses: readonly string[]): Promise<void> {
-    for (const part of chunks([...new Set(addresses)], KEY_CHUNK)) {
-      const marks = part.map(() => '?').join(', ');
-      await trx.raw(`DELETE FROM token_search WHERE "address" IN (${marks})`, part);
-      await trx.raw(`INSERT INTO token_search ${TOKEN_SEARCH_COLUMNS} ${tokenSearchSelect(trx, `t."address" IN (${marks})`)}`, part);
+    for (const part of chunks([...new Set(addresses)], BULK_ROWS)) {
+      const keys = keyRows(d, 'token_search', ['address'], part.map((a) => [a]));
+      const listed = `IN (SELECT "address" FROM ${keys.sql} k)`;
+      await trx.raw(`DELETE FROM token_search WHERE "address" ${listed}`, [...keys.bindings]);
+      await trx.raw(`INSERT INTO token_search ${TOKEN_SEARCH_COLUMNS} ${tokenSearchSelect(trx, `t."address" ${listed}`)}`, [...keys.bindings]);
     }
-  }
-
-  /** Insert rows, replacing the stored row of the same key. */
-  async function upsertRows(trx: Knex.Transaction, table: string, key: readonly string[], rows: readonly WriteRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    const width = Object.keys(rows[0]).length;
-    const size = Math.max(1, Math.min(d.maxInsertRows, Math.floor(d.maxVariables / width)));
-    for (const part of chunks(rows, size)) await trx(table).insert(part).onConflict([...key]).merge();
   }
 
   return {
