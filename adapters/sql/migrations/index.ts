@@ -19,7 +19,7 @@ import * as m012 from './012_transaction_signatures.ts';
 import * as m013 from './013_advanced_filters.ts';
 import * as m014 from './014_coin_supply.ts';
 import * as m015 from './015_token_search_covering.ts';
-import * as m018 from './018_balances_list_covering.ts';
+import * as m016 from './016_balances_list_covering.ts';
 
 export interface Migration {
   readonly name: string;
@@ -27,7 +27,7 @@ export interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014, m015, m018];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014, m015, m016];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: () => Promise.resolve([...MIGRATIONS]),

@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 
-export const name = '018_balances_list_covering';
+export const name = '016_balances_list_covering';
 
 const ORDER = 'holder, value DESC, token_address DESC, token_id DESC';
 
