@@ -621,4 +621,11 @@ export interface DataSink {
   getChainIdentity(): Promise<ChainIdentity | null>;
   /** Remember the chain (replaces any previous identity). */
   setChainIdentity(identity: ChainIdentity): Promise<void>;
+  /**
+   * Optional upkeep after a bulk load: bring the store's planner statistics (and, on Postgres,
+   * the visibility map that index-only reads rely on) up to date, so pages read as they will in
+   * steady state. Changes no data. The indexer calls it once it has caught up after writing many
+   * blocks (IndexerOptions.settleAfterBlocks).
+   */
+  settle?(): Promise<void>;
 }

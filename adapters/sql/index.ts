@@ -29,6 +29,8 @@ export type SqlStore = VersionedDataSource &
     /** the knex instance reads go through (the same one except for a SQLite file's reader pool) */
     readonly reader: Knex;
     readonly dialect: 'sqlite' | 'postgres';
+    /** after a bulk load: SQLite ANALYZE; Postgres VACUUM (ANALYZE) of the store's tables (DataSink.settle) */
+    settle(): Promise<void>;
     /** apply pending migrations (done on open) */
     migrate(): Promise<void>;
     close(): Promise<void>;

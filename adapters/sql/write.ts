@@ -150,7 +150,7 @@ export interface SqlWriterMode {
   readonly recomputeAlways?: boolean;
 }
 
-export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}): BlockSink {
+export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}): BlockSink & { settle(): Promise<void> } {
   const latest = specs(d);
 
   async function selectKeys(trx: Knex.Transaction, table: string, columns: readonly string[], hashes: readonly Hash[]): Promise<Key[]> {
@@ -578,6 +578,17 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         await applySupplyDelta(trx, d, await applyCounterDeltas(trx, d, affected.counters, false));
         await bumpDataVersion(trx);
       });
+    },
+
+    async settle(): Promise<void> {
+      if (d.name === 'postgres') {
+        // the store's own tables (its schema), outside any transaction as VACUUM requires
+        const tables = asRows(await knex.raw('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename').then(d.rawRows));
+        const names = tables.map((r) => `"${str(r, 'tablename').replace(/"/g, '""')}"`);
+        if (names.length > 0) await knex.raw(`VACUUM (ANALYZE) ${names.join(', ')}`);
+      } else {
+        await knex.raw('ANALYZE');
+      }
     },
 
     async getIndexedHead() {

@@ -77,6 +77,11 @@ export interface IndexerOptions {
   readonly maxReorgDepth?: number;
   /** clock for rates (default Date.now) */
   readonly now?: () => number;
+  /**
+   * on catching up after writing at least this many blocks since the last time, call the sink's
+   * settle() (planner statistics, Postgres visibility) before following on (default 10,000)
+   */
+  readonly settleAfterBlocks?: number;
 }
 
 export interface RunOptions {
@@ -123,6 +128,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const maxReorgDepth = options.maxReorgDepth ?? 512;
   const now = options.now ?? Date.now;
+  const settleAfterBlocks = Math.max(1, options.settleAfterBlocks ?? 10_000);
   const cache = createFactCache();
 
   async function fetchBundle(n: number, caps: ChainCapabilities): Promise<BlockBundle | null> {
@@ -180,6 +186,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
     let transactions = 0;
     let reorgs = 0;
     let nodeHead = firstHead;
+    /** blocks written since the sink last settled */
+    let unsettled = 0;
     const window: { t: number; blocks: number; txs: number }[] = [{ t: started, blocks: 0, txs: 0 }];
     const report = (indexedHead: number, target: number): void => {
       const t = now();
@@ -257,6 +265,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
         const last = bundles[bundles.length - 1];
         if (last !== undefined) stored = { number: last.block.number, hash: last.block.hash };
         blocks += bundles.length;
+        unsettled += bundles.length;
         transactions += txs;
         if (stored !== null) report(stored.number, end);
       };
@@ -305,6 +314,12 @@ export function createIndexer(options: IndexerOptions): Indexer {
         if (!(await headIsCanonical())) {
           await walkBack(stored?.number ?? 0);
           continue;
+        }
+        if (sink.settle !== undefined && unsettled >= settleAfterBlocks) {
+          const t0 = now();
+          await sink.settle();
+          log(`settled the store after ${unsettled} blocks written (${((now() - t0) / 1000).toFixed(1)} s)`);
+          unsettled = 0;
         }
         emit({ type: 'caught-up', indexedHead: stored?.number ?? null, nodeHead });
         if (!follow || (to !== undefined && start > to)) break;

@@ -1,0 +1,111 @@
+/**
+ * Upkeep after a bulk load (DataSink.settle): the indexer calls it once on catching up after
+ * writing at least settleAfterBlocks blocks, not after a short run; the SQL store's settle
+ * refreshes planner statistics (SQLite ANALYZE) and, on Postgres, the visibility map that
+ * index-only reads rely on (VACUUM ANALYZE) — without changing what any page answers.
+ */
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { createExplorer } from '../../lib/index.ts';
+import { createIndexer } from '../../lib/indexer/index.ts';
+import type { DataSink } from '../../lib/ports.ts';
+import { createMemoryStore } from '../../adapters/memory/index.ts';
+import { createRpcChainSource } from '../../adapters/rpc/index.ts';
+import { openSqlStore } from '../../adapters/sql/index.ts';
+import type { SqlStore } from '../../adapters/sql/index.ts';
+import { startAnvil } from '../../demo/anvil.ts';
+import { loadFixtureChain } from '../../fixture/index.ts';
+import { asRows, num } from '../../adapters/sql/rows.ts';
+import { databaseUrl, selectedStoreNames, storeFactories } from '../support/stores.ts';
+import { rpc } from './helpers.ts';
+
+t.test('the indexer settles the sink once after a long catch-up, not after a short one', async (t) => {
+  const anvil = await startAnvil();
+  t.teardown(() => anvil.stop());
+  await rpc(anvil.url, 'anvil_mine', ['0xb']); // blocks 1..11
+  const memory = createMemoryStore();
+  let settled = 0;
+  const sink: DataSink = { ...memory, settle: async () => void settled++ };
+  const logs: string[] = [];
+  const indexer = createIndexer({
+    source: createRpcChainSource(anvil.url),
+    sink,
+    batchSize: 4,
+    settleAfterBlocks: 10,
+    log: (line) => logs.push(line),
+  });
+  const first = await indexer.run();
+  t.equal(first.indexedHead, 11);
+  t.equal(settled, 1, '12 blocks written (≥ 10): settled once, on catching up');
+  t.match(logs.join('\n'), /settled the store after 12 blocks written/);
+
+  await rpc(anvil.url, 'anvil_mine', ['0x3']);
+  const second = await indexer.run();
+  t.equal(second.indexedHead, 14);
+  t.equal(settled, 1, '3 more blocks (< 10): not settled again');
+
+  // a sink without settle() is indexed as before
+  const plain = createMemoryStore();
+  const summary = await createIndexer({ source: createRpcChainSource(anvil.url), sink: plain, settleAfterBlocks: 1 }).run();
+  t.equal(summary.indexedHead, 14);
+  t.equal(await plain.getHighestBlockNumber(), 14);
+});
+
+/** a page of each kind, as JSON text: settle() must not change a byte */
+async function pages(store: SqlStore): Promise<string[]> {
+  const explorer = createExplorer({ chains: { '1': store }, cache: { maxEntries: 0 } });
+  const out: string[] = [];
+  for (const path of ['/api/v2/blocks', '/api/v2/transactions', '/api/v2/tokens', '/api/v2/token-transfers']) {
+    const r = await explorer.handle({ path, query: {} });
+    out.push(`${r.status} ${JSON.stringify(r.body)}`);
+  }
+  return out;
+}
+
+t.test('the SQL store settles: statistics (SQLite), visibility and statistics (Postgres)', async (t) => {
+  const names = (await storeFactories()).map((f) => f.name);
+  if (selectedStoreNames().includes('sqlite')) {
+    await t.test('sqlite', async (t) => {
+      const file = join(tmpdir(), `scoutkit-settle-${process.pid}-${randomBytes(4).toString('hex')}.sqlite`);
+      const store = await openSqlStore(`sqlite:${file}`);
+      t.teardown(async () => {
+        await store.close();
+        for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+      });
+      await loadFixtureChain(store);
+      const before = await pages(store);
+      t.notOk(await store.knex.schema.hasTable('sqlite_stat1'), 'no statistics before');
+      await store.settle?.();
+      const stats = asRows(await store.knex.raw("SELECT count(*) AS n FROM sqlite_stat1 WHERE tbl = 'transactions'"));
+      t.ok(num(stats[0] ?? {}, 'n') > 0, 'ANALYZE wrote statistics for transactions');
+      t.same(await pages(store), before, 'the pages answer the same');
+    });
+  }
+  if (names.includes('postgres')) {
+    await t.test('postgres', async (t) => {
+      const schema = `scoutkit_settle_${process.pid}_${randomBytes(4).toString('hex')}`;
+      const store = await openSqlStore(databaseUrl(), { searchPath: schema, poolSize: 2 });
+      t.teardown(async () => {
+        try {
+          await store.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+        } finally {
+          await store.close();
+        }
+      });
+      await loadFixtureChain(store);
+      const before = await pages(store);
+      const visible = async (): Promise<number> =>
+        num(
+          asRows((await store.knex.raw("SELECT relallvisible AS n FROM pg_class WHERE oid = CAST('transactions' AS regclass)")).rows)[0] ?? {},
+          'n',
+        );
+      t.equal(await visible(), 0, 'no page marked all-visible after the load');
+      await store.settle?.();
+      t.ok((await visible()) > 0, 'VACUUM marked the pages of transactions all-visible');
+      t.same(await pages(store), before, 'the pages answer the same');
+    });
+  }
+});
