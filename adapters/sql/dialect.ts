@@ -113,6 +113,12 @@ export interface Dialect {
   knexConfig(url: string, options: ConnectOptions): Knex.Config;
   /** make the store's namespace exist before migrating (Postgres: the schema) */
   prepare(knex: Knex, options: ConnectOptions): Promise<void>;
+  /**
+   * upkeep after a bulk load (DataSink.settle): SQLite ANALYZE (planner statistics); Postgres
+   * VACUUM (ANALYZE) of the store's own tables (statistics, and the visibility map that lets
+   * index-only reads skip the table), outside any transaction as VACUUM requires
+   */
+  settle(knex: Knex): Promise<void>;
 }
 
 export class UnsupportedDatabaseUrl extends Error {
@@ -231,6 +237,9 @@ const sqlite: Dialect = {
     };
   },
   prepare: async () => {},
+  async settle(knex) {
+    await knex.raw('ANALYZE');
+  },
 };
 
 const postgres: Dialect = {
@@ -274,6 +283,12 @@ const postgres: Dialect = {
   }),
   async prepare(knex, options) {
     if (options.searchPath !== undefined) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [options.searchPath]);
+  },
+  async settle(knex) {
+    const result: unknown = await knex.raw('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename');
+    const rows = postgres.rawRows(result);
+    const names = Array.isArray(rows) ? rows.map((r: unknown) => `"${String((r as { tablename?: unknown }).tablename).replace(/"/g, '""')}"`) : [];
+    if (names.length > 0) await knex.raw(`VACUUM (ANALYZE) ${names.join(', ')}`);
   },
 };
 

@@ -581,14 +581,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     },
 
     async settle(): Promise<void> {
-      if (d.name === 'postgres') {
-        // the store's own tables (its schema), outside any transaction as VACUUM requires
-        const tables = asRows(await knex.raw('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename').then(d.rawRows));
-        const names = tables.map((r) => `"${str(r, 'tablename').replace(/"/g, '""')}"`);
-        if (names.length > 0) await knex.raw(`VACUUM (ANALYZE) ${names.join(', ')}`);
-      } else {
-        await knex.raw('ANALYZE');
-      }
+      await d.settle(knex);
     },
 
     async getIndexedHead() {
