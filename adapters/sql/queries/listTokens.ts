@@ -71,18 +71,17 @@ const withRecords = (q: Knex.QueryBuilder, c: SqlContext): Knex.QueryBuilder =>
 const records = async (c: SqlContext, q: Knex.QueryBuilder): Promise<Ranked[]> => asRows(await withRecords(q, c)).map(ranked);
 
 /**
- * The records of a few token_search keys (a prefix's page): the keys first, then their tokens by
- * address — index lookups on either store (joined in one statement, Postgres may hash-join a
- * whole small tokens table), in the keys' order.
+ * The records of a few token_search keys (a prefix's page, at most a page of them): the keys
+ * joined to their tokens in one statement (a primary-key lookup per key), in the page's order.
  */
-async function keyedRecords(c: SqlContext, keys: Knex.QueryBuilder): Promise<Ranked[]> {
-  const rows = asRows(await keys);
-  if (rows.length === 0) return [];
-  const tokens = new Map(asRows(await c.knex('tokens').whereIn('address', rows.map((r) => String(r.address)))).map((t) => [String(t.address), t]));
-  return rows.flatMap((r) => {
-    const t = tokens.get(String(r.address));
-    return t === undefined ? [] : [ranked({ ...t, holders_count: -BigInt(String(r.holders_rank)), holders_rank: r.holders_rank, name_null: r.name_null, name_key: r.name_key })];
-  });
+async function keyedRecords(c: SqlContext, keys: Knex.QueryBuilder, order: Order): Promise<Ranked[]> {
+  const rows = asRows(
+    await c.knex
+      .from(keys.as('k'))
+      .join('tokens as t', 't.address', 'k.address')
+      .select('t.*', c.knex.raw('0 - k.holders_rank AS holders_count'), 'k.holders_rank', 'k.name_null', 'k.name_key'),
+  );
+  return rows.map(ranked).sort(inOrderOf(rankedOrder, order));
 }
 
 function ranked(r: Row): Ranked {
@@ -115,7 +114,7 @@ async function sortedMatches(c: SqlContext, prefix: string, types: readonly stri
     if (types.length > 0) q = q.whereIn('s.type', [...types]);
     return c.knex.select('*').from(q.as(`r${i}`));
   });
-  const rows = await keyedRecords(c, first.union(rest));
+  const rows = await keyedRecords(c, first.union(rest), page.order);
   return rows.sort(inOrderOf(rankedOrder, page.order)).slice(0, n);
 }
 
@@ -132,7 +131,7 @@ async function walkedMatches(c: SqlContext, prefix: string, types: readonly stri
       .where((w) => PREFIX_COLUMNS.reduce((o, column) => o.orWhere((r) => inRange(r, `s.${column}`, prefix)), w))
       .orderByRaw(orderOf(page.order))
       .limit(n);
-    const rows = await keyedRecords(c, matches);
+    const rows = await keyedRecords(c, matches, page.order);
     return rows.length < n ? null : rows;
   };
   const pages = await Promise.all(
