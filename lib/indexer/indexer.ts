@@ -78,8 +78,9 @@ export interface IndexerOptions {
   /** clock for rates (default Date.now) */
   readonly now?: () => number;
   /**
-   * on catching up after writing at least this many blocks since the last time, call the sink's
-   * settle() (planner statistics, Postgres visibility) before following on (default 10,000)
+   * on catching up after writing at least this many blocks since it was last caught up (a bulk
+   * catch-up, not the few blocks of each poll in follow mode), call the sink's settle() (planner
+   * statistics, Postgres visibility) before following on (default 10,000)
    */
   readonly settleAfterBlocks?: number;
 }
@@ -186,7 +187,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     let transactions = 0;
     let reorgs = 0;
     let nodeHead = firstHead;
-    /** blocks written since the sink last settled */
+    /** blocks written since the indexer was last caught up */
     let unsettled = 0;
     const window: { t: number; blocks: number; txs: number }[] = [{ t: started, blocks: 0, txs: 0 }];
     const report = (indexedHead: number, target: number): void => {
@@ -319,8 +320,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
           const t0 = now();
           await sink.settle();
           log(`settled the store after ${unsettled} blocks written (${((now() - t0) / 1000).toFixed(1)} s)`);
-          unsettled = 0;
         }
+        unsettled = 0;
         emit({ type: 'caught-up', indexedHead: stored?.number ?? null, nodeHead });
         if (!follow || (to !== undefined && start > to)) break;
         await sleep(pollIntervalMs, signal);

@@ -54,6 +54,41 @@ t.test('the indexer settles the sink once after a long catch-up, not after a sho
   t.equal(await plain.getHighestBlockNumber(), 14);
 });
 
+t.test('following: the few blocks of each poll never add up to a settle; a long stretch does', async (t) => {
+  const anvil = await startAnvil();
+  t.teardown(() => anvil.stop());
+  const memory = createMemoryStore();
+  let settled = 0;
+  let caughtUp = 0;
+  const sink: DataSink = { ...memory, settle: async () => void settled++ };
+  const stop = new AbortController();
+  const running = createIndexer({
+    source: createRpcChainSource(anvil.url),
+    sink,
+    settleAfterBlocks: 7,
+    pollIntervalMs: 20,
+    onEvent: (e) => {
+      if (e.type === 'caught-up') caughtUp++;
+    },
+  }).run({ follow: true, signal: stop.signal });
+  const until = async (what: string, cond: () => boolean | Promise<boolean>): Promise<void> => {
+    for (let i = 0; i < 1000 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 20));
+    t.ok(await cond(), what);
+  };
+  await until('caught up at block 0', async () => caughtUp > 0 && (await memory.getHighestBlockNumber()) === 0);
+  for (let round = 1; round <= 4; round++) {
+    const seen = caughtUp;
+    await rpc(anvil.url, 'anvil_mine', ['0x2']);
+    await until(`round ${round}: 2 blocks indexed and caught up again`, async () => (await memory.getHighestBlockNumber()) === 2 * round && caughtUp > seen);
+  }
+  t.equal(settled, 0, '8 blocks written while following, 2 between catch-ups (< 7): no settle');
+  await rpc(anvil.url, 'anvil_mine', ['0x8']);
+  await until('a stretch of 8 blocks (≥ 7) settles once', () => settled === 1);
+  stop.abort();
+  await running;
+  t.equal(settled, 1);
+});
+
 /** a page of each kind, as JSON text: settle() must not change a byte */
 async function pages(store: SqlStore): Promise<string[]> {
   const explorer = createExplorer({ chains: { '1': store }, cache: { maxEntries: 0 } });
