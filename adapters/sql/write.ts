@@ -567,7 +567,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         if (appending && mode.recomputeAlways !== true) await applyFresh(trx, fresh);
         else await refresh(trx, affected);
         await applySupplyDelta(trx, d, await applyCounterDeltas(trx, d, affected.counters, appending && mode.recomputeAlways !== true));
-        await bumpDataVersion(trx);
+        await bumpDataVersion(trx, d);
         // every removed block had a seq below the inserted ones: the highest seq is the last given
         if (version !== null && fresh.seq !== null) committing = { version: version + 1, seq: fresh.seq };
       });
@@ -581,6 +581,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       const firsts = new Map<Hash, TransactionRecord>();
       for (const t of prepared) if (!firsts.has(t.hash)) firsts.set(t.hash, t);
       if (firsts.size === 0) return;
+      let committing: { readonly version: number; readonly seq: number } | null = null;
       await knex.transaction(async (trx) => {
         const skip = new Set<string>();
         for (const part of chunks([...firsts.keys()], KEY_CHUNK)) {
@@ -594,8 +595,12 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         const counters = new CounterDeltas();
         countPending([...firsts.values()].filter((t) => !skip.has(t.hash)), counters);
         await applySupplyDelta(trx, d, await applyCounterDeltas(trx, d, counters, true));
-        await bumpDataVersion(trx);
+        const version = await bumpDataVersion(trx, d);
+        // blocks unchanged: the kept highest seq holds on if the version just before was the one it was kept at
+        const kept = committedSeq;
+        if (kept !== null && version !== null && kept.version === version - 1) committing = { version, seq: kept.seq };
       });
+      if (committing !== null) committedSeq = committing;
     },
 
     async rollbackAbove(height: number): Promise<void> {
@@ -609,7 +614,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         await stats.finish();
         await refresh(trx, affected);
         await applySupplyDelta(trx, d, await applyCounterDeltas(trx, d, affected.counters, false));
-        await bumpDataVersion(trx);
+        await bumpDataVersion(trx, d);
       });
     },
 
@@ -648,7 +653,9 @@ async function dataVersion(trx: Knex.Transaction): Promise<number | null> {
   return r === undefined ? null : num(r, 'version');
 }
 
-/** Readers compare this counter to tell whether cached answers are stale (DataSource.getDataVersion). */
-async function bumpDataVersion(trx: Knex.Transaction): Promise<void> {
-  await trx('data_version').where('id', 1).increment('version', 1);
+/** Readers compare this counter to tell whether cached answers are stale (DataSource.getDataVersion). Returns the new version (null: no row). */
+async function bumpDataVersion(trx: Knex.Transaction, d: Dialect): Promise<number | null> {
+  const rows = asRows(d.rawRows(await trx.raw('UPDATE data_version SET "version" = "version" + 1 WHERE "id" = 1 RETURNING "version"')));
+  const r = rows[0];
+  return r === undefined ? null : num(r, 'version');
 }
