@@ -426,6 +426,8 @@ async function load(store: SqlStore, name: string): Promise<void> {
   let genMs = 0;
   let records = 0;
   const timed = LOAD_STATEMENTS ? timeStatements(store) : null;
+  /** the main thread's busy time inside writeBlocks (JS; the drivers' I/O and SQLite's own threads wait idle) */
+  let busyMs = 0;
   const t0 = performance.now();
   for (let n = 0; n < blocks; n += BATCH) {
     const g0 = performance.now();
@@ -433,7 +435,9 @@ async function load(store: SqlStore, name: string): Promise<void> {
     for (let k = n; k < Math.min(blocks, n + BATCH); k++) batch.push(block(k));
     genMs += performance.now() - g0;
     for (const b of batch) records += 1 + b.transactions.length + b.tokenTransfers.length + b.tokenBalances.length + b.tokens.length;
+    const e0 = performance.eventLoopUtilization();
     await store.writeBlocks(batch);
+    busyMs += performance.eventLoopUtilization(e0).active;
     if ((n / BATCH) % 20 === 0) {
       const s = (performance.now() - t0) / 1000;
       process.stderr.write(`\r${name}: block ${n}/${blocks} (${Math.round((n * PER_BLOCK) / s)} tx/s)   `);
@@ -448,7 +452,7 @@ async function load(store: SqlStore, name: string): Promise<void> {
       `generation ${(genMs / 1000).toFixed(1)} s (${Math.round(records / (genMs / 1000))} records/s), ` +
       `writeBlocks ${writeS.toFixed(1)} s (${Math.round(records / writeS)} records/s)`,
   );
-  timed?.report(writeS);
+  timed?.report(writeS, busyMs / 1000);
   // what the indexer does on catching up after a bulk load (DataSink.settle)
   const a0 = performance.now();
   await store.settle();
@@ -460,7 +464,7 @@ async function load(store: SqlStore, name: string): Promise<void> {
  * (the database and the driver), grouped by shape; the rest of writeBlocks is JS (building rows
  * and statements, knex's compilation).
  */
-function timeStatements(store: SqlStore): { report(writeS: number): void } {
+function timeStatements(store: SqlStore): { report(writeS: number, busyS: number): void } {
   const started = new Map<unknown, { shape: string; t: number }>();
   const byShape = new Map<string, { n: number; ms: number }>();
   const shapeOf = (sql: string): string =>
@@ -483,11 +487,13 @@ function timeStatements(store: SqlStore): { report(writeS: number): void } {
     byShape.set(s.shape, e);
   });
   return {
-    report(writeS) {
+    report(writeS, busyS) {
       const rows = [...byShape].sort((a, b) => b[1].ms - a[1].ms);
       const total = rows.reduce((acc, [, e]) => acc + e.ms, 0);
       const count = rows.reduce((acc, [, e]) => acc + e.n, 0);
-      console.log(`statements: ${count} taking ${(total / 1000).toFixed(1)} s of writeBlocks' ${writeS.toFixed(1)} s (the rest is JS)`);
+      console.log(`statements: ${count} taking ${(total / 1000).toFixed(1)} s of writeBlocks' ${writeS.toFixed(1)} s (the rest: JS, and BEGIN/COMMIT, which emit no response)`);
+      // the event loop's active time: JS on the main thread (in or out of a statement's span); the rest it waited
+      console.log(`main thread busy ${busyS.toFixed(1)} s of writeBlocks' ${writeS.toFixed(1)} s (${((100 * busyS) / writeS).toFixed(0)} %: the JS share)`);
       for (const [shape, e] of rows.slice(0, 25)) console.log(`  ${(e.ms / 1000).toFixed(2)} s  ${e.n}×  ${shape}`);
     },
   };

@@ -90,8 +90,7 @@ function columnsOf(rows: readonly WriteRow[]): string[] {
  * read from one binding.
  */
 export function keyRows(d: Dialect, table: string, columns: readonly string[], keys: readonly (readonly Binding[])[]): Cond {
-  const rows = keys.map((k) => Object.fromEntries(columns.map((c, i) => [c, k[i] ?? null])));
-  return { sql: d.jsonRows(table, columns), bindings: [JSON.stringify(rows)] };
+  return { sql: d.jsonRows(table, columns), bindings: [d.jsonKeysBinding(columns, keys)] };
 }
 
 /**
@@ -103,10 +102,9 @@ export async function insertRows(db: Knex | Knex.Transaction, d: Dialect, table:
   if (rows.length === 0) return;
   const columns = columnsOf(rows);
   const list = columns.map((c) => `"${c}"`).join(', ');
-  for (const part of chunks(rows, BULK_ROWS)) {
-    // WHERE true: SQLite's parser needs it between a SELECT and ON CONFLICT
-    await db.raw(`INSERT INTO ${table} (${list}) SELECT ${list} FROM ${d.jsonRows(table, columns)} r WHERE true ${onConflict}`, [JSON.stringify(part)]);
-  }
+  // WHERE true: SQLite's parser needs it between a SELECT and ON CONFLICT
+  const sql = `INSERT INTO ${table} (${list}) SELECT ${list} FROM ${d.jsonRows(table, columns)} r WHERE true ${onConflict}`;
+  for (const part of chunks(rows, BULK_ROWS)) await db.raw(sql, [d.jsonBinding(columns, part)]);
 }
 
 /**

@@ -125,6 +125,8 @@ interface Fresh {
   readonly balances: readonly WriteRow[];
   readonly instances: readonly WriteRow[];
   readonly transferIds: readonly WriteRow[];
+  /** the highest blocks.seq after the write (null: no block inserted) */
+  readonly seq: number | null;
 }
 
 /** The latest row per key: `later(a, b)` tells whether a (met after b) supersedes b. */
@@ -138,10 +140,18 @@ function latestRows(rows: readonly WriteRow[], key: readonly string[], later: (a
   return [...m.values()];
 }
 
+/** The (current column, history column) pairs of a spec's columns (`"x"` = history column x), per spec. */
+const columnPairs = new WeakMap<LatestSpec, readonly (readonly [string, string])[]>();
+
 /** A current row from a history row: the spec's columns (`"x"` = history column x). */
 function currentRow(spec: LatestSpec, r: WriteRow): WriteRow {
+  let pairs = columnPairs.get(spec);
+  if (pairs === undefined) {
+    pairs = spec.columns.map(([c, e]) => [c, e.slice(1, -1)] as const);
+    columnPairs.set(spec, pairs);
+  }
   const out: WriteRow = {};
-  for (const [c, e] of spec.columns) out[c] = r[e.slice(1, -1)] ?? null;
+  for (const [c, h] of pairs) out[c] = r[h] ?? null;
   return out;
 }
 
@@ -152,6 +162,18 @@ export interface SqlWriterMode {
 
 export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}): BlockSink & { settle(): Promise<void> } {
   const latest = specs(d);
+  /**
+   * blocks' highest seq as this writer's last committed write left it, and the data version
+   * that write committed: no index leads on blocks.seq, so max(seq) reads every block. While
+   * the stored version is that one, nothing else has written since and this is max(seq).
+   */
+  let committedSeq: { readonly version: number; readonly seq: number } | null = null;
+
+  async function highestSeq(trx: Knex.Transaction, version: number | null): Promise<number> {
+    if (committedSeq !== null && committedSeq.version === version) return committedSeq.seq;
+    const maxSeq = asRows(await trx('blocks').max({ m: 'seq' }))[0];
+    return maxSeq === undefined || maxSeq.m === null ? 0 : num(maxSeq, 'm');
+  }
 
   async function selectKeys(trx: Knex.Transaction, table: string, columns: readonly string[], hashes: readonly Hash[]): Promise<Key[]> {
     const out: Key[] = [];
@@ -184,12 +206,11 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
   }
 
   /** Insert new blocks (none of them stored) with their rows; returns the history rows written. */
-  async function insertBlocks(trx: Knex.Transaction, bundles: readonly BlockBundle[], affected: Affected): Promise<Fresh> {
-    const fresh: Fresh = { tokens: [], addresses: [], balances: [], instances: [], transferIds: [] };
+  async function insertBlocks(trx: Knex.Transaction, bundles: readonly BlockBundle[], affected: Affected, version: number | null): Promise<Fresh> {
+    const fresh: Fresh = { tokens: [], addresses: [], balances: [], instances: [], transferIds: [], seq: null };
     if (bundles.length === 0) return fresh;
     countInsertedBlocks(bundles, affected.counters);
-    const maxSeq = asRows(await trx('blocks').max({ m: 'seq' }))[0];
-    let seq = maxSeq === undefined || maxSeq.m === null ? 0 : num(maxSeq, 'm');
+    let seq = await highestSeq(trx, version);
 
     const blocks: WriteRow[] = [];
     const txs: WriteRow[] = [];
@@ -211,9 +232,15 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
 
     for (const bundle of bundles) {
       const { block } = bundle;
-      const at = { block_number: block.number, block_hash: block.hash };
-      blocks.push({ ...blockRow(d, block), seq: ++seq });
-      for (const t of bundle.transactions) txs.push({ ...transactionRow(d, t), consensus: block.consensus });
+      // the row builders return fresh objects: the extra columns are set on them (no copy)
+      const blockAt = blockRow(d, block);
+      blockAt.seq = ++seq;
+      blocks.push(blockAt);
+      for (const t of bundle.transactions) {
+        const row = transactionRow(d, t);
+        row.consensus = block.consensus;
+        txs.push(row);
+      }
       if (!block.consensus) continue;
 
       for (const t of bundle.transactions) {
@@ -243,7 +270,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       for (const r of bundle.stateChanges) stateChanges.push(stateChangeRow(d, r, block.number, block.hash));
       withdrawals.push(...withdrawalRows(d, bundle));
       for (const t of lastPerKey(bundle.tokens, (t) => t.address)) {
-        tokens.push({ ...at, ...tokenRow(d, t) });
+        tokens.push({ block_number: block.number, block_hash: block.hash, ...tokenRow(d, t) });
         affected.tokens.push([t.address]);
       }
       for (const a of lastPerKey(bundle.addresses, (a) => a.hash)) {
@@ -308,7 +335,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     await insertRows(trx, d, 'contracts', contracts);
     if (contracts.length > 0) await trx('contract_counter').where('id', 1).increment('total', contracts.length);
     await insertRows(trx, d, 'trace_frames', frames);
-    return { tokens, addresses, balances, instances, transferIds };
+    return { tokens, addresses, balances, instances, transferIds, seq };
   }
 
   /** (token, holder) pairs among `pairs` whose holder has a positive balance of the token. */
@@ -481,6 +508,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       for (const b of bundles) validateBundle(b);
       const prepared = bundles;
       if (prepared.length === 0) return;
+      let committing: { readonly version: number; readonly seq: number } | null = null;
       await knex.transaction(async (trx) => {
         const hashes = [...new Set(prepared.map((b) => b.block.hash))];
         const numbers = [...new Set(prepared.map((b) => b.block.number))];
@@ -531,15 +559,20 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
           appending = stored === null || [...planned.values()].every((b) => b.block.number > stored);
         }
         const affected = new Affected();
+        const version = await dataVersion(trx);
         const stats = await beginStatsWrite(trx, d, [...removed], [...planned.values()]);
         await removeBlocks(trx, [...removed], affected);
-        const fresh = await insertBlocks(trx, [...planned.values()], affected);
+        const fresh = await insertBlocks(trx, [...planned.values()], affected, version);
         await stats.finish();
         if (appending && mode.recomputeAlways !== true) await applyFresh(trx, fresh);
         else await refresh(trx, affected);
         await applySupplyDelta(trx, d, await applyCounterDeltas(trx, d, affected.counters, appending && mode.recomputeAlways !== true));
-        await bumpDataVersion(trx);
+        await bumpDataVersion(trx, d);
+        // every removed block had a seq below the inserted ones: the highest seq is the last given
+        if (version !== null && fresh.seq !== null) committing = { version: version + 1, seq: fresh.seq };
       });
+      // committed (a failed write throws above and leaves the last committed state)
+      if (committing !== null) committedSeq = committing;
     },
 
     async writePendingTransactions(transactions: readonly TransactionRecord[]): Promise<void> {
@@ -548,6 +581,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       const firsts = new Map<Hash, TransactionRecord>();
       for (const t of prepared) if (!firsts.has(t.hash)) firsts.set(t.hash, t);
       if (firsts.size === 0) return;
+      let committing: { readonly version: number; readonly seq: number } | null = null;
       await knex.transaction(async (trx) => {
         const skip = new Set<string>();
         for (const part of chunks([...firsts.keys()], KEY_CHUNK)) {
@@ -561,8 +595,12 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         const counters = new CounterDeltas();
         countPending([...firsts.values()].filter((t) => !skip.has(t.hash)), counters);
         await applySupplyDelta(trx, d, await applyCounterDeltas(trx, d, counters, true));
-        await bumpDataVersion(trx);
+        const version = await bumpDataVersion(trx, d);
+        // blocks unchanged: the kept highest seq holds on if the version just before was the one it was kept at
+        const kept = committedSeq;
+        if (kept !== null && version !== null && kept.version === version - 1) committing = { version, seq: kept.seq };
       });
+      if (committing !== null) committedSeq = committing;
     },
 
     async rollbackAbove(height: number): Promise<void> {
@@ -576,7 +614,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         await stats.finish();
         await refresh(trx, affected);
         await applySupplyDelta(trx, d, await applyCounterDeltas(trx, d, affected.counters, false));
-        await bumpDataVersion(trx);
+        await bumpDataVersion(trx, d);
       });
     },
 
@@ -602,7 +640,15 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
   };
 }
 
-/** Readers compare this counter to tell whether cached answers are stale (DataSource.getDataVersion). */
-async function bumpDataVersion(trx: Knex.Transaction): Promise<void> {
-  await trx('data_version').where('id', 1).increment('version', 1);
+/** The stored data version (null: no row). */
+async function dataVersion(trx: Knex.Transaction): Promise<number | null> {
+  const r = asRows(await trx('data_version').select('version').where('id', 1))[0];
+  return r === undefined ? null : num(r, 'version');
+}
+
+/** Readers compare this counter to tell whether cached answers are stale (DataSource.getDataVersion). Returns the new version (null: no row). */
+async function bumpDataVersion(trx: Knex.Transaction, d: Dialect): Promise<number | null> {
+  const rows = asRows(d.rawRows(await trx.raw('UPDATE data_version SET "version" = "version" + 1 WHERE "id" = 1 RETURNING "version"')));
+  const r = rows[0];
+  return r === undefined ? null : num(r, 'version');
 }
