@@ -125,8 +125,6 @@ interface Fresh {
   readonly balances: readonly WriteRow[];
   readonly instances: readonly WriteRow[];
   readonly transferIds: readonly WriteRow[];
-  /** the highest blocks.seq after the write (null: no block inserted) */
-  readonly seq: number | null;
 }
 
 /** The latest row per key: `later(a, b)` tells whether a (met after b) supersedes b. */
@@ -162,15 +160,8 @@ export interface SqlWriterMode {
 
 export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}): BlockSink & { settle(): Promise<void> } {
   const latest = specs(d);
-  /**
-   * blocks' highest seq as this writer's last committed write left it, and the data version
-   * that write committed: no index leads on blocks.seq, so max(seq) reads every block. While
-   * the stored version is that one, nothing else has written since and this is max(seq).
-   */
-  let committedSeq: { readonly version: number; readonly seq: number } | null = null;
-
-  async function highestSeq(trx: Knex.Transaction, version: number | null): Promise<number> {
-    if (committedSeq !== null && committedSeq.version === version) return committedSeq.seq;
+  /** blocks' highest seq: one entry of blocks_seq (migration 017), whoever wrote last */
+  async function highestSeq(trx: Knex.Transaction): Promise<number> {
     const maxSeq = asRows(await trx('blocks').max({ m: 'seq' }))[0];
     return maxSeq === undefined || maxSeq.m === null ? 0 : num(maxSeq, 'm');
   }
@@ -206,11 +197,11 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
   }
 
   /** Insert new blocks (none of them stored) with their rows; returns the history rows written. */
-  async function insertBlocks(trx: Knex.Transaction, bundles: readonly BlockBundle[], affected: Affected, version: number | null): Promise<Fresh> {
-    const fresh: Fresh = { tokens: [], addresses: [], balances: [], instances: [], transferIds: [], seq: null };
+  async function insertBlocks(trx: Knex.Transaction, bundles: readonly BlockBundle[], affected: Affected): Promise<Fresh> {
+    const fresh: Fresh = { tokens: [], addresses: [], balances: [], instances: [], transferIds: [] };
     if (bundles.length === 0) return fresh;
     countInsertedBlocks(bundles, affected.counters);
-    let seq = await highestSeq(trx, version);
+    let seq = await highestSeq(trx);
 
     const blocks: WriteRow[] = [];
     const txs: WriteRow[] = [];
@@ -335,7 +326,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     await insertRows(trx, d, 'contracts', contracts);
     if (contracts.length > 0) await trx('contract_counter').where('id', 1).increment('total', contracts.length);
     await insertRows(trx, d, 'trace_frames', frames);
-    return { tokens, addresses, balances, instances, transferIds, seq };
+    return { tokens, addresses, balances, instances, transferIds };
   }
 
   /** (token, holder) pairs among `pairs` whose holder has a positive balance of the token. */
@@ -508,7 +499,6 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       for (const b of bundles) validateBundle(b);
       const prepared = bundles;
       if (prepared.length === 0) return;
-      let committing: { readonly version: number; readonly seq: number } | null = null;
       await knex.transaction(async (trx) => {
         const hashes = [...new Set(prepared.map((b) => b.block.hash))];
         const numbers = [...new Set(prepared.map((b) => b.block.number))];
@@ -559,20 +549,15 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
           appending = stored === null || [...planned.values()].every((b) => b.block.number > stored);
         }
         const affected = new Affected();
-        const version = await dataVersion(trx);
         const stats = await beginStatsWrite(trx, d, [...removed], [...planned.values()]);
         await removeBlocks(trx, [...removed], affected);
-        const fresh = await insertBlocks(trx, [...planned.values()], affected, version);
+        const fresh = await insertBlocks(trx, [...planned.values()], affected);
         await stats.finish();
         if (appending && mode.recomputeAlways !== true) await applyFresh(trx, fresh);
         else await refresh(trx, affected);
         await applySupplyDelta(trx, d, await applyCounterDeltas(trx, d, affected.counters, appending && mode.recomputeAlways !== true));
-        await bumpDataVersion(trx, d);
-        // every removed block had a seq below the inserted ones: the highest seq is the last given
-        if (version !== null && fresh.seq !== null) committing = { version: version + 1, seq: fresh.seq };
+        await bumpDataVersion(trx);
       });
-      // committed (a failed write throws above and leaves the last committed state)
-      if (committing !== null) committedSeq = committing;
     },
 
     async writePendingTransactions(transactions: readonly TransactionRecord[]): Promise<void> {
@@ -581,7 +566,6 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       const firsts = new Map<Hash, TransactionRecord>();
       for (const t of prepared) if (!firsts.has(t.hash)) firsts.set(t.hash, t);
       if (firsts.size === 0) return;
-      let committing: { readonly version: number; readonly seq: number } | null = null;
       await knex.transaction(async (trx) => {
         const skip = new Set<string>();
         for (const part of chunks([...firsts.keys()], KEY_CHUNK)) {
@@ -595,12 +579,8 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         const counters = new CounterDeltas();
         countPending([...firsts.values()].filter((t) => !skip.has(t.hash)), counters);
         await applySupplyDelta(trx, d, await applyCounterDeltas(trx, d, counters, true));
-        const version = await bumpDataVersion(trx, d);
-        // blocks unchanged: the kept highest seq holds on if the version just before was the one it was kept at
-        const kept = committedSeq;
-        if (kept !== null && version !== null && kept.version === version - 1) committing = { version, seq: kept.seq };
+        await bumpDataVersion(trx);
       });
-      if (committing !== null) committedSeq = committing;
     },
 
     async rollbackAbove(height: number): Promise<void> {
@@ -614,7 +594,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         await stats.finish();
         await refresh(trx, affected);
         await applySupplyDelta(trx, d, await applyCounterDeltas(trx, d, affected.counters, false));
-        await bumpDataVersion(trx, d);
+        await bumpDataVersion(trx);
       });
     },
 
@@ -640,15 +620,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
   };
 }
 
-/** The stored data version (null: no row). */
-async function dataVersion(trx: Knex.Transaction): Promise<number | null> {
-  const r = asRows(await trx('data_version').select('version').where('id', 1))[0];
-  return r === undefined ? null : num(r, 'version');
-}
-
-/** Readers compare this counter to tell whether cached answers are stale (DataSource.getDataVersion). Returns the new version (null: no row). */
-async function bumpDataVersion(trx: Knex.Transaction, d: Dialect): Promise<number | null> {
-  const rows = asRows(d.rawRows(await trx.raw('UPDATE data_version SET "version" = "version" + 1 WHERE "id" = 1 RETURNING "version"')));
-  const r = rows[0];
-  return r === undefined ? null : num(r, 'version');
+/** Readers compare this counter to tell whether cached answers are stale (DataSource.getDataVersion). */
+async function bumpDataVersion(trx: Knex.Transaction): Promise<void> {
+  await trx('data_version').where('id', 1).increment('version', 1);
 }

@@ -1,8 +1,8 @@
 /**
  * The write order of blocks (blocks.seq: the latest-written non-consensus block is preferred
- * at a height) across writers: a writer keeps the highest seq its last write left (no scan of
- * blocks per write), and must see another connection's writes — and keep it across its own
- * pending writes and re-writes.
+ * at a height) across writers: each write numbers its blocks after the highest seq stored (one
+ * entry of blocks_seq, migration 017), so another connection's writes count, and pending
+ * writes, re-writes and rollbacks keep the order.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
