@@ -40,6 +40,7 @@ import type { Row, WriteRow } from './rows.ts';
 import type { Binding, LatestSpec } from './sql.ts';
 import { BULK_ROWS, KEY_CHUNK, chunks, insertRows, keyRows, lastPerKey, refreshLatest, uniqueKeys, upsertRows } from './sql.ts';
 import { insertWithdrawals, removeWithdrawals, withdrawalRows } from './withdrawals.ts';
+import { beginBulk, restoreDeferred } from './bulk.ts';
 
 export const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000';
 
@@ -150,7 +151,7 @@ export interface SqlWriterMode {
   readonly recomputeAlways?: boolean;
 }
 
-export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}): BlockSink & { settle(): Promise<void> } {
+export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}): BlockSink & { settle(): Promise<void>; beginBulk(): Promise<void> } {
   const latest = specs(d);
 
   async function selectKeys(trx: Knex.Transaction, table: string, columns: readonly string[], hashes: readonly Hash[]): Promise<Key[]> {
@@ -580,7 +581,12 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       });
     },
 
+    async beginBulk(): Promise<void> {
+      await beginBulk(knex, d);
+    },
+
     async settle(): Promise<void> {
+      await restoreDeferred(knex, d);
       await d.settle(knex);
     },
 
