@@ -636,4 +636,10 @@ export interface DataSink {
    * it for a stretch of at least IndexerOptions.bulkAfterBlocks blocks.
    */
   beginBulk?(): Promise<void>;
+  /**
+   * Optional, with beginBulk: whether the store is in bulk mode (beginBulk called and not
+   * settled since, e.g. by a run that stopped or crashed), so the indexer settles it on
+   * catching up whatever it writes.
+   */
+  inBulk?(): Promise<boolean>;
 }

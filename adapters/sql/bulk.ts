@@ -121,3 +121,8 @@ export async function restoreDeferred(knex: Knex, d: Dialect): Promise<void> {
     await trx('deferred_indexes').delete();
   });
 }
+
+/** Whether any index is deferred (beginBulk called, not settled since). */
+export async function inBulk(knex: Knex): Promise<boolean> {
+  return asRows(await knex('deferred_indexes').select('name').limit(1)).length > 0;
+}

@@ -36,6 +36,8 @@ export type SqlStore = VersionedDataSource &
      * in the store), until settle() rebuilds them (DataSink.beginBulk; adapters/sql/bulk.ts)
      */
     beginBulk(): Promise<void>;
+    /** whether beginBulk deferred indexes that no settle() has rebuilt yet */
+    inBulk(): Promise<boolean>;
     /** apply pending migrations (done on open) */
     migrate(): Promise<void>;
     close(): Promise<void>;

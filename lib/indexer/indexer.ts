@@ -196,8 +196,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
     let nodeHead = firstHead;
     /** blocks written since the indexer was last caught up */
     let unsettled = 0;
-    /** whether the sink is in bulk mode (beginBulk called, not settled since) */
-    let bulk = false;
+    /** whether the sink is in bulk mode (beginBulk called, not settled since: maybe by a run that stopped or crashed) */
+    let bulk = (await sink.inBulk?.()) ?? false;
     const window: { t: number; blocks: number; txs: number }[] = [{ t: started, blocks: 0, txs: 0 }];
     const report = (indexedHead: number, target: number): void => {
       const t = now();

@@ -91,6 +91,15 @@ t.test('a long stretch is indexed in bulk (beginBulk first, settle on catching u
   const second = await indexer.run();
   t.equal(second.indexedHead, 14);
   t.same(calls, ['write'], '3 blocks behind (< 10): no bulk, no settle');
+
+  // a run that stopped in bulk (crashed before catching up): the next run settles, however short
+  await store.beginBulk();
+  calls.length = 0;
+  await rpc(anvil.url, 'anvil_mine', ['0x2']);
+  const third = await createIndexer({ source: createRpcChainSource(anvil.url), sink, bulkAfterBlocks: 10, settleAfterBlocks: 1000 }).run();
+  t.equal(third.indexedHead, 16);
+  t.same(calls, ['write', 'settle'], 'left in bulk: 2 blocks written, then settled');
+  t.notOk(await store.inBulk(), 'no index deferred any more');
 });
 
 t.test('following: the few blocks of each poll never add up to a settle; a long stretch does', async (t) => {

@@ -159,6 +159,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       t.same(DEFERRED_INDEXES.filter((n) => during.has(n)), [], 'every deferred index dropped');
       t.same(Object.keys(KEPT_INDEXES).filter((n) => !during.has(n)), [], 'every kept index kept');
       t.equal(await saved(store), DEFERRED_INDEXES.length, 'their definitions saved');
+      t.ok(await store.inBulk(), 'in bulk');
       await write(store, 0, chain.bundles.length);
       await store.writePendingTransactions(chain.pending);
       const inBulk = await pages(store);
@@ -166,6 +167,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       await store.settle();
       t.same(await indexes(store), reference, 'after settle: the index set (and definitions) of a store never in bulk');
       t.equal(await saved(store), 0, 'no definition left saved');
+      t.notOk(await store.inBulk(), 'out of bulk');
       t.same(await pages(store), expected, 'pages after settle = the oracle');
       await store.settle(); // nothing deferred: only the statistics
       t.same(await indexes(store), reference, 'a second settle changes no index');
