@@ -628,4 +628,18 @@ export interface DataSink {
    * blocks (IndexerOptions.settleAfterBlocks).
    */
   settle?(): Promise<void>;
+  /**
+   * Optional, before writing a long stretch of blocks (a bulk catch-up): the store may defer
+   * upkeep only reads need (e.g. the secondary indexes of the API's lists) until settle(),
+   * which must then be called. Reads stay correct meanwhile, only slower. Idempotent, and safe
+   * across a crash: whatever was deferred is restored by the next settle(). The indexer calls
+   * it for a stretch of at least IndexerOptions.bulkAfterBlocks blocks.
+   */
+  beginBulk?(): Promise<void>;
+  /**
+   * Optional, with beginBulk: whether the store is in bulk mode (beginBulk called and not
+   * settled since, e.g. by a run that stopped or crashed), so the indexer settles it on
+   * catching up whatever it writes.
+   */
+  inBulk?(): Promise<boolean>;
 }

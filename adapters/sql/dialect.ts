@@ -123,6 +123,19 @@ export interface Dialect {
    * index-only reads skip the table), outside any transaction as VACUUM requires
    */
   settle(knex: Knex): Promise<void>;
+  /**
+   * the definitions (CREATE INDEX statements) of those of `names` that exist in the store
+   * (SQLite: sqlite_master.sql; Postgres: pg_indexes.indexdef in the current schema)
+   */
+  indexDefinitions(knex: Knex, names: readonly string[]): Promise<{ name: string; definition: string }[]>;
+}
+
+function definitions(rows: unknown): { name: string; definition: string }[] {
+  if (!Array.isArray(rows)) throw new TypeError('unexpected raw query result');
+  return rows.map((r: unknown) => {
+    const o = r as { name?: unknown; definition?: unknown };
+    return { name: String(o.name), definition: String(o.definition) };
+  });
 }
 
 export class UnsupportedDatabaseUrl extends Error {
@@ -250,6 +263,14 @@ const sqlite: Dialect = {
   async settle(knex) {
     await knex.raw('ANALYZE');
   },
+  async indexDefinitions(knex, names) {
+    if (names.length === 0) return [];
+    const result: unknown = await knex.raw(
+      `SELECT name, sql AS definition FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND name IN (${names.map(() => '?').join(', ')}) ORDER BY name`,
+      [...names],
+    );
+    return definitions(sqlite.rawRows(result));
+  },
 };
 
 const postgres: Dialect = {
@@ -301,6 +322,14 @@ const postgres: Dialect = {
     const rows = postgres.rawRows(result);
     const names = Array.isArray(rows) ? rows.map((r: unknown) => `"${String((r as { tablename?: unknown }).tablename).replace(/"/g, '""')}"`) : [];
     if (names.length > 0) await knex.raw(`VACUUM (ANALYZE) ${names.join(', ')}`);
+  },
+  async indexDefinitions(knex, names) {
+    if (names.length === 0) return [];
+    const result: unknown = await knex.raw(
+      `SELECT indexname AS name, indexdef AS definition FROM pg_indexes WHERE schemaname = current_schema() AND indexname IN (${names.map(() => '?').join(', ')}) ORDER BY indexname`,
+      [...names],
+    );
+    return definitions(postgres.rawRows(result));
   },
 };
 

@@ -29,8 +29,15 @@ export type SqlStore = VersionedDataSource &
     /** the knex instance reads go through (the same one except for a SQLite file's reader pool) */
     readonly reader: Knex;
     readonly dialect: 'sqlite' | 'postgres';
-    /** after a bulk load: SQLite ANALYZE; Postgres VACUUM (ANALYZE) of the store's tables (DataSink.settle) */
+    /** after a bulk load: rebuild the indexes beginBulk deferred, then SQLite ANALYZE; Postgres VACUUM (ANALYZE) of the store's tables (DataSink.settle) */
     settle(): Promise<void>;
+    /**
+     * before a bulk load: drop the secondary indexes only reads use (their definitions saved
+     * in the store), until settle() rebuilds them (DataSink.beginBulk; adapters/sql/bulk.ts)
+     */
+    beginBulk(): Promise<void>;
+    /** whether beginBulk deferred indexes that no settle() has rebuilt yet */
+    inBulk(): Promise<boolean>;
     /** apply pending migrations (done on open) */
     migrate(): Promise<void>;
     close(): Promise<void>;

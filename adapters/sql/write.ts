@@ -40,6 +40,7 @@ import type { Row, WriteRow } from './rows.ts';
 import type { Binding, LatestSpec } from './sql.ts';
 import { BULK_ROWS, KEY_CHUNK, chunks, insertRows, keyRows, lastPerKey, refreshLatest, uniqueKeys, upsertRows } from './sql.ts';
 import { insertWithdrawals, removeWithdrawals, withdrawalRows } from './withdrawals.ts';
+import { beginBulk, inBulk, restoreDeferred } from './bulk.ts';
 
 export const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000';
 
@@ -158,7 +159,7 @@ export interface SqlWriterMode {
   readonly recomputeAlways?: boolean;
 }
 
-export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}): BlockSink & { settle(): Promise<void> } {
+export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}): BlockSink & { settle(): Promise<void>; beginBulk(): Promise<void>; inBulk(): Promise<boolean> } {
   const latest = specs(d);
   /** blocks' highest seq: one entry of blocks_seq (migration 017), whoever wrote last */
   async function highestSeq(trx: Knex.Transaction): Promise<number> {
@@ -598,7 +599,14 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       });
     },
 
+    async beginBulk(): Promise<void> {
+      await beginBulk(knex, d);
+    },
+
+    inBulk: () => inBulk(knex),
+
     async settle(): Promise<void> {
+      await restoreDeferred(knex, d);
       await d.settle(knex);
     },
 

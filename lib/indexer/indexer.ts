@@ -83,6 +83,12 @@ export interface IndexerOptions {
    * statistics, Postgres visibility) before following on (default 10,000)
    */
   readonly settleAfterBlocks?: number;
+  /**
+   * before indexing a stretch at least this many blocks behind the target, call the sink's
+   * beginBulk() (it may defer read-only upkeep such as secondary indexes), and settle() on
+   * catching up after it, however many blocks were written (default 10,000)
+   */
+  readonly bulkAfterBlocks?: number;
 }
 
 export interface RunOptions {
@@ -130,6 +136,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
   const maxReorgDepth = options.maxReorgDepth ?? 512;
   const now = options.now ?? Date.now;
   const settleAfterBlocks = Math.max(1, options.settleAfterBlocks ?? 10_000);
+  const bulkAfterBlocks = Math.max(1, options.bulkAfterBlocks ?? 10_000);
   const cache = createFactCache();
 
   async function fetchBundle(n: number, caps: ChainCapabilities): Promise<BlockBundle | null> {
@@ -189,6 +196,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
     let nodeHead = firstHead;
     /** blocks written since the indexer was last caught up */
     let unsettled = 0;
+    /** whether the sink is in bulk mode (beginBulk called, not settled since: maybe by a run that stopped or crashed) */
+    let bulk = (await sink.inBulk?.()) ?? false;
     const window: { t: number; blocks: number; txs: number }[] = [{ t: started, blocks: 0, txs: 0 }];
     const report = (indexedHead: number, target: number): void => {
       const t = now();
@@ -316,16 +325,22 @@ export function createIndexer(options: IndexerOptions): Indexer {
           await walkBack(stored?.number ?? 0);
           continue;
         }
-        if (sink.settle !== undefined && unsettled >= settleAfterBlocks) {
+        if (sink.settle !== undefined && (bulk || unsettled >= settleAfterBlocks)) {
           const t0 = now();
           await sink.settle();
-          log(`settled the store after ${unsettled} blocks written (${((now() - t0) / 1000).toFixed(1)} s)`);
+          log(`settled the store after ${unsettled} blocks written${bulk ? ' in bulk' : ''} (${((now() - t0) / 1000).toFixed(1)} s)`);
         }
         unsettled = 0;
+        bulk = false;
         emit({ type: 'caught-up', indexedHead: stored?.number ?? null, nodeHead });
         if (!follow || (to !== undefined && start > to)) break;
         await sleep(pollIntervalMs, signal);
         continue;
+      }
+      if (!bulk && sink.beginBulk !== undefined && target - start + 1 >= bulkAfterBlocks) {
+        await sink.beginBulk();
+        bulk = true;
+        log(`bulk catch-up: ${target - start + 1} blocks behind, read-only upkeep deferred until caught up`);
       }
       await indexRange(start, target);
     }

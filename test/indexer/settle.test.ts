@@ -54,6 +54,54 @@ t.test('the indexer settles the sink once after a long catch-up, not after a sho
   t.equal(await plain.getHighestBlockNumber(), 14);
 });
 
+t.test('a long stretch is indexed in bulk (beginBulk first, settle on catching up, whatever settleAfterBlocks); a short one is not', async (t) => {
+  const anvil = await startAnvil();
+  t.teardown(() => anvil.stop());
+  await rpc(anvil.url, 'anvil_mine', ['0xb']); // blocks 1..11
+  const store = await openSqlStore('sqlite::memory:');
+  t.teardown(() => store.close());
+  const calls: string[] = [];
+  const sink: DataSink = {
+    ...store,
+    beginBulk: async () => {
+      calls.push('bulk');
+      await store.beginBulk();
+    },
+    writeBlocks: async (bundles) => {
+      if (calls[calls.length - 1] !== 'write') calls.push('write');
+      await store.writeBlocks(bundles);
+    },
+    settle: async () => {
+      calls.push('settle');
+      await store.settle();
+    },
+  };
+  const logs: string[] = [];
+  const indexer = createIndexer({ source: createRpcChainSource(anvil.url), sink, batchSize: 4, bulkAfterBlocks: 10, settleAfterBlocks: 1000, log: (line) => logs.push(line) });
+  const first = await indexer.run();
+  t.equal(first.indexedHead, 11);
+  t.same(calls, ['bulk', 'write', 'settle'], '12 blocks behind (≥ 10): bulk before writing, settled on catching up although < settleAfterBlocks');
+  t.match(logs.join('\n'), /bulk catch-up: 12 blocks behind/);
+  t.match(logs.join('\n'), /settled the store after 12 blocks written in bulk/);
+  t.equal(num(asRows(await store.knex('deferred_indexes').count({ n: '*' }))[0] ?? {}, 'n'), 0, 'every deferred index rebuilt');
+  t.equal(await store.getHighestBlockNumber(), 11);
+
+  calls.length = 0;
+  await rpc(anvil.url, 'anvil_mine', ['0x3']);
+  const second = await indexer.run();
+  t.equal(second.indexedHead, 14);
+  t.same(calls, ['write'], '3 blocks behind (< 10): no bulk, no settle');
+
+  // a run that stopped in bulk (crashed before catching up): the next run settles, however short
+  await store.beginBulk();
+  calls.length = 0;
+  await rpc(anvil.url, 'anvil_mine', ['0x2']);
+  const third = await createIndexer({ source: createRpcChainSource(anvil.url), sink, bulkAfterBlocks: 10, settleAfterBlocks: 1000 }).run();
+  t.equal(third.indexedHead, 16);
+  t.same(calls, ['write', 'settle'], 'left in bulk: 2 blocks written, then settled');
+  t.notOk(await store.inBulk(), 'no index deferred any more');
+});
+
 t.test('following: the few blocks of each poll never add up to a settle; a long stretch does', async (t) => {
   const anvil = await startAnvil();
   t.teardown(() => anvil.stop());
