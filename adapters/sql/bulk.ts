@@ -117,7 +117,10 @@ export async function restoreDeferred(knex: Knex, d: Dialect): Promise<void> {
     const saved = asRows(await trx('deferred_indexes').select('name', 'definition').orderBy('name'));
     if (saved.length === 0) return;
     const present = new Set((await d.indexDefinitions(trx, saved.map((r) => str(r, 'name')))).map((p) => p.name));
-    for (const r of saved) if (!present.has(str(r, 'name'))) await trx.raw(str(r, 'definition'));
+    await d.buildIndexes(
+      trx,
+      saved.filter((r) => !present.has(str(r, 'name'))).map((r) => str(r, 'definition')),
+    );
     await trx('deferred_indexes').delete();
   });
 }

@@ -164,7 +164,11 @@ for (const name of ['sqlite', 'postgres'] as const) {
       await store.writePendingTransactions(chain.pending);
       const inBulk = await pages(store);
       t.same(inBulk, expected, 'pages read in bulk = the oracle');
+      // SQLite rebuilds with two sorter threads (Dialect.buildIndexes), then restores the setting
+      const sorterThreads = async () => (store.dialect === 'sqlite' ? asRows(await store.knex.raw('PRAGMA threads')) : []);
+      const threadsBefore = await sorterThreads();
       await store.settle();
+      t.same(await sorterThreads(), threadsBefore, 'the writer connection keeps its sorter threads setting');
       t.same(await indexes(store), reference, 'after settle: the index set (and definitions) of a store never in bulk');
       t.equal(await saved(store), 0, 'no definition left saved');
       t.notOk(await store.inBulk(), 'out of bulk');
