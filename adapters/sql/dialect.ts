@@ -135,13 +135,6 @@ export interface Dialect {
    * 256MB instead of the default 64MB did not shorten its rebuild at 1M)
    */
   buildIndexes(trx: Knex.Transaction, statements: readonly string[]): Promise<void>;
-  /**
-   * whether the writer issues a transaction's independent statements together (sql.ts
-   * together): Postgres' driver sends them in order on the connection and the server runs one
-   * while the next is built (+7 to +19 % load at 0.2); SQLite's driver runs them in any order,
-   * and issued together they left its load speed unchanged and doubled the main thread's share
-   */
-  readonly pipelines: boolean;
 }
 
 function definitions(rows: unknown): { name: string; definition: string }[] {
@@ -213,7 +206,6 @@ export function toBig(v: unknown): bigint {
 
 const sqlite: Dialect = {
   name: 'sqlite',
-  pipelines: false,
   asInteger: (sql) => `CAST(${sql} AS INTEGER)`,
   bigColumn: (t, c) => t.text(c),
   keyColumn: (t, c) => t.text(c),
@@ -303,7 +295,6 @@ const sqlite: Dialect = {
 
 const postgres: Dialect = {
   name: 'postgres',
-  pipelines: true,
   asInteger: (sql) => (sql === '?' ? 'CAST(? AS NUMERIC)' : sql),
   bigColumn: (t, c) => t.decimal(c, 78, 0),
   keyColumn: (t, c) => t.decimal(c, 78, 0),

@@ -61,21 +61,6 @@ export function uniqueKeys<K extends readonly Binding[]>(keys: Iterable<K>): K[]
   return [...seen.values()];
 }
 
-/**
- * Run statements of one transaction, each on tables none of the others touches: issued
- * together where the dialect pipelines (Dialect.pipelines; the next statement's binding is
- * built while the store runs the one before), else one after another. Every one settles before
- * the first failure is thrown: the transaction must not end (ROLLBACK) while one is still queued.
- */
-export async function together(d: Dialect, work: readonly (() => Promise<unknown>)[]): Promise<void> {
-  if (!d.pipelines) {
-    for (const w of work) await w();
-    return;
-  }
-  const settled = await Promise.allSettled(work.map((w) => w()));
-  for (const s of settled) if (s.status === 'rejected') throw s.reason;
-}
-
 /** Keep the last row per key, in the order of those last occurrences. */
 export function lastPerKey<T>(rows: readonly T[], key: (r: T) => string): T[] {
   const m = new Map<string, T>();

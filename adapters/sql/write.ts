@@ -38,7 +38,7 @@ import {
 } from './rows.ts';
 import type { Row, WriteRow } from './rows.ts';
 import type { Binding, LatestSpec } from './sql.ts';
-import { BULK_ROWS, KEY_CHUNK, chunks, insertRows, keyRows, lastPerKey, refreshLatest, together, uniqueKeys, upsertRows } from './sql.ts';
+import { BULK_ROWS, KEY_CHUNK, chunks, insertRows, keyRows, lastPerKey, refreshLatest, uniqueKeys, upsertRows } from './sql.ts';
 import { insertWithdrawals, removeWithdrawals, withdrawalRows } from './withdrawals.ts';
 import { beginBulk, inBulk, restoreDeferred } from './bulk.ts';
 
@@ -309,29 +309,24 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       for (const f of bundle.traceFrames ?? []) frames.push(traceFrameRow(d, f));
     }
 
-    // each writes tables of its own: issued together where the dialect pipelines (sql.ts together)
-    await together(d, [
-      () => insertRows(trx, d, 'blocks', blocks),
-      () => insertRows(trx, d, 'transactions', txs),
-      () => removeMinedPending(trx, d, minedHashes, affected.counters),
-      () => insertRows(trx, d, 'transaction_kinds', kinds),
-      () => insertRows(trx, d, 'internal_transactions', internals),
-      () => insertRows(trx, d, 'logs', logs),
-      () => insertRows(trx, d, 'token_transfers', transfers),
-      () => insertRows(trx, d, 'token_transfer_ids', transferIds, 'ON CONFLICT ("token_address", "token_id", "block_number", "log_index") DO NOTHING'),
-      () => insertRows(trx, d, 'state_changes', stateChanges),
-      () => insertRows(trx, d, 'token_history', tokens),
-      () => insertRows(trx, d, 'address_history', addresses),
-      () => insertRows(trx, d, 'token_balance_history', balances),
-      () => insertRows(trx, d, 'coin_balances', coins),
-      () => insertRows(trx, d, 'token_instance_history', instances),
-      () => insertWithdrawals(trx, d, withdrawals),
-      async () => {
-        await insertRows(trx, d, 'contracts', contracts);
-        if (contracts.length > 0) await trx('contract_counter').where('id', 1).increment('total', contracts.length);
-      },
-      () => insertRows(trx, d, 'trace_frames', frames),
-    ]);
+    await insertRows(trx, d, 'blocks', blocks);
+    await insertRows(trx, d, 'transactions', txs);
+    await removeMinedPending(trx, d, minedHashes, affected.counters);
+    await insertRows(trx, d, 'transaction_kinds', kinds);
+    await insertRows(trx, d, 'internal_transactions', internals);
+    await insertRows(trx, d, 'logs', logs);
+    await insertRows(trx, d, 'token_transfers', transfers);
+    await insertRows(trx, d, 'token_transfer_ids', transferIds, 'ON CONFLICT ("token_address", "token_id", "block_number", "log_index") DO NOTHING');
+    await insertRows(trx, d, 'state_changes', stateChanges);
+    await insertRows(trx, d, 'token_history', tokens);
+    await insertRows(trx, d, 'address_history', addresses);
+    await insertRows(trx, d, 'token_balance_history', balances);
+    await insertRows(trx, d, 'coin_balances', coins);
+    await insertRows(trx, d, 'token_instance_history', instances);
+    await insertWithdrawals(trx, d, withdrawals);
+    await insertRows(trx, d, 'contracts', contracts);
+    if (contracts.length > 0) await trx('contract_counter').where('id', 1).increment('total', contracts.length);
+    await insertRows(trx, d, 'trace_frames', frames);
     return { tokens, addresses, balances, instances, transferIds };
   }
 
@@ -394,10 +389,6 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
     const later = (a: WriteRow, b: WriteRow) => blockOf(a) >= blockOf(b); // rows come in seq order
 
     const counted: string[] = [];
-    // the statements below write tables of their own (current_token_balances: the deleted keys
-    // and the two upserts' keys are disjoint), issued together where the dialect pipelines
-    // (sql.ts together); token_search after, from both
-    const writes: (() => Promise<unknown>)[] = [];
     const balances = latestRows(fresh.balances, latest.balances.key, later);
     if (balances.length > 0) {
       const pairs = uniqueKeys(balances.filter((r) => r.holder !== ZERO_ADDRESS).map((r): Key => [r.token_address, r.holder]));
@@ -419,12 +410,12 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       for (const part of chunks(dropped, BULK_ROWS)) {
         const keys = keyRows(d, 'current_token_balances', latest.balances.key, part);
         const columns = latest.balances.key.map((c) => `"${c}"`).join(', ');
-        writes.push(() => trx.raw(`DELETE FROM current_token_balances WHERE (${columns}) IN (SELECT ${columns} FROM ${keys.sql} k)`, [...keys.bindings]));
+        await trx.raw(`DELETE FROM current_token_balances WHERE (${columns}) IN (SELECT ${columns} FROM ${keys.sql} k)`, [...keys.bindings]);
       }
       // a stored key of the same type takes only its value (SQLite then rewrites only the indexes over value)
       const sameType = (r: WriteRow) => types.get(`${String(r.token_address)}|${String(r.holder)}|${String(r.token_id)}`) === r.token_type;
-      writes.push(() => upsertRows(trx, d, 'current_token_balances', latest.balances.key, kept.filter(sameType), ['value']));
-      writes.push(() => upsertRows(trx, d, 'current_token_balances', latest.balances.key, kept.filter((r) => !sameType(r))));
+      await upsertRows(trx, d, 'current_token_balances', latest.balances.key, kept.filter(sameType), ['value']);
+      await upsertRows(trx, d, 'current_token_balances', latest.balances.key, kept.filter((r) => !sameType(r)));
       const positive = (ids: ReadonlyMap<string, bigint> | undefined) => ids !== undefined && [...ids.values()].some((v) => v > 0n);
       const delta = new Map<string, number>();
       for (const [token, holder] of pairs) {
@@ -432,25 +423,36 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
         const change = (positive(after.get(pair)) ? 1 : 0) - (positive(before.get(pair)) ? 1 : 0);
         if (change !== 0) delta.set(String(token), (delta.get(String(token)) ?? 0) + change);
       }
-      writes.push(() => addHolderCounts(trx, delta));
+      await addHolderCounts(trx, delta);
       counted.push(...delta.keys());
     }
-    writes.push(() => upsertRows(trx, d, 'tokens', latest.tokens.key, latestRows(fresh.tokens, latest.tokens.key, later).map((r) => currentRow(latest.tokens, r))));
-    writes.push(() =>
-      upsertRows(trx, d, 'addresses', latest.addresses.key, latestRows(fresh.addresses, latest.addresses.key, later).map((r) => currentRow(latest.addresses, r))),
+    await upsertRows(trx, d, 'tokens', latest.tokens.key, latestRows(fresh.tokens, latest.tokens.key, later).map((r) => currentRow(latest.tokens, r)));
+    await syncTokenSearch(trx, [...counted, ...fresh.tokens.map((r) => String(r.address))]);
+    await upsertRows(
+      trx,
+      d,
+      'addresses',
+      latest.addresses.key,
+      latestRows(fresh.addresses, latest.addresses.key, later).map((r) => currentRow(latest.addresses, r)),
     );
-    writes.push(() =>
-      upsertRows(trx, d, 'token_instances', latest.instances.key, latestRows(fresh.instances, latest.instances.key, later).map((r) => currentRow(latest.instances, r))),
+    await upsertRows(
+      trx,
+      d,
+      'token_instances',
+      latest.instances.key,
+      latestRows(fresh.instances, latest.instances.key, later).map((r) => currentRow(latest.instances, r)),
     );
     // owners: the latest transfer by (block_number, log_index); on an exact tie the first row
     // (the insert ignores the repeats)
     const laterTransfer = (a: WriteRow, b: WriteRow) =>
       blockOf(a) > blockOf(b) || (blockOf(a) === blockOf(b) && Number(a.log_index) > Number(b.log_index));
-    writes.push(() =>
-      upsertRows(trx, d, 'nft_owners', latest.owners.key, latestRows(fresh.transferIds, latest.owners.key, laterTransfer).map((r) => currentRow(latest.owners, r))),
+    await upsertRows(
+      trx,
+      d,
+      'nft_owners',
+      latest.owners.key,
+      latestRows(fresh.transferIds, latest.owners.key, laterTransfer).map((r) => currentRow(latest.owners, r)),
     );
-    await together(d, writes);
-    await syncTokenSearch(trx, [...counted, ...fresh.tokens.map((r) => String(r.address))]);
   }
 
   /**

@@ -61,8 +61,7 @@ for (const factory of factories) {
     compare(t, await snap(store), before, 'after the failed batch');
     t.strictSame(await store.getBlock({ number: 99 }), bundles[99].block, 'the replaced block is still there');
 
-    // the same failure on the append-only path, where the writer issues a batch's inserts
-    // together (Postgres pipelines them): the ones queued behind the failing one do not land
+    // the same failure on the append-only path (current values straight from the batch)
     await t.rejects(store.writeBlocks([broken, bundles[101]]));
     compare(t, await snap(store), before, 'after the failed append');
     await store.writeBlocks([bundles[100], bundles[101]]);
