@@ -27,6 +27,9 @@
 import type { Knex } from 'knex';
 import type { AllConnection } from './packedRows.ts';
 import { packRows } from './packedRows.ts';
+import { isPreparingConnection, prepareReads } from './preparedReads.ts';
+import type { QueryingClient } from './namedStatements.ts';
+import { nameStatements } from './namedStatements.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -164,6 +167,10 @@ function isSqliteConnection(c: unknown): c is SqliteConnection {
   return typeof c === 'object' && c !== null && 'run' in c && typeof c.run === 'function' && 'all' in c && typeof c.all === 'function';
 }
 
+function isQueryingClient(c: unknown): c is QueryingClient {
+  return typeof c === 'object' && c !== null && 'query' in c && typeof c.query === 'function';
+}
+
 /** A Postgres array literal of text elements (each quoted, `"` and `\` escaped). */
 function pgArray(values: readonly Binding[]): string {
   return `{${values.map((v) => `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
@@ -255,8 +262,11 @@ const sqlite: Dialect = {
             : reading
               ? ['PRAGMA busy_timeout = 5000', 'PRAGMA query_only = ON']
               : ['PRAGMA journal_mode = WAL', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
-          // the read-only pool answers row reads packed (packedRows.ts)
-          if (reading) packRows(conn);
+          // the read-only pool runs its reads through kept statements (preparedReads.ts), answered packed (packedRows.ts)
+          if (reading) {
+            if (isPreparingConnection(conn)) prepareReads(conn);
+            packRows(conn);
+          }
           const next = (i: number): void => {
             if (i === pragmas.length) return done(null, conn);
             conn.run(pragmas[i], (err) => (err === null ? next(i + 1) : done(err, conn)));
@@ -332,7 +342,16 @@ const postgres: Dialect = {
     client: 'pg',
     connection: url,
     ...(options.searchPath === undefined ? {} : { searchPath: [options.searchPath] }),
-    pool: { min: 0, max: options.poolSize ?? 10 },
+    pool: {
+      min: 0,
+      max: options.poolSize ?? 10,
+      // repeated statements run named: parsed once per connection, a generic plan kept when it is as cheap (namedStatements.ts)
+      afterCreate: (conn: unknown, done: (err: Error | null, conn: unknown) => void) => {
+        if (!isQueryingClient(conn)) return done(new Error('unexpected pg connection'), conn);
+        nameStatements(conn);
+        done(null, conn);
+      },
+    },
   }),
   async prepare(knex, options) {
     if (options.searchPath !== undefined) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [options.searchPath]);
