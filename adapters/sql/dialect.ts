@@ -51,7 +51,10 @@ export interface ConnectOptions {
   readonly searchPath?: string;
   /** Postgres: most pooled connections (default 10) */
   readonly poolSize?: number;
-  /** SQLite file: a read-only pool of this many connections (0: the one writer connection) */
+  /**
+   * a pool for the reads only, of this many connections (0: the pool of the writes): a SQLite
+   * file's read-only connections with kept statements; Postgres connections with named statements
+   */
   readonly readers?: number;
 }
 
@@ -342,16 +345,21 @@ const postgres: Dialect = {
     client: 'pg',
     connection: url,
     ...(options.searchPath === undefined ? {} : { searchPath: [options.searchPath] }),
-    pool: {
-      min: 0,
-      max: options.poolSize ?? 10,
-      // repeated statements run named: parsed once per connection, a generic plan kept when it is as cheap (namedStatements.ts)
-      afterCreate: (conn: unknown, done: (err: Error | null, conn: unknown) => void) => {
-        if (!isQueryingClient(conn)) return done(new Error('unexpected pg connection'), conn);
-        nameStatements(conn);
-        done(null, conn);
-      },
-    },
+    pool:
+      (options.readers ?? 0) > 0
+        ? {
+            min: 0,
+            max: options.readers,
+            // the reads' pool runs repeated statements named: parsed once per connection, a generic
+            // plan kept when it is as cheap (namedStatements.ts); the writes' statements stay unnamed
+            // (named, their generic plans loaded 13 % slower)
+            afterCreate: (conn: unknown, done: (err: Error | null, conn: unknown) => void) => {
+              if (!isQueryingClient(conn)) return done(new Error('unexpected pg connection'), conn);
+              nameStatements(conn);
+              done(null, conn);
+            },
+          }
+        : { min: 0, max: options.poolSize ?? 10 },
   }),
   async prepare(knex, options) {
     if (options.searchPath !== undefined) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [options.searchPath]);

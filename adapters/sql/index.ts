@@ -46,7 +46,7 @@ export type SqlStore = VersionedDataSource &
 export interface SqlStoreOptions {
   /** Postgres: the schema to use (created when missing); default the server's search_path */
   readonly searchPath?: string;
-  /** Postgres: most pooled connections (default 10) */
+  /** Postgres: most pooled connections (default 10) of each pool: the reads' (statements named) and the writes' */
   readonly poolSize?: number;
   /** apply migrations on open (default true) */
   readonly migrate?: boolean;
@@ -65,7 +65,7 @@ export interface SqlStoreOptions {
 
 export { UnsupportedDatabaseUrl } from './dialect.ts';
 
-/** knex settings for a database URL (`readers`: a SQLite file's read-only pool of that size). */
+/** knex settings for a database URL (`readers`: a pool of that size for the reads only — see ConnectOptions). */
 export function knexConfig(url: string, options: SqlStoreOptions = {}, readers = 0): Knex.Config {
   return dialectOfUrl(url).knexConfig(url, { ...options, readers });
 }
@@ -107,7 +107,8 @@ export function createSqlStore(knex: Knex, reader: Knex = knex, writerMode: SqlW
 export async function openSqlStore(url: string, options: SqlStoreOptions = {}): Promise<SqlStore> {
   const knex = knexFactory(knexConfig(url, options));
   const file = sqliteFile(url);
-  const readers = file === null || file === ':memory:' ? 0 : (options.sqliteReaders ?? 4);
+  // the reads' own pool: a SQLite file's read-only connections, or Postgres connections that name their statements
+  const readers = file === ':memory:' ? 0 : file === null ? (options.poolSize ?? 10) : (options.sqliteReaders ?? 4);
   let reader: Knex | null = null;
   try {
     await dialectOf(knex).prepare(knex, options);

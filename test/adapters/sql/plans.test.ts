@@ -27,11 +27,12 @@ async function capture(store: SqlStore, run: () => Promise<unknown>): Promise<Ca
     if (!isQueryEvent(q) || !/\blimit\b|^\s*select count\(\*\)/i.test(q.sql) || !/^\s*select/i.test(q.sql)) return;
     if (!seen.has(q.sql)) seen.set(q.sql, { sql: q.sql, bindings: q.bindings ?? [] });
   };
-  store.knex.on('query', listener);
+  // the reads run on the reader pool (on Postgres its own; planned below on the writer's connection, whose settings price scans out)
+  store.reader.on('query', listener);
   try {
     await run();
   } finally {
-    store.knex.removeListener('query', listener);
+    store.reader.removeListener('query', listener);
   }
   return [...seen.values()];
 }
