@@ -45,6 +45,8 @@ const AIRDROPS = Math.max(100, Math.round(60_000 * SCALE));
 const PER_BLOCK = env('BENCH_TX_PER_BLOCK', 10);
 const BATCH = env('BENCH_BATCH', 100);
 const CONCURRENCY = env('BENCH_CONCURRENCY', 16);
+/** BENCH_PG_POOL=<n>: Postgres connections per pool (default BENCH_CONCURRENCY, one per caller) */
+const PG_POOL = env('BENCH_PG_POOL', CONCURRENCY);
 const SAMPLES = env('BENCH_SAMPLES', 800);
 /** samples of the one-caller run of each list's first page (and of its raw statements) */
 const SAMPLES_ONE = env('BENCH_SAMPLES_ONE', 300);
@@ -386,12 +388,12 @@ async function open(name: string): Promise<{ store: SqlStore; loaded: boolean; d
   }
   if (KEEP_PG !== undefined) {
     // a data set kept by an earlier run of the same scale: measure it again without loading
-    const store = await openSqlStore(DATABASE_URL, { searchPath: SCHEMA, poolSize: CONCURRENCY });
+    const store = await openSqlStore(DATABASE_URL, { searchPath: SCHEMA, poolSize: PG_POOL });
     if ((await store.getHighestBlockNumber()) === Math.ceil(TXS / PER_BLOCK) - 1) return { store, loaded: true, drop: () => store.close() };
     await store.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
     await store.close();
   }
-  const store = await openSqlStore(DATABASE_URL, { searchPath: SCHEMA, poolSize: CONCURRENCY, recomputeCurrent: RECOMPUTE });
+  const store = await openSqlStore(DATABASE_URL, { searchPath: SCHEMA, poolSize: PG_POOL, recomputeCurrent: RECOMPUTE });
   return {
     store,
     loaded: false,
