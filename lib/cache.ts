@@ -4,7 +4,6 @@
  * entries go first once `maxEntries` is reached.
  */
 import type { EndpointRequest, ExplorerResponse } from './api.ts';
-import { singleValues } from './params/decode.ts';
 
 export interface ResponseCacheOptions {
   /** answers kept (default 500); 0 disables the cache */
@@ -25,21 +24,27 @@ export interface ResponseCache {
   set(key: string, version: string, response: ExplorerResponse): void;
 }
 
-/** [name, value] pairs in name order: the same parameters in any order make the same key */
-function sortedPairs(o: Readonly<Record<string, string>>): readonly (readonly [string, string | undefined])[] {
+/**
+ * `name=value` pairs in name order, each JSON-quoted (so no value can run into the next): the
+ * same parameters in any order make the same key. A repeated query parameter counts by its last
+ * value, as the endpoints read it.
+ */
+function sortedPairs(o: Readonly<Record<string, string | readonly string[] | undefined>>): string {
   const names = Object.keys(o);
+  if (names.length === 0) return '';
   if (names.length > 1) names.sort();
-  return names.map((k) => [k, o[k]] as const);
+  let out = '';
+  for (const name of names) {
+    const raw = o[name];
+    const value = typeof raw === 'string' || raw === undefined ? raw : raw[raw.length - 1];
+    if (value !== undefined) out += `${JSON.stringify(name)}=${JSON.stringify(value)},`;
+  }
+  return out;
 }
 
+/** The cache key of a request: its chain, form, endpoint, path parameters and query, as one string. */
 export function requestKey(request: EndpointRequest): string {
-  return JSON.stringify([
-    request.chainId,
-    request.form ?? 'instance',
-    request.endpoint,
-    sortedPairs(request.params),
-    sortedPairs(singleValues(request.query)),
-  ]);
+  return `${JSON.stringify(request.chainId)} ${request.form ?? 'instance'} ${request.endpoint} ${sortedPairs(request.params)}?${sortedPairs(request.query)}`;
 }
 
 export function createResponseCache(options: ResponseCacheOptions = {}): ResponseCache {

@@ -58,8 +58,19 @@ export function routeMatcher<N extends string>(routes: readonly Route<N>[]): (su
       return { route, segments, names, regex: new RegExp(`^/${pattern}/?$`) };
     })
     .sort((a, b) => byPrecedence(a.segments, b.segments));
+  // the candidates of a path: the templates whose first segment is its first segment, then those
+  // starting with a parameter (in precedence order both), instead of every template's regex
+  const leadingParam = compiled.filter((c) => isParam(c.segments[0] ?? ''));
+  const byFirst = new Map<string, typeof compiled>();
+  for (const c of compiled) {
+    const first = c.segments[0] ?? '';
+    if (!isParam(first)) byFirst.set(first, [...(byFirst.get(first) ?? []), c]);
+  }
+  for (const [first, group] of byFirst) byFirst.set(first, [...group, ...leadingParam]);
   return (subPath) => {
-    for (const { route, names, regex } of compiled) {
+    const end = subPath.indexOf('/', 1);
+    const candidates = byFirst.get(end === -1 ? subPath.slice(1) : subPath.slice(1, end)) ?? leadingParam;
+    for (const { route, names, regex } of candidates) {
       const m = regex.exec(subPath);
       if (!m) continue;
       const params: Record<string, string> = {};
@@ -76,6 +87,7 @@ export function routeMatcher<N extends string>(routes: readonly Route<N>[]): (su
 export const matchRoute: (subPath: string) => RouteMatch | null = routeMatcher(ROUTES);
 
 function safeDecode(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -91,9 +103,12 @@ export interface ParsedPath {
 }
 
 /** Split a full path into its chain and the part below `/api/v2`; null when it is neither form. */
+const API_PREFIX_SLASH = `${API_PREFIX}/`;
+
 export function parsePath(path: string): ParsedPath | null {
-  const clean = path.split('?')[0] ?? '';
-  if (clean === API_PREFIX || clean.startsWith(`${API_PREFIX}/`)) {
+  const query = path.indexOf('?');
+  const clean = query === -1 ? path : path.slice(0, query);
+  if (clean === API_PREFIX || clean.startsWith(API_PREFIX_SLASH)) {
     return { chainId: undefined, subPath: clean.slice(API_PREFIX.length) || '/' };
   }
   const m = /^\/([^/]+)(\/api\/v2(?:\/.*)?)$/.exec(clean);

@@ -100,3 +100,19 @@ t.test('with the cache off, the data version is never asked for', async (t) => {
   await on.handle({ path: '/api/v2/blocks', query: { items_count: '1' } });
   t.equal(asked, 1, 'versionPollMs 0, no in-process signal: a caching explorer asks once per request');
 });
+
+t.test('the cache key: the same parameters in any order, the last of a repeated one, values kept apart', async (t) => {
+  const store = createMemoryStore();
+  await store.writeBlocks(chain.bundles);
+  const ex = createExplorer({ chains: { '1': store } });
+  const a = await ex.handle({ path: '/api/v2/blocks', query: { items_count: '2', type: 'block' } });
+  t.equal(await ex.handle({ path: '/api/v2/blocks', query: { type: 'block', items_count: '2' } }), a, 'any order: one entry');
+  t.equal(await ex.handle({ path: '/api/v2/blocks', query: { type: 'block', items_count: ['9', '2'] } }), a, 'a repeated parameter counts by its last value');
+  t.equal(await ex.handle({ path: '/api/v2/blocks', query: { type: 'block', items_count: '2', unused: undefined } }), a, 'an absent value is no parameter');
+  const joined = await ex.handle({ path: '/api/v2/blocks', query: { items_count: '2,type=block' } });
+  t.not(joined, a, 'a value cannot pass for two parameters');
+  const other = await ex.handle({ path: '/api/v2/blocks/1' });
+  const multichain = await ex.handle({ path: '/1/api/v2/blocks/1' });
+  t.not(multichain, other, 'the multichain form is its own entry');
+  t.equal(await ex.handle({ path: '/api/v2/blocks/%31' }), other, 'a path parameter is keyed decoded');
+});
