@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import { API_PREFIX } from '../lib/index.ts';
 
 export interface DocsPageOptions {
@@ -73,25 +73,7 @@ export function docsPage(options: DocsPageOptions): Middleware {
   let dir: string | undefined; // resolved at the first asset: the API never waits on the page
   const loaded = new Map<string, Promise<Buffer>>();
 
-  return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    if (pages.has(ctx.path)) {
-      ctx.set('content-security-policy', CSP);
-      ctx.set('cache-control', 'no-cache');
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = html;
-      return;
-    }
-    if (!ctx.path.startsWith(assetsBase)) return next();
-    const name = ctx.path.slice(assetsBase.length);
-    if (name === 'init.js') {
-      ctx.set('cache-control', 'no-cache');
-      ctx.type = 'text/javascript; charset=utf-8';
-      ctx.body = init;
-      return;
-    }
-    const type = Object.prototype.hasOwnProperty.call(ASSETS, name) ? ASSETS[name] : undefined;
-    if (type === undefined) return next();
+  const serveAsset = async (ctx: ParameterizedContext, type: string, name: string): Promise<void> => {
     let file = loaded.get(name);
     if (file === undefined) {
       dir ??= swaggerUiDir();
@@ -102,6 +84,31 @@ export function docsPage(options: DocsPageOptions): Middleware {
     ctx.set('cache-control', 'public, max-age=3600');
     ctx.type = type;
     ctx.body = await file;
+  };
+
+  // not async: a request that is not the page's passes straight through (an async wrapper
+  // would cost every API request a promise and its ticks)
+  return (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    const requested = ctx.path;
+    if (pages.has(requested)) {
+      ctx.set('content-security-policy', CSP);
+      ctx.set('cache-control', 'no-cache');
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = html;
+      return Promise.resolve();
+    }
+    if (!requested.startsWith(assetsBase)) return next();
+    const name = requested.slice(assetsBase.length);
+    if (name === 'init.js') {
+      ctx.set('cache-control', 'no-cache');
+      ctx.type = 'text/javascript; charset=utf-8';
+      ctx.body = init;
+      return Promise.resolve();
+    }
+    const type = Object.prototype.hasOwnProperty.call(ASSETS, name) ? ASSETS[name] : undefined;
+    if (type === undefined) return next();
+    return serveAsset(ctx, type, name);
   };
 }
 

@@ -4,16 +4,19 @@
  * Key precedence (first present wins; whitespace-only counts as absent):
  *   1. `Authorization: Bearer <key>`   2. `x-api-key: <key>`   3. `?apikey=<key>`
  * Keys are compared as SHA-256 digests with `timingSafeEqual`, against every grant (no early
- * exit). A key is never logged, echoed or used as a limiter id (the digest is).
+ * exit). A key is never logged, echoed or used as a limiter id (the digest is). A key that has
+ * matched once is remembered in a Map from the key to its grant (one entry per grant at most),
+ * so a valid key's later requests cost no digest; the lookup of an unknown key goes by V8's
+ * string hash (seeded per process) and reveals nothing of the keys it holds.
  *
  * `identify` never throws: a caller it refuses is counted as anonymous (per IP) by the rate
  * limiter first, so a 401 carries the limit headers and guessing keys is rate limited; then
  * `authorize` throws the refusal (401), or 403 for a restricted address without the secret.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { Middleware, ParameterizedContext } from 'koa';
-import { ApiException, requestInfo } from './request.ts';
-import type { Identity } from './request.ts';
+import type { ParameterizedContext } from 'koa';
+import { ApiException } from './request.ts';
+import type { Identity, Step } from './request.ts';
 import { ANONYMOUS_PLAN, grantDigest, sha256 } from './plans.ts';
 import type { KeyGrant, Plan } from './plans.ts';
 
@@ -48,35 +51,39 @@ export function requestKey(ctx: ParameterizedContext): string | undefined {
   return firstValue(ctx.query.apikey)?.trim() || undefined;
 }
 
-export function identify(options: IdentityOptions): Middleware {
+/** Sets the request's identity (and its refusal, thrown later by `authorize`); never throws. */
+export function identify(options: IdentityOptions): Step {
   const grants: Grant[] = (options.keys ?? []).map((g) => {
     const digest = grantDigest(g);
     const id = `key:${digest.toString('hex')}`;
     const identity: Identity = { kind: 'key', id, plan: g.plan, ...(g.name ? { name: g.name } : {}) };
     return { digest, id, plan: g.plan, identity, ...(g.name ? { name: g.name } : {}) };
   });
+  // keys that matched a grant: a key maps to one digest, so at most one entry per grant
+  const matched = new Map<string, Grant>();
   const anonymousPlan = options.anonymousPlan ?? ANONYMOUS_PLAN;
   const requireKeyForMultichain = options.requireKeyForMultichain ?? true;
 
-  return async (ctx, next) => {
-    const info = requestInfo(ctx);
-    if (!info) return next();
+  return (ctx, info) => {
     const key = requestKey(ctx);
     if (key === undefined) {
       info.identity = anonymousCaller(ctx, anonymousPlan);
       if (info.form === 'multichain' && requireKeyForMultichain) {
         info.rejection = { kind: 'Unauthorized', message: 'API key required' };
       }
-      return next();
+      return;
     }
-    const grant = findGrant(grants, sha256(key));
+    let grant = matched.get(key);
+    if (grant === undefined) {
+      grant = findGrant(grants, sha256(key));
+      if (grant !== undefined) matched.set(key, grant);
+    }
     if (!grant) {
       info.identity = anonymousCaller(ctx, anonymousPlan);
       info.rejection = { kind: 'Unauthorized', message: 'Invalid API key' };
-      return next();
+      return;
     }
     info.identity = grant.identity;
-    return next();
   };
 }
 
@@ -95,12 +102,10 @@ function findGrant(grants: readonly Grant[], digest: Buffer): Grant | undefined 
 }
 
 /** Throws the identity's refusal, or 403 for a restricted address without the right `key`. */
-export function authorize(options: IdentityOptions): Middleware {
+export function authorize(options: IdentityOptions): Step {
   const restricted = (options.restrictedAddresses ?? []).map((a) => a.toLowerCase());
   const secret = options.secretKey === undefined ? undefined : sha256(options.secretKey);
-  return async (ctx, next) => {
-    const info = requestInfo(ctx);
-    if (!info) return next();
+  return (ctx, info) => {
     if (info.rejection) throw new ApiException(info.rejection);
     if (restricted.length > 0) {
       const path = safeDecode(ctx.path).toLowerCase();
@@ -110,7 +115,6 @@ export function authorize(options: IdentityOptions): Middleware {
         if (!unlocked) throw new ApiException({ kind: 'Forbidden' });
       }
     }
-    return next();
   };
 }
 

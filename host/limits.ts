@@ -10,12 +10,11 @@
  * request refused with 503 `{"message":"Rate limiter busy, retry shortly"}` and `retry-after`.
  * A store that is really down answers from its own insurance (see `redisLimiterStore`).
  */
-import type { Middleware } from 'koa';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { ParameterizedContext } from 'koa';
 import type { ServiceName } from '../lib/index.ts';
-import { flexibleStore } from './limiter-flexible.ts';
 import { planWindow } from './plans.ts';
-import { ApiException, requestInfo } from './request.ts';
+import { ApiException } from './request.ts';
+import type { Identity, RequestInfo, Step } from './request.ts';
 
 export const LIMIT_HEADERS = [
   'x-ratelimit-limit',
@@ -56,13 +55,93 @@ export interface LimiterStore {
   consume(request: ConsumeRequest): Promise<ConsumeResult>;
   /** the state of a bucket without spending (`cost` is what the caller would spend) */
   peek(request: ConsumeRequest): Promise<ConsumeResult>;
+  /** `consume` answered synchronously, by a store that can (with `peekNow`): no promise per request */
+  consumeNow?(request: ConsumeRequest): ConsumeResult;
+  /** `peek` answered synchronously */
+  peekNow?(request: ConsumeRequest): ConsumeResult;
   close?(): Promise<void>;
 }
 
-/** In-process limiter state (the default): one host. */
+/**
+ * In-process limiter state (the default): one host. Fixed windows counted in a Map, answered
+ * synchronously (rate-limiter-flexible's memory limiter answers through a promise and arms a
+ * timer per bucket; on the hot path of every request that costs more than the counting). As
+ * there: a window starts at the bucket's first hit, a refused request's cost is counted too, a
+ * calendar period's bucket lives until the period ends. Ended buckets are swept at most once a
+ * second (less often for many buckets).
+ */
 export function memoryLimiterStore(): LimiterStore {
-  const store = flexibleStore((points, duration) => new RateLimiterMemory({ points, duration }), 'limiter-per-period');
-  return { consume: (request) => store.consume(request), peek: (request) => store.peek(request), local: true };
+  // limit → window (seconds, or the period's end) → key → bucket: the key, often the same
+  // string object request after request, is looked up as it is (no id concatenated per request)
+  const buckets = new Map<number, Map<number, Map<string, Bucket>>>();
+  let count = 0;
+  let nextSweep = 0;
+  const sweep = (now: number): void => {
+    if (now < nextSweep) return;
+    for (const [limit, windows] of buckets) {
+      for (const [window, keys] of windows) {
+        for (const [key, bucket] of keys) {
+          if (bucket.endsAt <= now) {
+            keys.delete(key);
+            count--;
+          }
+        }
+        if (keys.size === 0) windows.delete(window);
+      }
+      if (windows.size === 0) buckets.delete(limit);
+    }
+    nextSweep = now + Math.max(1000, count / 10);
+  };
+  // a window of N seconds as -N, a calendar period as its end (epoch ms): never the same number
+  const windowId = (window: LimitWindow): number => ('seconds' in window ? -window.seconds : window.endsAt);
+  const keysOf = ({ limit, window }: ConsumeRequest, create: boolean): Map<string, Bucket> | undefined => {
+    let windows = buckets.get(limit);
+    if (windows === undefined) {
+      if (!create) return undefined;
+      windows = new Map();
+      buckets.set(limit, windows);
+    }
+    const id = windowId(window);
+    let keys = windows.get(id);
+    if (keys === undefined && create) {
+      keys = new Map();
+      windows.set(id, keys);
+    }
+    return keys;
+  };
+  const consumeNow = (request: ConsumeRequest): ConsumeResult => {
+    const now = Date.now();
+    sweep(now);
+    const keys = keysOf(request, true) as Map<string, Bucket>;
+    let bucket = keys.get(request.key);
+    if (bucket === undefined || bucket.endsAt <= now) {
+      if (bucket === undefined) count++;
+      bucket = { consumed: 0, endsAt: 'seconds' in request.window ? now + request.window.seconds * 1000 : request.window.endsAt };
+      keys.set(request.key, bucket);
+    }
+    bucket.consumed += request.cost;
+    const admitted = bucket.consumed <= request.limit;
+    return { admitted, remaining: admitted ? request.limit - bucket.consumed : 0, resetMs: Math.max(0, bucket.endsAt - now) };
+  };
+  const peekNow = (request: ConsumeRequest): ConsumeResult => {
+    const now = Date.now();
+    const bucket = keysOf(request, false)?.get(request.key);
+    const live = bucket !== undefined && bucket.endsAt > now;
+    const remaining = live ? Math.max(0, request.limit - bucket.consumed) : request.limit;
+    return { admitted: remaining >= request.cost, remaining, resetMs: live ? Math.max(0, bucket.endsAt - now) : 0 };
+  };
+  return {
+    local: true,
+    consumeNow,
+    peekNow,
+    consume: async (request) => consumeNow(request),
+    peek: async (request) => peekNow(request),
+  };
+}
+
+interface Bucket {
+  consumed: number;
+  readonly endsAt: number;
 }
 
 /** How long a request waits for a shared limiter store by default (see README "Keys and limits"). */
@@ -88,7 +167,8 @@ export function periodEnd(period: 'day' | 'month', now: number): number {
     : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
 
-export function rateLimit(options: RateLimitOptions = {}): Middleware {
+/** Spends the request's rate point and credits, and sets the four headers; refuses with 429, 402 or 503. */
+export function rateLimit(options: RateLimitOptions = {}): Step {
   // the end of the current day and month, recomputed only once they have passed
   const ends = { day: { now: -Infinity, end: -Infinity }, month: { now: -Infinity, end: -Infinity } };
   const currentPeriodEnd = (period: 'day' | 'month', now: number): number => {
@@ -99,34 +179,62 @@ export function rateLimit(options: RateLimitOptions = {}): Middleware {
   const store = options.limiter ?? memoryLimiterStore();
   const timeoutMs = options.limiterTimeoutMs ?? DEFAULT_LIMITER_TIMEOUT_MS;
   const tooMany = options.rateLimitMessage === undefined ? {} : { message: options.rateLimitMessage };
-  return async (ctx, next) => {
-    const info = requestInfo(ctx);
-    const identity = info?.identity;
-    if (!info || !identity) return next();
-    const { plan } = identity;
-    const { requests, windowSeconds } = planWindow(plan);
-    const cost = (options.costs?.[info.endpoint] ?? 1) * (info.units ?? 1);
-    const endsAt = currentPeriodEnd(plan.creditPeriod, Date.now());
-    const rate: ConsumeRequest = { key: `rate:${identity.id}`, limit: requests, cost: 1, window: { seconds: windowSeconds } };
-    const credits: ConsumeRequest = { key: `credits:${plan.name}:${identity.id}:${endsAt}`, limit: plan.credits, cost, window: { endsAt } };
-    let result: Consumed;
-    try {
-      // a local store answers at once: no timer, no closure
-      result = store.local === true ? await consumeBoth(store, rate, credits) : await withTimeout(timeoutMs, () => consumeBoth(store, rate, credits));
-    } catch {
-      // never serve unlimited: the store is slow or failing, the caller retries
-      ctx.set('retry-after', '1');
-      info.limiterBusy = true;
-      throw new ApiException({ kind: 'Unavailable', message: LIMITER_BUSY_MESSAGE });
-    }
-    ctx.set('x-ratelimit-limit', String(requests));
+  const busy = (ctx: ParameterizedContext, info: RequestInfo): never => {
+    // never serve unlimited: the store is slow or failing, the caller retries
+    ctx.set('retry-after', '1');
+    info.limiterBusy = true;
+    throw new ApiException({ kind: 'Unavailable', message: LIMITER_BUSY_MESSAGE });
+  };
+  const apply = (ctx: ParameterizedContext, info: RequestInfo, limit: number, result: Consumed): void => {
+    ctx.set('x-ratelimit-limit', String(limit));
     ctx.set('x-ratelimit-remaining', String(result.rate.remaining));
     ctx.set('x-ratelimit-reset', String(result.rate.resetMs));
     ctx.set('x-credits-remaining', String(result.credits.remaining));
     if (!result.rate.admitted) throw new ApiException({ kind: 'RateLimited', ...tooMany });
     if (!result.credits.admitted) throw new ApiException({ kind: 'PaymentRequired', form: info.form });
-    return next();
   };
+  return (ctx, info) => {
+    const identity = info.identity;
+    if (!identity) return;
+    const { plan } = identity;
+    const { requests, windowSeconds } = planWindow(plan);
+    const cost = (options.costs?.[info.endpoint] ?? 1) * (info.units ?? 1);
+    const endsAt = currentPeriodEnd(plan.creditPeriod, Date.now());
+    const keys = bucketKeys(identity, endsAt);
+    const rate: ConsumeRequest = { key: keys.rate, limit: requests, cost: 1, window: { seconds: windowSeconds } };
+    const credits: ConsumeRequest = { key: keys.credits, limit: plan.credits, cost, window: { endsAt } };
+    if (store.consumeNow !== undefined && store.peekNow !== undefined) {
+      // an in-process store answers at once: no promise, no timer
+      let result: Consumed;
+      try {
+        result = consumeBothNow(store as Required<Pick<LimiterStore, 'consumeNow' | 'peekNow'>>, rate, credits);
+      } catch {
+        return busy(ctx, info);
+      }
+      return apply(ctx, info, requests, result);
+    }
+    const pending = store.local === true ? consumeBoth(store, rate, credits) : withTimeout(timeoutMs, () => consumeBoth(store, rate, credits));
+    return pending.then(
+      (result) => apply(ctx, info, requests, result),
+      () => busy(ctx, info),
+    );
+  };
+}
+
+/** a key grant's bucket ids, kept with its identity (one object per grant) until its period ends */
+const keptBucketKeys = new WeakMap<Identity, BucketKeys>();
+interface BucketKeys {
+  readonly endsAt: number;
+  readonly rate: string;
+  readonly credits: string;
+}
+function bucketKeys(identity: Identity, endsAt: number): BucketKeys {
+  const kept = keptBucketKeys.get(identity);
+  if (kept !== undefined && kept.endsAt === endsAt) return kept;
+  const keys = { endsAt, rate: `rate:${identity.id}`, credits: `credits:${identity.plan.name}:${identity.id}:${endsAt}` };
+  // an anonymous caller's identity is made per request: nothing to keep
+  if (identity.kind === 'key') keptBucketKeys.set(identity, keys);
+  return keys;
 }
 
 interface Consumed {
@@ -138,6 +246,12 @@ interface Consumed {
 async function consumeBoth(store: LimiterStore, rate: ConsumeRequest, credits: ConsumeRequest): Promise<Consumed> {
   const window = await store.consume(rate);
   return { rate: window, credits: window.admitted ? await store.consume(credits) : await store.peek(credits) };
+}
+
+/** `consumeBoth` of a store that answers synchronously. */
+function consumeBothNow(store: Required<Pick<LimiterStore, 'consumeNow' | 'peekNow'>>, rate: ConsumeRequest, credits: ConsumeRequest): Consumed {
+  const window = store.consumeNow(rate);
+  return { rate: window, credits: window.admitted ? store.consumeNow(credits) : store.peekNow(credits) };
 }
 
 /** run(), failing after `ms` */

@@ -3,10 +3,10 @@
  *
  * lib's parsePath recognises the two forms, `/api/v2/...` (default chain) and
  * `/:chain_id/api/v2/...`, under an optional prefix; lib's route table (matchRoute) then picks
- * the endpoint. Anything else passes through untouched. A matched request runs one koa-compose
- * chain:
+ * the endpoint. Anything else passes through untouched. A matched request runs its steps in one
+ * function (no koa-compose chain: a step returns a promise only when it must wait):
  *
- *   renderErrors → identify → rateLimit → knownChain → authorize → answer
+ *   identify → rateLimit → knownChain → authorize → answer, inside renderErrors
  *
  * renderErrors is outermost so that headers set before a failure (the limit headers) survive;
  * answer hands lib a plain `EndpointRequest` and writes the `ExplorerResponse` it gets back.
@@ -18,7 +18,6 @@
  * below them; host/etherscan.ts), charged once per request as the endpoint `etherscan`.
  */
 import { Readable } from 'node:stream';
-import compose from 'koa-compose';
 import type { Middleware, ParameterizedContext } from 'koa';
 import {
   callCount,
@@ -41,6 +40,7 @@ import type { IdentityOptions } from './identity.ts';
 import { LIMIT_HEADERS, rateLimit } from './limits.ts';
 import type { RateLimitOptions } from './limits.ts';
 import { ApiException, requestInfo, setRequestInfo } from './request.ts';
+import type { RequestInfo, Step } from './request.ts';
 import { answerEtherscan, readEtherscanBody } from './etherscan.ts';
 import { answerConfig, answerRpc, readBody } from './rpc.ts';
 
@@ -59,19 +59,19 @@ const ALLOWED = ['GET', 'HEAD'];
 export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewareOptions = {}): Middleware {
   const prefix = options.prefix ?? '';
   const lowerPrefix = prefix.toLowerCase();
-  const steps = [renderErrors(options), identify(options), rateLimit(options), knownChain(explorer), authorize(options)];
+  const steps: readonly Step[] = [identify(options), rateLimit(options), knownChain(explorer), authorize(options)];
+  const report = options.onError ?? logUnexpected;
   // lib's route table picks the endpoint straight from the path (no router in front of it: one
-  // match per request), then one compose chain serves every endpoint
-  const chain = compose([...steps, answer(explorer)]);
-  const rpcChain = compose([...steps, answerRpc(explorer, writeJson)]);
+  // match per request), then the same steps serve every endpoint
+  const chain = serveSteps(steps, answer(explorer), report);
+  const rpcChain = serveSteps(steps, answerRpc(explorer, writeJson), report);
   const enterRpc = async (ctx: ParameterizedContext, next: () => Promise<unknown>, form: ApiForm, chainId: string) => {
     const read = ctx.method === 'POST' ? await readBody(ctx) : undefined;
     const units = read !== undefined && 'text' in read ? callCount(parseJson(read.text)) : 1;
-    setRequestInfo(ctx, { endpoint: RPC_ENDPOINT, chainId, form, params: {}, units });
-    return rpcChain(ctx, next);
+    return rpcChain(ctx, next, setRequestInfo(ctx, { endpoint: RPC_ENDPOINT, chainId, form, params: {}, units }));
   };
-  const configChain = compose([...steps, answerConfig(explorer, { prefix, ...options }, writeJson)]);
-  const etherscanChain = compose([...steps, answerEtherscan(explorer, writeJson)]);
+  const configChain = serveSteps(steps, answerConfig(explorer, { prefix, ...options }, writeJson), report);
+  const etherscanChain = serveSteps(steps, answerEtherscan(explorer, writeJson), report);
   const multichainRpc = new RegExp(`^/([^/]+)${MULTICHAIN_RPC_PATH}/?$`, 'i');
   const same = (sub: string, path: string) => sub.toLowerCase() === path || sub.toLowerCase() === `${path}/`;
 
@@ -86,8 +86,7 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
     if (parsed !== null && match !== null) {
       const form: ApiForm = parsed.chainId === undefined ? 'instance' : 'multichain';
       const chainId = parsed.chainId ?? explorer.defaultChain;
-      setRequestInfo(ctx, { endpoint: match.endpoint, chainId, form, params: match.params });
-      return chain(ctx, next);
+      return chain(ctx, next, setRequestInfo(ctx, { endpoint: match.endpoint, chainId, form, params: match.params }));
     }
     // the JSON-RPC subset and the gateway's config: the same steps, their own last one
     if (explorer.rpc !== undefined) {
@@ -99,25 +98,44 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
     if (dialect !== null) {
       const legacyPath = dialect.legacy === undefined ? undefined : sub.replace(/^.*?\/api(?=\/)/i, '');
       const form: ApiForm = dialect.chainId === undefined ? 'instance' : 'multichain';
-      setRequestInfo(ctx, { endpoint: ETHERSCAN_ENDPOINT, chainId: dialect.chainId ?? explorer.defaultChain, form, params: legacyPath === undefined ? {} : { legacyPath } });
-      return readEtherscanBody(ctx).then(() => etherscanChain(ctx, next));
+      const info = setRequestInfo(ctx, { endpoint: ETHERSCAN_ENDPOINT, chainId: dialect.chainId ?? explorer.defaultChain, form, params: legacyPath === undefined ? {} : { legacyPath } });
+      return readEtherscanBody(ctx).then(() => etherscanChain(ctx, next, info));
     }
     if (same(sub, CONFIG_PATH)) {
-      setRequestInfo(ctx, { endpoint: CONFIG_ENDPOINT, chainId: explorer.defaultChain, form: 'instance', params: {} });
-      return configChain(ctx, next);
+      return configChain(ctx, next, setRequestInfo(ctx, { endpoint: CONFIG_ENDPOINT, chainId: explorer.defaultChain, form: 'instance', params: {} }));
     }
     return next(); // not one of ours: pass through untouched
   };
 }
 
+/**
+ * A matched request's steps, then its last middleware, inside renderErrors. A step that answers
+ * synchronously costs no promise (koa-compose would wrap each step in one).
+ */
+function serveSteps(
+  steps: readonly Step[],
+  last: Middleware,
+  report: (error: unknown, ctx: ParameterizedContext) => void,
+): (ctx: ParameterizedContext, next: () => Promise<unknown>, info: RequestInfo) => Promise<void> {
+  return async (ctx, next, info) => {
+    try {
+      for (const step of steps) {
+        const waiting = step(ctx, info);
+        if (waiting !== undefined) await waiting;
+      }
+      await last(ctx, next);
+    } catch (e) {
+      renderError(ctx, e, report);
+    }
+  };
+}
+
 /** An unconfigured chain is 404, with or without a key (after counting, so it has limit headers). */
-function knownChain(explorer: Explorer): Middleware {
-  return (ctx, next) => {
-    const info = requestInfo(ctx);
-    if (info && !explorer.chainIds.includes(info.chainId)) {
+function knownChain(explorer: Explorer): Step {
+  return (_ctx, info) => {
+    if (!explorer.chainIds.includes(info.chainId)) {
       throw new ApiException({ kind: 'NotFound', message: `Unknown chain: ${info.chainId}` });
     }
-    return next();
   };
 }
 
@@ -128,18 +146,22 @@ export function renderErrors(options: Pick<ExplorerMiddlewareOptions, 'onError'>
     try {
       await next();
     } catch (e) {
-      let error: ApiError;
-      if (e instanceof ApiException) {
-        error = e.error;
-      } else {
-        report(e, ctx);
-        error = { kind: 'Internal' };
-      }
-      for (const header of LIMIT_HEADERS) if (ctx.response.headers[header] === undefined) ctx.set(header, '-1');
-      const { status, body } = errorResponse(error);
-      writeJson(ctx, status, body as JsonValue);
+      renderError(ctx, e, report);
     }
   };
+}
+
+function renderError(ctx: ParameterizedContext, e: unknown, report: (error: unknown, ctx: ParameterizedContext) => void): void {
+  let error: ApiError;
+  if (e instanceof ApiException) {
+    error = e.error;
+  } else {
+    report(e, ctx);
+    error = { kind: 'Internal' };
+  }
+  for (const header of LIMIT_HEADERS) if (ctx.response.headers[header] === undefined) ctx.set(header, '-1');
+  const { status, body } = errorResponse(error);
+  writeJson(ctx, status, body as JsonValue);
 }
 
 function answer(explorer: Explorer): Middleware {

@@ -1,7 +1,8 @@
 /**
  * What the host's middlewares learn about one request, shared between them without touching
- * `ctx.state` of the surrounding app, and the one exception type they throw.
+ * `ctx.state` of the surrounding app (a symbol property of the context), and the one exception type they throw.
  */
+import type { ParameterizedContext } from 'koa';
 import type { ApiError, ApiForm, ServiceName } from '../lib/index.ts';
 import type { Plan } from './plans.ts';
 
@@ -30,16 +31,24 @@ export interface RequestInfo {
   limiterBusy?: boolean;
 }
 
-const infos = new WeakMap<object, RequestInfo>();
+/**
+ * One step of a matched request before its answer (identify, rate limit, known chain, authorize):
+ * it throws an `ApiException` to refuse, and returns a promise only when it must wait.
+ */
+export type Step = (ctx: ParameterizedContext, info: RequestInfo) => void | Promise<void>;
+
+/** kept on the request's context under a symbol of ours (cheaper per request than a WeakMap entry) */
+const INFO = Symbol('scoutkit.requestInfo');
+type WithInfo = { [INFO]?: RequestInfo };
 
 export function setRequestInfo(ctx: object, info: RequestInfo): RequestInfo {
-  infos.set(ctx, info);
+  (ctx as WithInfo)[INFO] = info;
   return info;
 }
 
 /** The info of a request our routes matched; undefined for anything else. */
 export function requestInfo(ctx: object): RequestInfo | undefined {
-  return infos.get(ctx);
+  return (ctx as WithInfo)[INFO];
 }
 
 /** Thrown by host middlewares; rendered through lib's error table by the outermost one. */

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import type { Middleware } from 'koa';
+import type { Middleware, Next, ParameterizedContext } from 'koa';
 import { createExplorer, errorResponse, parsePath } from '../lib/index.ts';
 import type { DataSource, Explorer, FailedRequest, RpcNode } from '../lib/index.ts';
 import { DEFAULT_DOCS_PATH, docsPage } from './docs.ts';
@@ -130,16 +130,25 @@ export function createServer(options: ServerOptions): ScoutkitServer {
   const log = options.log === false ? undefined : (options.log ?? writeLogLine);
   if (log) app.use(requestLog(log));
   const scrape = metrics?.serve();
-  app.use(async (ctx, next) => {
+  // while closing, no connection is kept alive after its response
+  const closeWhenClosing = (ctx: ParameterizedContext): void => {
+    if (closing) ctx.set('connection', 'close');
+  };
+  const ownRoutes = async (ctx: ParameterizedContext, next: Next): Promise<void> => {
     if (scrape && ctx.path === metricsPath) await scrape(ctx, next);
     else if (ctx.path === '/health') writeJson(ctx, 200, { status: 'ok' });
-    else if (ctx.path === '/ready') {
+    else {
       const chains = await readiness(options.chains, options.readyTimeoutMs ?? 2000);
       const ready = !closing && Object.values(chains).every((c) => c.ready);
       writeJson(ctx, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', chains });
-    } else await next();
-    // while closing, no connection is kept alive after its response
-    if (closing) ctx.set('connection', 'close');
+    }
+    closeWhenClosing(ctx);
+  };
+  // not async: an API request passes through with one `then`, not an async wrapper's ticks
+  app.use((ctx, next) => {
+    const path = ctx.path;
+    if ((scrape && path === metricsPath) || path === '/health' || path === '/ready') return ownRoutes(ctx, next);
+    return next().then(() => closeWhenClosing(ctx));
   });
   if (docsPath !== undefined) {
     app.use(

@@ -289,6 +289,35 @@ t.test('the memory store forgets ended periods and keeps monthly periods past 24
   t.equal(peek.remaining, 0);
 });
 
+t.test('the memory store answers synchronously and as its promises do; a window ends and starts afresh', async (t) => {
+  const store = memoryLimiterStore();
+  t.ok(store.consumeNow && store.peekNow, 'synchronous answers');
+  const window = { key: 'w', limit: 2, cost: 1, window: { seconds: 1 } };
+  const first = store.consumeNow?.(window);
+  const second = await store.consume(window);
+  const third = store.consumeNow?.(window);
+  t.same([first?.admitted, first?.remaining, second.admitted, second.remaining, third?.admitted, third?.remaining], [true, 1, true, 0, false, 0]);
+  t.ok(third !== undefined && third.resetMs > 0 && third.resetMs <= 1000, `reset within the window (${third?.resetMs})`);
+  t.same(await store.peek(window), store.peekNow?.(window), 'peek, either way');
+  t.same(store.peekNow?.({ ...window, key: 'other' }), { admitted: true, remaining: 2, resetMs: 0 }, 'an unseen bucket: the whole limit');
+  t.equal(store.consumeNow?.({ ...window, limit: 5 }).remaining, 4, 'another limit is another bucket');
+  await new Promise((resolve) => setTimeout(resolve, 1050));
+  const fresh = store.consumeNow?.(window);
+  t.same([fresh?.admitted, fresh?.remaining], [true, 1], 'the next window starts at its first hit');
+});
+
+t.test('a valid key is remembered; other keys are still refused', async (t) => {
+  // refused keys are counted as anonymous: a plan that admits them all, so each is a 401
+  const s = await serve(t, { anonymousPlan: BIG });
+  for (let i = 0; i < 3; i++) t.equal((await request(`${s.url}/api/v2/blocks/1`, { headers: { 'x-api-key': 'key-big' } })).status, 200);
+  t.equal((await request(`${s.url}/api/v2/blocks/1`, { headers: { 'x-api-key': 'key-hashed' } })).status, 200, 'a key granted by its digest');
+  t.equal((await request(`${s.url}/api/v2/blocks/1`, { headers: { 'x-api-key': 'key-hashed' } })).status, 200, 'and again, remembered');
+  for (const wrong of ['key-bi', 'key-big ', 'KEY-BIG', 'key-bigg']) {
+    const reply = await request(`${s.url}/api/v2/blocks/1`, { headers: { 'x-api-key': wrong } });
+    t.equal(reply.status, wrong === 'key-big ' ? 200 : 401, `${JSON.stringify(wrong)}`);
+  }
+});
+
 t.test('keys file parsing', async (t) => {
   const config = parseKeysConfig({
     plans: { pro: { requestsPerSecond: 50, credits: 1_000_000 } },
