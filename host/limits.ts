@@ -14,7 +14,7 @@ import type { ParameterizedContext } from 'koa';
 import type { ServiceName } from '../lib/index.ts';
 import { planWindow } from './plans.ts';
 import { ApiException } from './request.ts';
-import type { Identity, RequestInfo, Step } from './request.ts';
+import type { RequestInfo, Step } from './request.ts';
 
 export const LIMIT_HEADERS = [
   'x-ratelimit-limit',
@@ -71,53 +71,24 @@ export interface LimiterStore {
  * second (less often for many buckets).
  */
 export function memoryLimiterStore(): LimiterStore {
-  // limit → window (seconds, or the period's end) → key → bucket: the key, often the same
-  // string object request after request, is looked up as it is (no id concatenated per request)
-  const buckets = new Map<number, Map<number, Map<string, Bucket>>>();
-  let count = 0;
+  const buckets = new Map<string, Bucket>();
   let nextSweep = 0;
   const sweep = (now: number): void => {
     if (now < nextSweep) return;
-    for (const [limit, windows] of buckets) {
-      for (const [window, keys] of windows) {
-        for (const [key, bucket] of keys) {
-          if (bucket.endsAt <= now) {
-            keys.delete(key);
-            count--;
-          }
-        }
-        if (keys.size === 0) windows.delete(window);
-      }
-      if (windows.size === 0) buckets.delete(limit);
-    }
-    nextSweep = now + Math.max(1000, count / 10);
+    for (const [id, bucket] of buckets) if (bucket.endsAt <= now) buckets.delete(id);
+    nextSweep = now + Math.max(1000, buckets.size / 10);
   };
-  // a window of N seconds as -N, a calendar period as its end (epoch ms): never the same number
-  const windowId = (window: LimitWindow): number => ('seconds' in window ? -window.seconds : window.endsAt);
-  const keysOf = ({ limit, window }: ConsumeRequest, create: boolean): Map<string, Bucket> | undefined => {
-    let windows = buckets.get(limit);
-    if (windows === undefined) {
-      if (!create) return undefined;
-      windows = new Map();
-      buckets.set(limit, windows);
-    }
-    const id = windowId(window);
-    let keys = windows.get(id);
-    if (keys === undefined && create) {
-      keys = new Map();
-      windows.set(id, keys);
-    }
-    return keys;
-  };
+  // as rate-limiter-flexible: a bucket per limit and window, then key
+  const bucketId = ({ key, limit, window }: ConsumeRequest): string =>
+    'seconds' in window ? `${limit}/${window.seconds}s ${key}` : `${limit}/until${window.endsAt} ${key}`;
   const consumeNow = (request: ConsumeRequest): ConsumeResult => {
     const now = Date.now();
     sweep(now);
-    const keys = keysOf(request, true) as Map<string, Bucket>;
-    let bucket = keys.get(request.key);
+    const id = bucketId(request);
+    let bucket = buckets.get(id);
     if (bucket === undefined || bucket.endsAt <= now) {
-      if (bucket === undefined) count++;
       bucket = { consumed: 0, endsAt: 'seconds' in request.window ? now + request.window.seconds * 1000 : request.window.endsAt };
-      keys.set(request.key, bucket);
+      buckets.set(id, bucket);
     }
     bucket.consumed += request.cost;
     const admitted = bucket.consumed <= request.limit;
@@ -125,7 +96,7 @@ export function memoryLimiterStore(): LimiterStore {
   };
   const peekNow = (request: ConsumeRequest): ConsumeResult => {
     const now = Date.now();
-    const bucket = keysOf(request, false)?.get(request.key);
+    const bucket = buckets.get(bucketId(request));
     const live = bucket !== undefined && bucket.endsAt > now;
     const remaining = live ? Math.max(0, request.limit - bucket.consumed) : request.limit;
     return { admitted: remaining >= request.cost, remaining, resetMs: live ? Math.max(0, bucket.endsAt - now) : 0 };
@@ -200,9 +171,8 @@ export function rateLimit(options: RateLimitOptions = {}): Step {
     const { requests, windowSeconds } = planWindow(plan);
     const cost = (options.costs?.[info.endpoint] ?? 1) * (info.units ?? 1);
     const endsAt = currentPeriodEnd(plan.creditPeriod, Date.now());
-    const keys = bucketKeys(identity, endsAt);
-    const rate: ConsumeRequest = { key: keys.rate, limit: requests, cost: 1, window: { seconds: windowSeconds } };
-    const credits: ConsumeRequest = { key: keys.credits, limit: plan.credits, cost, window: { endsAt } };
+    const rate: ConsumeRequest = { key: `rate:${identity.id}`, limit: requests, cost: 1, window: { seconds: windowSeconds } };
+    const credits: ConsumeRequest = { key: `credits:${plan.name}:${identity.id}:${endsAt}`, limit: plan.credits, cost, window: { endsAt } };
     if (store.consumeNow !== undefined && store.peekNow !== undefined) {
       // an in-process store answers at once: no promise, no timer
       let result: Consumed;
@@ -219,22 +189,6 @@ export function rateLimit(options: RateLimitOptions = {}): Step {
       () => busy(ctx, info),
     );
   };
-}
-
-/** a key grant's bucket ids, kept with its identity (one object per grant) until its period ends */
-const keptBucketKeys = new WeakMap<Identity, BucketKeys>();
-interface BucketKeys {
-  readonly endsAt: number;
-  readonly rate: string;
-  readonly credits: string;
-}
-function bucketKeys(identity: Identity, endsAt: number): BucketKeys {
-  const kept = keptBucketKeys.get(identity);
-  if (kept !== undefined && kept.endsAt === endsAt) return kept;
-  const keys = { endsAt, rate: `rate:${identity.id}`, credits: `credits:${identity.plan.name}:${identity.id}:${endsAt}` };
-  // an anonymous caller's identity is made per request: nothing to keep
-  if (identity.kind === 'key') keptBucketKeys.set(identity, keys);
-  return keys;
 }
 
 interface Consumed {

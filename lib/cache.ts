@@ -4,6 +4,7 @@
  * entries go first once `maxEntries` is reached.
  */
 import type { EndpointRequest, ExplorerResponse } from './api.ts';
+import { singleValues } from './params/decode.ts';
 
 export interface ResponseCacheOptions {
   /** answers kept (default 500); 0 disables the cache */
@@ -26,25 +27,19 @@ export interface ResponseCache {
 
 /**
  * `name=value` pairs in name order, each JSON-quoted (so no value can run into the next): the
- * same parameters in any order make the same key. A repeated query parameter counts by its last
- * value, as the endpoints read it.
+ * same parameters in any order make the same key.
  */
-function sortedPairs(o: Readonly<Record<string, string | readonly string[] | undefined>>): string {
+function sortedPairs(o: Readonly<Record<string, string>>): string {
   const names = Object.keys(o);
-  if (names.length === 0) return '';
   if (names.length > 1) names.sort();
   let out = '';
-  for (const name of names) {
-    const raw = o[name];
-    const value = typeof raw === 'string' || raw === undefined ? raw : raw[raw.length - 1];
-    if (value !== undefined) out += `${JSON.stringify(name)}=${JSON.stringify(value)},`;
-  }
+  for (const name of names) out += `${JSON.stringify(name)}=${JSON.stringify(o[name])},`;
   return out;
 }
 
 /** The cache key of a request: its chain, form, endpoint, path parameters and query, as one string. */
 export function requestKey(request: EndpointRequest): string {
-  return `${JSON.stringify(request.chainId)} ${request.form ?? 'instance'} ${request.endpoint} ${sortedPairs(request.params)}?${sortedPairs(request.query)}`;
+  return `${JSON.stringify(request.chainId)} ${request.form ?? 'instance'} ${request.endpoint} ${sortedPairs(request.params)}?${sortedPairs(singleValues(request.query))}`;
 }
 
 export function createResponseCache(options: ResponseCacheOptions = {}): ResponseCache {

@@ -102,9 +102,9 @@ export interface ParsedPath {
   readonly subPath: string;
 }
 
-/** Split a full path into its chain and the part below `/api/v2`; null when it is neither form. */
 const API_PREFIX_SLASH = `${API_PREFIX}/`;
 
+/** Split a full path into its chain and the part below `/api/v2`; null when it is neither form. */
 export function parsePath(path: string): ParsedPath | null {
   const query = path.indexOf('?');
   const clean = query === -1 ? path : path.slice(0, query);
