@@ -114,10 +114,10 @@ export interface Explorer {
    * answer a JSON-RPC 2.0 body (one call or a batch) from the chain's store (and node): always
    * 200 with JSON-RPC responses, errors as error objects; unknown chain → 404; never throws
    */
-  rpc?(request: RpcRequest): Promise<ExplorerResponse>;
+  rpc(request: RpcRequest): Promise<ExplorerResponse>;
   /**
    * answer the Etherscan-compatible dialect (`/api?module=…&action=…`, the legacy paths): the
    * envelope `{status, message, result}`, HTTP 200 for nearly every outcome; unknown chain → 404; never throws
    */
-  etherscan?(request: EtherscanRequest): Promise<ExplorerResponse>;
+  etherscan(request: EtherscanRequest): Promise<ExplorerResponse>;
 }

@@ -33,15 +33,15 @@ export type EndpointBody = JsonValue | StreamedBody;
 /** A path below `/api/v2`, parameters in braces: `/blocks/{block_hash_or_number_param}`. */
 export type RouteTemplate = `/${string}`;
 
-export interface Endpoint<P extends ParamSpec, Q extends ParamSpec> {
+export interface Endpoint<P extends ParamSpec, Q extends ParamSpec, R extends t.Mixed = t.Mixed> {
   /** the path below `/api/v2` (both forms), with the official documents' parameter names */
   readonly route: RouteTemplate;
   /** one line for the OpenAPI document */
   readonly summary: string;
   readonly path: P;
   readonly query: Q;
-  /** the 200 body (io-ts codec; documents and validates the answer) */
-  readonly response: t.Mixed;
+  /** the 200 body (io-ts codec; documents and validates the answer, and types the typed client's answer) */
+  readonly response: R;
   /** the 200 body of the multichain form, where it differs (Pro API 0.5.0) */
   readonly multichainResponse?: t.Mixed;
   /** also answers 422 `{message}` (not only bad parameters): when, in a few words */
@@ -66,7 +66,7 @@ export type AnyEndpoint = Omit<Endpoint<ParamSpec, ParamSpec>, 'handler' | 'requ
   readonly handler: (deps: EndpointDeps) => (input: Decoded<ParamSpec, ParamSpec>) => TE.TaskEither<ApiError, EndpointBody>;
 };
 
-export function defineEndpoint<P extends ParamSpec, Q extends ParamSpec>(e: Endpoint<P, Q>): Endpoint<P, Q> {
+export function defineEndpoint<P extends ParamSpec, Q extends ParamSpec, R extends t.Mixed>(e: Endpoint<P, Q, R>): Endpoint<P, Q, R> {
   return e;
 }
 

@@ -61,6 +61,8 @@ function heldExplorer() {
       stream: chunks(),
     }),
     handle: async () => ({ status: 500, headers: {}, body: null }),
+    rpc: async () => ({ status: 500, headers: {}, body: null }),
+    etherscan: async () => ({ status: 500, headers: {}, body: null }),
   };
   return { inner, state, release };
 }

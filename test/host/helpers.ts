@@ -83,6 +83,8 @@ export function echoExplorer(chainIds: readonly string[] = ['1']): Explorer & { 
     seen,
     dispatch,
     handle: async () => ({ status: 500, headers: {}, body: null }),
+    rpc: async (req) => ({ status: 200, headers: {}, body: { dialect: 'rpc', chainId: req.chainId } }),
+    etherscan: async (req) => ({ status: 200, headers: {}, body: { dialect: 'etherscan', chainId: req.chainId } }),
   };
 }
 
