@@ -1,25 +1,135 @@
 /**
- * Typed library calls, derived from the endpoint codecs: one function per endpoint whose
- * path-parameter and query names are checked at compile time.
+ * Typed library calls, derived from the endpoint declarations: one function per endpoint whose
+ * path parameters and query are checked at compile time and whose answer is typed from the
+ * endpoint's response codec.
  *
  *   const api = explorerClient(explorer);
- *   await api.addressTokens({ address_hash_param: '0x…' }, { type: 'ERC-20' });
+ *   const r = await api.addressTokens({ address_hash_param: asAddress('0x…') }, { type: 'ERC-20', items_count: 5 });
+ *   if (r.ok) for (const b of r.body.items) console.log(b.token.symbol, b.value);
+ *   else console.log(r.status, r.body);              // 404 {message}, 422 {errors} or {message}, 503 {message}
+ *   if (r.ok && r.body.next_page_params) await api.addressTokens(path, r.body.next_page_params);
+ *
+ * Values: each parameter takes what its codec's `In` type says (lib/params/codecs.ts): numbers
+ * where the codec takes integers, the enum's own values, `Address` / `TransactionHash` /
+ * `BlockHash` (lib/hashes.ts) where a hash is named. They are written as the query string
+ * would carry them (numbers and bigints in decimal, null as `null`, a Date in ISO 8601, a
+ * list joined with commas), so a typed call answers exactly as `handle` does for that URL.
  */
+import type * as t from 'io-ts';
 import type { Explorer, ExplorerResponse } from './api.ts';
-import { ENDPOINTS } from './endpoints/index.ts';
+import type { ENDPOINTS } from './endpoints/index.ts';
+import { ENDPOINT_NAMES } from './endpoints/index.ts';
+import type { InvalidParamsError, MessageError } from './schema/page.ts';
 
 type Endpoints = typeof ENDPOINTS;
-type PathOf<N extends keyof Endpoints> = { readonly [K in keyof Endpoints[N]['path']]: string };
-type QueryOf<N extends keyof Endpoints> = { readonly [K in keyof Endpoints[N]['query'] | 'apikey' | 'key']?: string };
+type Name = keyof Endpoints;
+
+/** What the typed client takes for a parameter declared with codec `C`. */
+type InputOf<C> = C extends { readonly _In?: infer In } ? Exclude<In, undefined> : never;
+
+/** An endpoint's path parameters, all required. */
+export type ClientPath<N extends Name> = { readonly [K in keyof Endpoints[N]['path']]: InputOf<Endpoints[N]['path'][K]> };
+
+/** An endpoint's query as the caller writes it: every parameter optional, plus the API key. */
+export type ClientQueryInput<N extends Name> = {
+  readonly [K in keyof Endpoints[N]['query']]?: InputOf<Endpoints[N]['query'][K]>;
+} & { readonly apikey?: string; readonly key?: string };
+
+declare const pageOf: unique symbol;
+/** A value of a next page's keys, as the JSON carries it (bigints are exact JSON numbers). */
+export type PageValue = string | number | bigint | boolean | null;
+/**
+ * `next_page_params` of an answer of endpoint `N`: its keys are query parameters of `N`. Send
+ * it back as the query of the next call to the same endpoint, as it came, or merged with the
+ * filters of the first call (`{ ...filters, ...next_page_params }`). The brand (a type only)
+ * keeps it for endpoint `N`; its values are not re-checked at compile time, the endpoint
+ * checks them as it checks a URL's.
+ */
+export type NextPageParams<N extends Name> = { readonly [K in keyof Endpoints[N]['query']]?: PageValue } & { readonly [pageOf]: N };
+
+/** The query a typed call takes: written by the caller, or a `next_page_params` of the same endpoint. */
+export type ClientQuery<N extends Name> = ClientQueryInput<N> | NextPageParams<N>;
+
+type ResponseCodec<N extends Name> = Endpoints[N]['response'];
+type WithNextPage<B, N extends Name> = B extends { readonly next_page_params: unknown }
+  ? { readonly [K in keyof B]: K extends 'next_page_params' ? NextPageParams<N> | null : B[K] }
+  : B;
+
+/**
+ * The 200 body of endpoint `N`: the output type of its response codec (what the codec
+ * validates), with `next_page_params` typed for sending back. At runtime it is the very value
+ * `handle` answers (a JsonValue): the codecs describe it exactly, bigints only appear in
+ * `next_page_params` (exact JSON numbers: serialise with `toJson`).
+ */
+export type ClientBody<N extends Name> = WithNextPage<t.TypeOf<ResponseCodec<N>>, N>;
+
+/** Every error body: 422 `{errors}` (bad parameters), otherwise `{message}` (404 also a `hash` for a block that lost consensus). */
+export type ClientErrorBody = t.TypeOf<typeof InvalidParamsError> | t.TypeOf<typeof MessageError>;
+
+interface Answered {
+  readonly headers: Readonly<Record<string, string>>;
+}
+/** A JSON answer: status 200 and the endpoint's body. */
+export interface ClientSuccess<B> extends Answered {
+  readonly ok: true;
+  readonly status: 200;
+  readonly body: B;
+  readonly stream?: undefined;
+}
+/** A streamed answer (the CSV exports): `body` is null, read `stream` once (see ExplorerResponse.stream). */
+export interface ClientStream extends Answered {
+  readonly ok: true;
+  readonly status: 200;
+  readonly body: null;
+  readonly stream: AsyncIterable<string>;
+}
+/** A failure: any status but 200 (422 bad parameters, 404 unknown entity or chain, 503 the store failed). */
+export interface ClientFailure extends Answered {
+  readonly ok: false;
+  readonly status: number;
+  readonly body: ClientErrorBody;
+  readonly stream?: undefined;
+}
+
+/** What a typed call of endpoint `N` answers: discriminated on `ok` (`ok` ⇔ status 200). */
+export type ClientAnswer<N extends Name> =
+  | (ResponseCodec<N> extends { readonly mediaType: 'text/csv' } ? ClientStream : ClientSuccess<ClientBody<N>>)
+  | ClientFailure;
 
 export type ExplorerClient = {
-  readonly [N in keyof Endpoints]: (path: PathOf<N>, query?: QueryOf<N>) => Promise<ExplorerResponse>;
+  readonly [N in Name]: (path: ClientPath<N>, query?: ClientQuery<N>) => Promise<ClientAnswer<N>>;
 };
 
-export function explorerClient(explorer: Explorer, chainId: string = explorer.defaultChain): ExplorerClient {
-  const client: Record<string, (path: Readonly<Record<string, string>>, query?: Readonly<Record<string, string | undefined>>) => Promise<ExplorerResponse>> = {};
-  for (const name of Object.keys(ENDPOINTS) as (keyof Endpoints)[]) {
-    client[name] = (path, query = {}) => explorer.dispatch({ endpoint: name, chainId, form: 'instance', params: path, query });
+/** A parameter value as the query string carries it. */
+function wire(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) return 'null';
+  if (typeof value === 'string') return value;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map((v) => wire(v) ?? '').join(',');
+  return String(value);
+}
+
+function wireAll(values: object): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values)) {
+    const s = wire(v);
+    if (s !== undefined) out[k] = s;
   }
+  return out;
+}
+
+/** The typed answer: the response as it is, with `ok` (status 200). */
+function typed(response: ExplorerResponse): ClientSuccess<unknown> | ClientStream | ClientFailure {
+  return { ok: response.status === 200, ...response } as ClientSuccess<unknown> | ClientStream | ClientFailure;
+}
+
+export function explorerClient(explorer: Explorer, chainId: string = explorer.defaultChain): ExplorerClient {
+  const client: Record<string, (path: object, query?: object) => Promise<ClientSuccess<unknown> | ClientStream | ClientFailure>> = {};
+  for (const name of ENDPOINT_NAMES) {
+    client[name] = async (path, query = {}) =>
+      typed(await explorer.dispatch({ endpoint: name, chainId, form: 'instance', params: wireAll(path), query: wireAll(query) }));
+  }
+  // each function was built for its endpoint name; the types above describe what dispatch answers
   return client as unknown as ExplorerClient;
 }

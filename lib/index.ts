@@ -26,7 +26,24 @@ export { gatewayConfig, CONFIG_PATH, INSTANCE_RPC_PATH, MULTICHAIN_RPC_PATH } fr
 export type { GatewayConfig, GatewayConfigOptions } from './gateway/config.ts';
 export { createExplorer, call, DEFAULT_IPFS_GATEWAY } from './explorer.ts';
 export { explorerClient } from './client.ts';
-export type { ExplorerClient } from './client.ts';
+export type {
+  ClientAnswer,
+  ClientBody,
+  ClientErrorBody,
+  ClientFailure,
+  ClientPath,
+  ClientQuery,
+  ClientQueryInput,
+  ClientStream,
+  ClientSuccess,
+  ExplorerClient,
+  NextPageParams,
+  PageValue,
+} from './client.ts';
+// the branded hash kinds of the public surface: this `Address` (branded) is the one exported,
+// not the domain records' unbranded alias (records take either: a brand is assignable to it)
+export type { Address, BlockHash, TransactionHash } from './hashes.ts';
+export { asAddress, asBlockHash, asTransactionHash, isAddress, isBlockHash, isTransactionHash } from './hashes.ts';
 export type { CreateExplorerOptions } from './explorer.ts';
 export { ROUTES, API_PREFIX, matchRoute, parsePath, routeMatcher } from './routes.ts';
 export type { RouteMatch } from './routes.ts';

@@ -23,8 +23,19 @@ export const CSV_EXPORT_LIMIT = 10_000;
 export const CSV_PAGE_SIZE = 100;
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
-/** The 200 body as our OpenAPI document describes it (media type text/csv). */
-export const CsvText = withSchema(t.string, { type: 'string', description: 'RFC 4180 CSV: a header record, then one record per row (CRLF)' });
+/**
+ * The 200 body as our OpenAPI document describes it (media type text/csv). A codec of its own
+ * (a schema attached to io-ts's shared `t.string` would describe every string as CSV); its
+ * `mediaType` tells the typed client (lib/client.ts) that the answer is a stream.
+ */
+export const CsvText = Object.assign(
+  withSchema(new t.Type<string, string, unknown>('CsvText', t.string.is, t.string.validate, t.identity), {
+    type: 'string',
+    description: 'RFC 4180 CSV: a header record, then one record per row (CRLF)',
+  }),
+  { mediaType: 'text/csv' as const },
+);
+export type CsvCodec = typeof CsvText;
 
 // ---- parameters -------------------------------------------------------------------------------
 
@@ -55,7 +66,7 @@ function parsePeriod(raw: string): Period | null {
 }
 
 /** `from_period` / `to_period`: a date or an ISO 8601 date-time (no zone: UTC); `null` or absent: open. */
-export const period: ParamCodec<Period | null> = withSchema(
+export const period: ParamCodec<Period | null, string | Date | null> = withSchema(
   new t.Type<Period | null, string, unknown>(
     'Period',
     (_u): _u is Period | null => false,

@@ -7,9 +7,17 @@ import type { Described, JsonSchema } from '../openapi/jsonSchema.ts';
 import { withSchema } from '../openapi/jsonSchema.ts';
 import type { Address, Hash, Hex, NftTokenType, TokenType, TransactionKind } from '../domain/records.ts';
 import { NFT_TOKEN_TYPES, TOKEN_TYPES } from '../domain/records.ts';
+import type { Address as AddressInput, BlockHash, TransactionHash } from '../hashes.ts';
 
-/** A parameter codec: unknown (a string from the URL) → A, with the JSON Schema of what it accepts. */
-export type ParamCodec<A> = t.Type<A, string, unknown> & Described;
+/**
+ * A parameter codec: unknown (a string from the URL) → A, with the JSON Schema of what it
+ * accepts. `In` is what the typed client (lib/client.ts) takes for it before it writes the
+ * value as a string: a type only (`_In` is never set, like io-ts's own `_A`).
+ */
+export type ParamCodec<A, In = A> = t.Type<A, string, unknown> & Described & { readonly _In?: In };
+
+/** An integer the typed client takes: exact as a bigint or a decimal string, or a safe number. */
+export type IntegerInput = bigint | number | string;
 
 /** A parse failure carrying Blockscout's detail messages, in order. */
 class Fail {
@@ -17,7 +25,7 @@ class Fail {
 }
 const fail = (...messages: string[]): Fail => new Fail(messages);
 
-function codec<A>(name: string, parse: (s: string) => A | Fail, show: (a: A) => string, schema: JsonSchema): ParamCodec<A> {
+function codec<A, In = A>(name: string, parse: (s: string) => A | Fail, show: (a: A) => string, schema: JsonSchema): ParamCodec<A, In> {
   const type = new t.Type<A, string, unknown>(
     name,
     (_u): _u is A => false,
@@ -45,15 +53,15 @@ const INTEGER_RE = /^[+-]?\d+$/;
 const FLOAT_STRING_RE = /^([1-9][0-9]*|0)(\.[0-9]+)?$/;
 
 /** AddressHash in any case → lower-case. */
-export const addressHash: ParamCodec<Address> = codec(
+export const addressHash: ParamCodec<Address, AddressInput> = codec<Address, AddressInput>(
   'AddressHash',
   (s) => (ADDRESS_RE.test(s) ? (s.toLowerCase() as Address) : fail(ADDRESS_HASH_FORMAT)),
   (a) => a,
   { type: 'string', pattern: ADDRESS_RE.source },
 );
 
-/** FullHash in any case → lower-case. */
-export const fullHash: ParamCodec<Hash> = codec(
+/** FullHash in any case → lower-case. Every endpoint that declares one names a transaction by it. */
+export const fullHash: ParamCodec<Hash, TransactionHash> = codec<Hash, TransactionHash>(
   'FullHash',
   (s) => (FULL_HASH_RE.test(s) ? (s.toLowerCase() as Hash) : fail(FULL_HASH_FORMAT)),
   (h) => h,
@@ -87,8 +95,8 @@ export function integer(bounds: { readonly min?: number; readonly max?: number }
 }
 
 /** An integer of any size ≥ `min`, exact → bigint (gas totals: a JSON integer beyond 2^53). */
-export function bigInteger(bounds: { readonly min: number }): ParamCodec<bigint> {
-  return codec(
+export function bigInteger(bounds: { readonly min: number }): ParamCodec<bigint, IntegerInput> {
+  return codec<bigint, IntegerInput>(
     'integer',
     (s) => {
       if (!INTEGER_RE.test(s)) return fail('Invalid integer. Got: string');
@@ -101,7 +109,7 @@ export function bigInteger(bounds: { readonly min: number }): ParamCodec<bigint>
 }
 
 /** IntegerString (no leading zeros), exact → bigint. */
-export const integerString: ParamCodec<bigint> = codec(
+export const integerString: ParamCodec<bigint, IntegerInput> = codec<bigint, IntegerInput>(
   'IntegerString',
   (s) => (INTEGER_STRING_RE.test(s) ? BigInt(s) : fail(INTEGER_STRING_FORMAT)),
   String,
@@ -109,7 +117,7 @@ export const integerString: ParamCodec<bigint> = codec(
 );
 
 /** IntegerString | "" | "null" → bigint | null. */
-export const integerStringOrNull: ParamCodec<bigint | null> = codec(
+export const integerStringOrNull: ParamCodec<bigint | null, IntegerInput | null> = codec<bigint | null, IntegerInput | null>(
   'IntegerStringOrEmptyOrNullLiteral',
   (s) => {
     if (s === '' || s === 'null') return null;
@@ -127,7 +135,7 @@ export const integerStringOrNull: ParamCodec<bigint | null> = codec(
 );
 
 /** FloatString | "" | "null" → decimal string | null. */
-export const floatStringOrNull: ParamCodec<string | null> = codec(
+export const floatStringOrNull: ParamCodec<string | null, string | number | null> = codec<string | null, string | number | null>(
   'FloatStringOrEmptyOrNullLiteral',
   (s) => {
     if (s === '' || s === 'null') return null;
@@ -173,8 +181,8 @@ export const boolean: ParamCodec<boolean> = codec(
   { type: 'boolean' },
 );
 
-/** RFC 3339 date-time → unix ms. */
-export const dateTime: ParamCodec<number> = codec(
+/** RFC 3339 date-time → unix ms (the typed client takes the string or a Date). */
+export const dateTime: ParamCodec<number, string | Date> = codec<number, string | Date>(
   'date-time',
   (s) => {
     const ok = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(s);
@@ -194,7 +202,7 @@ const TOKEN_TYPE_LIST_RE = new RegExp(`^\\[?(${TOKEN_TYPE_ALT})(,(${TOKEN_TYPE_A
  * Like Blockscout, brackets are stripped only when the value starts with `[`, so `ERC-20]`
  * leaves a label that is not recognised (no filter).
  */
-export const tokenTypeList: ParamCodec<readonly TokenType[]> = codec<readonly TokenType[]>(
+export const tokenTypeList: ParamCodec<readonly TokenType[], TokenType | readonly TokenType[]> = codec<readonly TokenType[], TokenType | readonly TokenType[]>(
   'TokenTypeList',
   (s) => {
     if (s === '') return [];
@@ -236,7 +244,11 @@ const TX_TYPE_ALT = TRANSACTION_TYPE_FILTER_VALUES.join('|');
 const TX_TYPE_LIST_RE = new RegExp(`^\\[?(${TX_TYPE_ALT})(,(${TX_TYPE_ALT}))*\\]?$`, 'i');
 
 /** `/transactions?type=`: comma list of transaction kinds, optionally bracketed, case-insensitive. */
-export const transactionKindList: ParamCodec<readonly TransactionKind[]> = codec<readonly TransactionKind[]>(
+export type TransactionKindFilter = (typeof TRANSACTION_TYPE_FILTER_VALUES)[number];
+export const transactionKindList: ParamCodec<readonly TransactionKind[], TransactionKindFilter | readonly TransactionKindFilter[]> = codec<
+  readonly TransactionKind[],
+  TransactionKindFilter | readonly TransactionKindFilter[]
+>(
   'TransactionTypeList',
   (s) => {
     if (s === '') return [];
@@ -266,7 +278,7 @@ const METHOD_ITEM = `(0x)?[0-9a-f]{8}|${Object.keys(METHOD_SELECTORS).join('|')}
 const METHOD_LIST_RE = new RegExp(`^\\[?(${METHOD_ITEM})(,(${METHOD_ITEM}))*\\]?$`, 'i');
 
 /** `/transactions?method=`: comma list of 4-byte selectors (0x optional) or known names → selectors. */
-export const methodList: ParamCodec<readonly Hex[]> = codec<readonly Hex[]>(
+export const methodList: ParamCodec<readonly Hex[], string | readonly string[]> = codec<readonly Hex[], string | readonly string[]>(
   'MethodList',
   (s) => {
     if (s === '') return [];
@@ -284,7 +296,7 @@ export const methodList: ParamCodec<readonly Hex[]> = codec<readonly Hex[]>(
 
 /** `/blocks/{block_hash_or_number_param}`: non-negative integer or full hash (anyOf). */
 export type BlockRefParam = { readonly number: number } | { readonly hash: Hash };
-export const blockHashOrNumber: ParamCodec<BlockRefParam> = codec<BlockRefParam>(
+export const blockHashOrNumber: ParamCodec<BlockRefParam, BlockHash | number> = codec<BlockRefParam, BlockHash | number>(
   'BlockHashOrNumber',
   (s) => {
     if (FULL_HASH_RE.test(s)) return { hash: s.toLowerCase() as Hash };

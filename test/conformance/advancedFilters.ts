@@ -4,7 +4,9 @@
  * adapter and of lib/advanced), for each filter; then the behaviour beyond counts. Its own test
  * file per store (advanced-<store>.test.ts), so the main conformance files keep their time.
  */
-import type { Address, BlockBundle, Hex } from '../../lib/index.ts';
+// the records' unbranded address (the public `Address` is the typed client's branded one)
+import type { Address } from '../../lib/domain/records.ts';
+import type { BlockBundle, Hex } from '../../lib/index.ts';
 import type { FixtureChain } from '../../fixture/index.ts';
 import type { Test } from 'tap';
 import type { Body, Loaded, Walk } from '../support/explorer.ts';

@@ -4,7 +4,9 @@
  * from its bundles — an oracle independent of any adapter).
  */
 import type { Test } from 'tap';
-import type { Address, BlockBundle, InternalTransactionRecord, TokenTransferRecord } from '../../lib/index.ts';
+// the records' unbranded address (the public `Address` is the typed client's branded one)
+import type { Address } from '../../lib/domain/records.ts';
+import type { BlockBundle, InternalTransactionRecord, TokenTransferRecord } from '../../lib/index.ts';
 import type { FixtureChain } from '../../fixture/index.ts';
 import { PING_PONG_ID, TOPICS, ZERO_ADDRESS } from '../../fixture/index.ts';
 import type { Body, Loaded } from '../support/explorer.ts';

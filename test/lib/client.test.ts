@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createMemoryStore } from '../../adapters/memory/index.ts';
-import { call, createExplorer, explorerClient } from '../../lib/index.ts';
+import { asAddress, call, createExplorer, explorerClient } from '../../lib/index.ts';
 import { loadFixtureChain } from '../../fixture/index.ts';
 
 const store = createMemoryStore();
@@ -9,16 +9,16 @@ const explorer = createExplorer({ chains: { '1': store, '5': createMemoryStore()
 
 t.test('typed calls per endpoint answer like handle()', async (t) => {
   const api = explorerClient(explorer);
-  const typed = await api.addressTokens({ address_hash_param: facts.hotAddress }, { type: 'ERC-721' });
+  const typed = await api.addressTokens({ address_hash_param: asAddress(facts.hotAddress) }, { type: 'ERC-721' });
   const byPath = await explorer.handle({ path: `/api/v2/addresses/${facts.hotAddress}/tokens`, query: { type: 'ERC-721' } });
-  t.same(typed, byPath);
+  t.same(typed, { ok: true, ...byPath }, 'the answer of handle(), with ok');
   const generic = await call(explorer, 'addressTokens', { params: { address_hash_param: facts.hotAddress }, query: { type: 'ERC-721' } });
   t.same(generic, byPath);
   if (false as boolean) {
     // @ts-expect-error path parameter names are checked at compile time
-    await api.addressTokens({ hash: facts.hotAddress });
+    await api.addressTokens({ hash: asAddress(facts.hotAddress) });
     // @ts-expect-error unknown query names too
-    await api.blocks({}, { page: '2' });
+    await api.blocks({}, { page: 2 });
   }
 });
 
