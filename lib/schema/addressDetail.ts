@@ -1,7 +1,7 @@
 /** The address detail (`/addresses/{h}`), as lib/endpoints/address.ts renders it. */
 import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
-import { AddressHash, FullHash, Integer, IntegerString, emptyList, nullable } from './scalars.ts';
+import { AddressHash, Integer, IntegerString, emptyList, nullable, TransactionHashCodec } from './scalars.ts';
 import { Token } from './token.ts';
 
 export const AddressDetail = component(
@@ -10,7 +10,7 @@ export const AddressDetail = component(
     block_number_balance_updated_at: nullable(Integer),
     coin_balance: nullable(IntegerString),
     creation_status: t.union([t.literal('success'), t.literal('failed'), t.literal('selfdestructed'), t.null]),
-    creation_transaction_hash: nullable(FullHash),
+    creation_transaction_hash: nullable(TransactionHashCodec),
     creator_address_hash: nullable(AddressHash),
     ens_domain_name: t.null,
     exchange_rate: t.null,

@@ -3,14 +3,14 @@ import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
 import { Address } from './address.ts';
 import { NextPageParams } from './page.ts';
-import { FullHash, Integer, IntegerString, Timestamp, TokenTypeCodec, nullable } from './scalars.ts';
+import { Integer, IntegerString, Timestamp, TokenTypeCodec, nullable, TransactionHashCodec } from './scalars.ts';
 import { Token } from './token.ts';
 import { Total, TotalERC1155, TotalERC721 } from './transfer.ts';
 
 export const AdvancedFilterItem = component(
   'AdvancedFilterItem',
   t.type({
-    hash: FullHash,
+    hash: TransactionHashCodec,
     type: t.union([t.keyof({ coin_transfer: null, contract_interaction: null, contract_creation: null }), TokenTypeCodec]),
     status: t.string,
     method: nullable(t.string),

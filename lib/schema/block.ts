@@ -2,7 +2,7 @@
 import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
 import { Address } from './address.ts';
-import { FullHash, HexString, Integer, IntegerString, Timestamp, emptyList, nullable } from './scalars.ts';
+import { HexString, Integer, IntegerString, Timestamp, emptyList, nullable, BlockHashCodec } from './scalars.ts';
 
 export const Block = component(
   'Block',
@@ -15,14 +15,14 @@ export const Block = component(
     gas_target_percentage: t.number,
     gas_used: IntegerString,
     gas_used_percentage: t.number,
-    hash: FullHash,
+    hash: BlockHashCodec,
     height: Integer,
     /** detail only; null in lists */
     internal_transactions_count: nullable(Integer),
     is_pending_update: t.boolean,
     miner: Address,
     nonce: HexString,
-    parent_hash: FullHash,
+    parent_hash: BlockHashCodec,
     priority_fee: IntegerString,
     rewards: emptyList('block rewards are not indexed'),
     size: nullable(Integer),
@@ -31,7 +31,7 @@ export const Block = component(
     transaction_fees: IntegerString,
     transactions_count: Integer,
     type: t.keyof({ block: null, reorg: null, uncle: null }),
-    uncles_hashes: t.array(t.type({ hash: FullHash })),
+    uncles_hashes: t.array(t.type({ hash: BlockHashCodec })),
     /** detail only; null in lists */
     withdrawals_count: nullable(Integer),
   }),

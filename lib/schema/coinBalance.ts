@@ -1,7 +1,7 @@
 /** A coin balance change (`/addresses/{h}/coin-balance-history` items). */
 import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
-import { DateString, FullHash, Integer, IntegerString, Timestamp, nullable } from './scalars.ts';
+import { DateString, Integer, IntegerString, Timestamp, nullable, TransactionHashCodec } from './scalars.ts';
 
 export const CoinBalance = component(
   'CoinBalance',
@@ -10,7 +10,7 @@ export const CoinBalance = component(
     /** interpolated between the page's lowest and highest blocks, as Blockscout does */
     block_timestamp: Timestamp,
     delta: IntegerString,
-    transaction_hash: nullable(FullHash),
+    transaction_hash: nullable(TransactionHashCodec),
     value: IntegerString,
   }),
 );

@@ -2,7 +2,7 @@
 import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
 import { Address } from './address.ts';
-import { FullHash, Integer, IntegerString, Timestamp, nullable } from './scalars.ts';
+import { Integer, IntegerString, Timestamp, nullable, TransactionHashCodec } from './scalars.ts';
 
 export const InternalTransaction = component(
   'InternalTransaction',
@@ -16,7 +16,7 @@ export const InternalTransaction = component(
     success: t.boolean,
     timestamp: Timestamp,
     to: nullable(Address),
-    transaction_hash: FullHash,
+    transaction_hash: TransactionHashCodec,
     transaction_index: Integer,
     type: t.string,
     value: IntegerString,

@@ -3,13 +3,13 @@ import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
 import { Address } from './address.ts';
 import { DecodedLog } from './decoded.ts';
-import { FullHash, HexString, Integer, Timestamp, nullable } from './scalars.ts';
+import { HexString, Integer, Timestamp, nullable, TransactionHashCodec, BlockHashCodec } from './scalars.ts';
 
 export const Log = component(
   'Log',
   t.type({
     address: Address,
-    block_hash: FullHash,
+    block_hash: BlockHashCodec,
     block_number: Integer,
     block_timestamp: Timestamp,
     data: HexString,
@@ -18,6 +18,6 @@ export const Log = component(
     smart_contract: t.null,
     /** always four, null-padded */
     topics: t.array(nullable(HexString)),
-    transaction_hash: FullHash,
+    transaction_hash: TransactionHashCodec,
   }),
 );

@@ -4,22 +4,33 @@
  */
 import * as t from 'io-ts';
 import { TOKEN_TYPES, TRANSACTION_KINDS } from '../domain/records.ts';
+import type { Address, BlockHash, TransactionHash } from '../hashes.ts';
 import type { JsonSchema } from '../openapi/jsonSchema.ts';
 import { component, withSchema } from '../openapi/jsonSchema.ts';
 
-/** A string codec checked against `pattern` (when given), documented by `schema`. */
-function text(name: string, schema: JsonSchema, pattern?: RegExp) {
-  const codec = new t.Type<string, string, unknown>(
+/**
+ * A string codec checked against `pattern` (when given), documented by `schema`. `A` names the
+ * kind of string the pattern checks (a branded hash kind of lib/hashes.ts: a type only).
+ */
+function text<A extends string = string>(name: string, schema: JsonSchema, pattern?: RegExp) {
+  const is = (u: unknown): u is A => typeof u === 'string' && (pattern === undefined || pattern.test(u));
+  const codec = new t.Type<A, string, unknown>(
     name,
-    (u): u is string => typeof u === 'string' && (pattern === undefined || pattern.test(u)),
-    (u, c) => (typeof u === 'string' && (pattern === undefined || pattern.test(u)) ? t.success(u) : t.failure(u, c)),
+    is,
+    (u, c) => (is(u) ? t.success(u) : t.failure(u, c)),
     t.identity,
   );
   return component(name, withSchema(codec, { type: 'string', ...(pattern === undefined ? {} : { pattern: pattern.source }), ...schema }));
 }
 
-export const AddressHash = text('AddressHash', { description: 'an address, EIP-55 checksummed' }, /^0x([A-Fa-f0-9]{40})$/);
+export const AddressHash = text<Address>('AddressHash', { description: 'an address, EIP-55 checksummed' }, /^0x([A-Fa-f0-9]{40})$/);
 export const FullHash = text('FullHash', { description: 'a 32-byte hash, lower-case' }, /^0x([A-Fa-f0-9]{64})$/);
+/**
+ * FullHash where the field names a transaction or a block: the same codec (one component of
+ * the document), typed as that kind so a typed answer's hash goes back where that kind belongs.
+ */
+export const TransactionHashCodec = FullHash as unknown as t.Type<TransactionHash, string, unknown> & typeof FullHash;
+export const BlockHashCodec = FullHash as unknown as t.Type<BlockHash, string, unknown> & typeof FullHash;
 export const HexString = text('HexString', { description: 'bytes as 0x-prefixed hex' }, /^0x([A-Fa-f0-9]*)$/);
 export const IntegerString = text('IntegerString', { description: 'an integer as a decimal string (exact beyond 2^53)' }, /^-?([1-9][0-9]*|0)$/);
 export const Timestamp = text('Timestamp', { format: 'date-time', description: 'ISO 8601 UTC, e.g. 2024-03-21T10:15:23.000000Z' });

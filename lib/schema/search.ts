@@ -2,7 +2,7 @@
 import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
 import { NextPageParams } from './page.ts';
-import { AddressHash, FullHash, Integer, IntegerString, Timestamp, TokenTypeCodec, nullable } from './scalars.ts';
+import { AddressHash, Integer, IntegerString, Timestamp, TokenTypeCodec, nullable, TransactionHashCodec, BlockHashCodec } from './scalars.ts';
 
 const common = {
   certified: t.boolean,
@@ -43,7 +43,7 @@ export const SearchAddress = t.type({
 export const SearchBlock = t.type({
   type: t.literal('block'),
   block_number: Integer,
-  block_hash: FullHash,
+  block_hash: BlockHashCodec,
   url: t.string,
   timestamp: Timestamp,
   block_type: t.union([t.literal('block'), t.literal('reorg')]),
@@ -52,7 +52,7 @@ export const SearchBlock = t.type({
 
 export const SearchTransaction = t.type({
   type: t.literal('transaction'),
-  transaction_hash: FullHash,
+  transaction_hash: TransactionHashCodec,
   url: t.string,
   timestamp: nullable(Timestamp),
   priority: Integer,

@@ -3,7 +3,7 @@ import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
 import { Address } from './address.ts';
 import { DecodedInput } from './decoded.ts';
-import { FullHash, HexString, Integer, IntegerString, Timestamp, TransactionKindCodec, emptyList, nullable } from './scalars.ts';
+import { HexString, Integer, IntegerString, Timestamp, TransactionKindCodec, emptyList, nullable, TransactionHashCodec } from './scalars.ts';
 import { TokenTransfer } from './transfer.ts';
 
 export const Fee = component('Fee', t.type({ type: t.keyof({ maximum: null, actual: null }), value: nullable(IntegerString) }));
@@ -26,7 +26,7 @@ export const Transaction = component(
     gas_price: nullable(IntegerString),
     gas_used: nullable(IntegerString),
     has_error_in_internal_transactions: nullable(t.boolean),
-    hash: FullHash,
+    hash: TransactionHashCodec,
     historic_exchange_rate: t.null,
     is_pending_update: nullable(t.boolean),
     max_fee_per_gas: nullable(IntegerString),

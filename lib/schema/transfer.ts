@@ -3,7 +3,7 @@ import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
 import { Address } from './address.ts';
 import { TokenInstance } from './instance.ts';
-import { FullHash, Integer, IntegerString, Timestamp, TokenTypeCodec, nullable } from './scalars.ts';
+import { Integer, IntegerString, Timestamp, TokenTypeCodec, nullable, TransactionHashCodec, BlockHashCodec } from './scalars.ts';
 import { Token } from './token.ts';
 
 export const TotalERC721 = component('TotalERC721', t.type({ token_id: nullable(IntegerString), token_instance: nullable(TokenInstance) }));
@@ -25,7 +25,7 @@ export const Total = component('Total', t.type({ decimals: nullable(IntegerStrin
 export const TokenTransfer = component(
   'TokenTransfer',
   t.type({
-    block_hash: FullHash,
+    block_hash: BlockHashCodec,
     block_number: Integer,
     from: Address,
     log_index: Integer,
@@ -35,7 +35,7 @@ export const TokenTransfer = component(
     token: Token,
     token_type: TokenTypeCodec,
     total: t.union([TotalERC721, TotalERC1155, Total, t.null]),
-    transaction_hash: FullHash,
+    transaction_hash: TransactionHashCodec,
     type: t.keyof({ token_burning: null, token_minting: null, token_spawning: null, token_transfer: null }),
   }),
 );

@@ -67,6 +67,18 @@ t.test('typed answers: fields read without casts, the same values handle() answe
   t.type(blockNumber, 'number');
   t.same(tx, { ok: true, ...(await explorer.handle({ path: `/api/v2/transactions/${txHash}` })) });
 
+  // the answer's hashes are typed by kind: each goes back where its kind belongs, no constructor
+  const logs = await api.transactionLogs({ transaction_hash_param: tx.body.hash });
+  t.ok(logs.ok && logs.body.items.every((l) => l.transaction_hash === txHash));
+  const sender = await api.address({ address_hash_param: tx.body.from.hash });
+  t.ok(sender.ok && sender.body.hash.toLowerCase() === tx.body.from.hash.toLowerCase(), 'a checksummed address goes back as it came');
+  if (false as boolean) {
+    // @ts-expect-error an answer's transaction hash is not an address
+    await api.address({ address_hash_param: tx.body.hash });
+    // @ts-expect-error nor is its block hash a transaction hash
+    await api.transaction({ transaction_hash_param: logs.ok ? logs.body.items[0]!.block_hash : txHash });
+  }
+
   // a block by number (a number, not a string) and by its branded hash
   const head = await api.block({ block_hash_or_number_param: facts.headBlockNumber });
   t.ok(head.ok);
