@@ -1,0 +1,54 @@
+/**
+ * The Node versions users run, beside the one running the suite: Node 22 and 24, from npm's
+ * `node` package (`npx -y node@<major>`, through npm's cache; the binary is found once per test
+ * process and then run directly). Used by test/package/install.test.ts and
+ * test/package/node-versions.test.ts.
+ *
+ * Off CI, when npm cannot provide a version (no registry, no cache), that version is skipped
+ * after one loud line; under CI=true every version is required.
+ */
+import { tmpdir } from 'node:os';
+import { cleanEnv, run } from './package.ts';
+
+/** the majors tested besides the suite's own node (see "engines" in package.json) */
+export const NODE_MAJORS = ['22', '24'] as const;
+export type NodeMajor = (typeof NODE_MAJORS)[number];
+
+export interface NodeBinary {
+  readonly major: NodeMajor;
+  /** the version it reports, e.g. v24.21.0 */
+  readonly version: string;
+  /** absolute path of the node executable */
+  readonly path: string;
+}
+
+const found = new Map<NodeMajor, Promise<NodeBinary | null>>();
+
+async function locate(major: NodeMajor): Promise<NodeBinary | null> {
+  try {
+    const { stdout } = await run('npx', ['-y', `node@${major}`, '-p', 'process.execPath + " " + process.version'], tmpdir(), cleanEnv());
+    const [path, version] = stdout.trim().split(' ');
+    if (!path || !version?.startsWith(`v${major}.`)) throw new Error(`npx node@${major} answered ${stdout.trim()}`);
+    return { major, version, path };
+  } catch (error) {
+    if (process.env.CI === 'true') throw new Error(`CI=true requires Node ${major} (npx -y node@${major}): ${String(error)}`);
+    console.error(`!!!!! NODE ${major} UNAVAILABLE (npx -y node@${major} failed) — SKIPPING THE CHECKS UNDER NODE ${major} !!!!!\n${String(error)}`);
+    return null;
+  }
+}
+
+/** The node binary of `major`, or null off CI when npm cannot provide it (announced once). */
+export function nodeBinary(major: NodeMajor): Promise<NodeBinary | null> {
+  let binary = found.get(major);
+  if (binary === undefined) {
+    binary = locate(major);
+    found.set(major, binary);
+  }
+  return binary;
+}
+
+/** Every version of NODE_MAJORS that is available. */
+export async function otherNodes(): Promise<NodeBinary[]> {
+  const all = await Promise.all(NODE_MAJORS.map(nodeBinary));
+  return all.filter((b): b is NodeBinary => b !== null);
+}
