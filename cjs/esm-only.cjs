@@ -7,7 +7,7 @@ module.exports = function esmOnly(specifier) {
     `${specifier} is ESM only: require('${specifier}') cannot load it.\n` +
       `Use import instead. In an ES module (a .mjs file, or "type": "module" in your package.json):\n` +
       `  import * as scoutkit from '${specifier}';\n` +
-      `or from CommonJS, a dynamic import:\n` +
+      `or, from CommonJS, a dynamic import (in an async function):\n` +
       `  const scoutkit = await import('${specifier}');`,
   );
   error.code = 'ERR_REQUIRE_ESM';
