@@ -212,6 +212,27 @@ export { chain, status, text, indexer, server, middleware, open };
   }
 });
 
+t.test("the README's TypeScript snippets type-check against the installed package", async (t) => {
+  const readme = await readFile(join(project, 'node_modules', 'scoutkit', 'README.md'), 'utf8');
+  const snippets = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '');
+  t.ok(snippets.length >= 4, `${snippets.length} snippets (library, middleware, server, indexer)`);
+  const dir = join(project, 'readme-snippets');
+  await mkdir(dir, { recursive: true });
+  const files = await Promise.all(
+    snippets.map(async (code, i) => {
+      await writeFile(join(dir, `snippet${i + 1}.ts`), code);
+      return `snippet${i + 1}.ts`;
+    }),
+  );
+  const compilerOptions = { strict: true, noEmit: true, target: 'es2022', lib: ['es2023'], module: 'node16', moduleResolution: 'node16', skipLibCheck: true, types: ['node'] };
+  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }, null, 2));
+  const result = await run(repoBin('tsc'), ['-p', 'tsconfig.json'], dir).then(
+    () => ({ ok: true, output: '' }),
+    (e: unknown) => ({ ok: false, output: e instanceof Error ? e.message : String(e) }),
+  );
+  t.ok(result.ok, `tsc over ${files.join(', ')}${result.ok ? '' : `:\n${result.output}`}`);
+});
+
 t.test('npx scoutkit --help', async (t) => {
   const { stdout } = await run('npx', ['--no', '--', 'scoutkit', '--help'], project);
   for (const command of ['serve', 'index', 'demo', 'seed', 'migrate']) t.match(stdout, new RegExp(`^  ${command} `, 'm'));
