@@ -7,7 +7,10 @@
  * Off CI, when npm cannot provide a version (no registry, no cache), that version is skipped
  * after one loud line; under CI=true every version is required.
  */
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { cleanEnv, run } from './package.ts';
 
 /** the majors tested besides the suite's own node (see "engines" in package.json) */
@@ -24,9 +27,33 @@ export interface NodeBinary {
 
 const found = new Map<NodeMajor, Promise<NodeBinary | null>>();
 
+/**
+ * Test files run in parallel and two may ask npx for the same version at once: on a fresh
+ * machine both would install it into one npx cache folder. A lock folder (mkdir is atomic)
+ * lets one process at a time ask; a lock older than two minutes is taken as left by a crash.
+ */
+async function withNpxLock<T>(f: () => Promise<T>): Promise<T> {
+  const lock = join(tmpdir(), 'scoutkit-npx-node.lock');
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch {
+      const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+      if (age > 120_000) await rm(lock, { recursive: true, force: true });
+      else await sleep(200);
+    }
+  }
+  try {
+    return await f();
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
 async function locate(major: NodeMajor): Promise<NodeBinary | null> {
   try {
-    const { stdout } = await run('npx', ['-y', `node@${major}`, '-p', 'process.execPath + " " + process.version'], tmpdir(), cleanEnv());
+    const { stdout } = await withNpxLock(() => run('npx', ['-y', `node@${major}`, '-p', 'process.execPath + " " + process.version'], tmpdir(), cleanEnv()));
     const [path, version] = stdout.trim().split(' ');
     if (!path || !version?.startsWith(`v${major}.`)) throw new Error(`npx node@${major} answered ${stdout.trim()}`);
     return { major, version, path };
