@@ -40,7 +40,7 @@ Options:
                           (eth_call, eth_getCode, eth_getStorageAt, eth_estimateGas,
                           eth_sendRawTransaction, old balances) are forwarded to it
   --public-url <url>      this host's public URL in /api/json/config (default: the request's origin)
-  --keys <file>           API keys, plans and restricted addresses (JSON; see README "Keys file")
+  --keys <file>           API keys, plans and restricted addresses (JSON; see docs/operations.md "Keys file")
   --redis <url>           share rate limits between hosts through Redis (e.g. redis://127.0.0.1:6379)
   --redis-prefix <name>   namespace of the limiter's Redis keys (default scoutkit)
   --limiter-timeout <ms>  wait this long for Redis, then answer 503 (default 3000)
@@ -215,7 +215,7 @@ async function serve(args: readonly string[]): Promise<number> {
       chains[id] = store.source;
     }
     if (options.redis) {
-      // while Redis is down, each host limits on its own (README "Keys and limits"); it reconnects
+      // while Redis is down, each host limits on its own (docs/operations.md "Keys and limits"); it reconnects
       // ioredis loads only when --redis is given
       const { connectRedisLimiterStore } = await import('./limiter-redis.ts');
       const redis = await connectRedisLimiterStore({

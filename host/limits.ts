@@ -115,7 +115,7 @@ interface Bucket {
   readonly endsAt: number;
 }
 
-/** How long a request waits for a shared limiter store by default (see README "Keys and limits"). */
+/** How long a request waits for a shared limiter store by default (see docs/operations.md "Keys and limits"). */
 export const DEFAULT_LIMITER_TIMEOUT_MS = 3000;
 export const LIMITER_BUSY_MESSAGE = 'Rate limiter busy, retry shortly';
 

@@ -87,7 +87,7 @@ export class KeysFileError extends Error {
   override readonly name = 'KeysFileError';
 }
 
-/** Read and validate a keys file (format: README "Keys file"). */
+/** Read and validate a keys file (format: docs/operations.md "Keys file"). */
 export async function loadKeysFile(path: string): Promise<KeysConfig> {
   let json: unknown;
   try {

@@ -10,7 +10,7 @@ import ts from 'typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-  readonly exports: Record<string, string | { readonly import: string }>;
+  readonly exports: Record<string, string | { readonly import: { readonly default: string } }>;
   readonly bin: Record<string, string>;
   readonly dependencies: Record<string, string>;
 };
@@ -113,7 +113,7 @@ t.test('no shipped layer imports test/, bench/ or examples/', async (t) => {
 t.test('the code the package ships imports only runtime dependencies', async (t) => {
   // every module reachable from the package's entries (exports and bin), as sources
   const toSource = (built: string): string => built.replace(/^(\.\/)?dist\//, '').replace(/\.js$/, '.ts');
-  const modules = Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [] : [e.import]));
+  const modules = Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [] : [e.import.default]));
   const entries = [...modules, ...Object.values(pkg.bin)].map(toSource);
   t.ok(entries.length >= 8, `${entries.length} entries`);
   const seen = new Set<string>();

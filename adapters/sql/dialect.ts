@@ -136,9 +136,9 @@ export interface Dialect {
   indexDefinitions(knex: Knex, names: readonly string[]): Promise<{ name: string; definition: string }[]>;
   /**
    * run CREATE INDEX statements (settle's rebuild of deferred indexes) in `trx`: SQLite with
-   * two sorter threads (PRAGMA threads, restored after; at 1M a 256 MiB page cache
-   * made the rebuild slower, 49 s against 35 s); Postgres as they are (maintenance_work_mem
-   * 256MB instead of the default 64MB did not shorten its rebuild at 1M)
+   * two sorter threads (PRAGMA threads, restored after; a larger page cache made the rebuild
+   * slower); Postgres as they are (a larger maintenance_work_mem did not shorten its rebuild;
+   * figures for both: bench/RESULTS.md)
    */
   buildIndexes(trx: Knex.Transaction, statements: readonly string[]): Promise<void>;
 }
@@ -226,7 +226,7 @@ const sqlite: Dialect = {
   fromIdKey: (v) => (v === '' || v === null ? null : toBig(v)),
   // rows as JSON arrays (no key names to write, read and match), each parsed once into JSONB
   // (materialized: not re-parsed per column) and its columns read from that by position: ->>
-  // on a wide row's text re-parsed it per column (a 30-column row: 2-5 × the decoding)
+  // on a wide row's text re-parsed it per column, a cost growing with the row's width
   jsonRows: (_table, columns) =>
     `(WITH r AS MATERIALIZED (SELECT jsonb(value) AS j FROM json_each(?)) SELECT ${columns.map((c, i) => `j ->> ${i} AS "${c}"`).join(', ')} FROM r)`,
   jsonBinding: (columns, rows) => JSON.stringify(rows.map((r) => columns.map((c) => r[c] ?? null))),
@@ -352,7 +352,7 @@ const postgres: Dialect = {
             max: options.readers,
             // the reads' pool runs repeated statements named: parsed once per connection, a generic
             // plan kept when it is as cheap (namedStatements.ts); the writes' statements stay unnamed
-            // (named, their generic plans loaded 13 % slower)
+            // (named, their generic plans made the load slower: bench/RESULTS.md)
             afterCreate: (conn: unknown, done: (err: Error | null, conn: unknown) => void) => {
               if (!isQueryingClient(conn)) return done(new Error('unexpected pg connection'), conn);
               nameStatements(conn);

@@ -2,9 +2,9 @@
  * Postgres statements prepared once per connection and text (named statements), not parsed and
  * planned on every run.
  *
- * knex sends each query unnamed: the server parses, analyzes and plans its text every time. At
- * 1M rows planning the compound seek of an OR filter costs about as much as running it (0.55 ms
- * unnamed against 0.27 ms named, measured on the address transactions page). Here a text seen
+ * knex sends each query unnamed: the server parses, analyzes and plans its text every time, and
+ * on a large chain planning the compound seek of an OR filter costs about as much as running it
+ * (figures: bench/RESULTS.md). Here a text seen
  * a second time on a connection gets a name, so node-postgres parses it once and the server may
  * keep a generic plan (plan_cache_mode auto: only when it costs no more than the custom plans).
  * One-off texts (a first run) stay unnamed; at most MAX_NAMED texts are named per connection.

@@ -1,9 +1,9 @@
 /**
  * SQLite reads through statements prepared once per connection and text, not once per run.
  *
- * The sqlite3 driver's `all(sql, …)` compiles the text every time: at 1M rows that costs
- * 40–200 µs of a read's 0.05–0.8 ms (the compound seeks of an OR filter the most), on the
- * connection's worker thread. Here a read (`select`, `with`) that answered once is prepared in
+ * The sqlite3 driver's `all(sql, …)` compiles the text every time, on the connection's worker
+ * thread: a large share of a short indexed read (the compound seeks of an OR filter the most;
+ * figures: bench/RESULTS.md). Here a read (`select`, `with`) that answered once is prepared in
  * the background and kept; its later runs bind and step the kept statement. A text that fails to
  * prepare is never kept (it answers its error through the plain `all`, as before). The newest MAX_STATEMENTS texts
  * are kept per connection, each finalized when dropped and all before the connection closes

@@ -118,7 +118,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       chains: { [chainId]: store.source },
       defaultChain: chainId,
       requireKeyForMultichain: false,
-      // a developer on their own machine: never throttled (README "Keys and limits")
+      // a developer on their own machine: never throttled (docs/operations.md "Keys and limits")
       anonymousPlan: LOCAL_PLAN,
       log: () => {},
       ...pageOptions(options),

@@ -88,7 +88,7 @@ export const addressTransactions = defineEndpoint({
     ({ path, query, rawQuery }) =>
     async () => {
       const size = pageSize(query);
-      // sort and order apply only together, as in Blockscout; value and fee order as block_number (see README)
+      // sort and order apply only together, as in Blockscout; value and fee order as block_number (see docs/api-behaviour.md)
       const order: Order = query.sort !== undefined && query.order === 'asc' ? 'asc' : 'desc';
       const direction: Direction = query.filter ?? 'any';
       const probe = await readRows(ds, path.address_hash_param, direction, startOf(query, order), order, size + 1);

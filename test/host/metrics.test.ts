@@ -202,7 +202,7 @@ t.test('mounted in another app, the middleware leaves /metrics alone', async (t)
   t.equal((await request(`${l.url}/metrics`)).text, 'theirs: /metrics');
 });
 
-t.test('createMetrics in your own app (as the README shows); escaped errors count with the status Koa sends', async (t) => {
+t.test('createMetrics in your own app (as docs/operations.md shows); escaped errors count with the status Koa sends', async (t) => {
   const metrics = createMetrics({ chainIds: ['1'], processMetrics: false });
   const broken: DataSource = { ...chain1, listBlocks: () => Promise.reject(new Error('gone')) };
   const app = new Koa();

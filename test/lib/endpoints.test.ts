@@ -1,6 +1,6 @@
 /**
  * The registry: one module per path, and what is derived from it — the names, the route table
- * (fixed segments before parameters), and the README's endpoint table.
+ * (fixed segments before parameters), and the endpoint table of docs/api-behaviour.md.
  */
 import { readFileSync } from 'node:fs';
 import t from 'tap';
@@ -72,9 +72,12 @@ t.test('a template with a trailing slash (the official `/tokens/`) answers with 
   t.equal(matchRoute('/search/')?.endpoint, 'search');
 });
 
-t.test("the README's endpoint table lists exactly the registry's paths", async (t) => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('## API behaviour'), readme.indexOf('\n## ', readme.indexOf('## API behaviour') + 1));
+t.test("the endpoint table of docs/api-behaviour.md lists exactly the registry's paths", async (t) => {
+  const doc = readFileSync(new URL('../../docs/api-behaviour.md', import.meta.url), 'utf8');
+  const start = doc.indexOf('\n## API v2 endpoints\n');
+  t.ok(start >= 0, 'the section "API v2 endpoints" is there');
+  const end = doc.indexOf('\n## ', start + 1);
+  const section = doc.slice(start, end === -1 ? undefined : end);
   // the table under the header row `| path below `/api/v2` | …`
   const lines = section.split('\n');
   const header = lines.findIndex((l) => l.startsWith('| path below `/api/v2`'));

@@ -1,25 +1,37 @@
 // The package as a user installs it: `npm run build`, `npm pack`, a fresh project with nothing
 // else installs the tarball, and there plain node imports every entry, tsc type-checks a
 // TypeScript consumer (node16 and bundler resolution), the `scoutkit` bin serves the fixture
-// chain over HTTP, and publint and arethetypeswrong find no problem in the tarball.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// chain over HTTP, and publint and arethetypeswrong find no problem in the tarball. A CommonJS
+// project's require() is told the package is ESM only. The imports, the CommonJS check, the
+// shipped example and the server run under Node 22 and 24 too (test/support/nodes.ts).
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import t from 'tap';
 import { HEAD_BLOCK } from '../../fixture/index.ts';
 import { installTarball, packScoutkit, repoBin, repoRoot, run, startServe } from '../support/package.ts';
+import { otherNodes } from '../support/nodes.ts';
 
 // a build, an install and two type-checks: this file has its own, longer timeout
 t.setTimeout(10 * 60_000);
 
+interface Conditions {
+  readonly types: string;
+  readonly default: string;
+}
 const pkg = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
-  readonly exports: Record<string, string | { readonly types: string; readonly import: string }>;
+  readonly exports: Record<string, string | { readonly import: Conditions; readonly require: Conditions }>;
   readonly bin: Record<string, string>;
+  readonly files: readonly string[];
 };
 const entries = Object.entries(pkg.exports).flatMap(([path, target]) =>
-  typeof target === 'string' ? [] : [{ specifier: `scoutkit${path.slice(1)}`, ...target }],
+  typeof target === 'string'
+    ? []
+    : [{ specifier: `scoutkit${path.slice(1)}`, types: target.import.types, import: target.import.default, require: target.require.default, requireTypes: target.require.types }],
 );
+// the node running this suite, then Node 22 and 24
+const nodes = [{ version: process.version, path: process.execPath }, ...(await otherNodes())];
 
 const work = await mkdtemp(join(tmpdir(), 'scoutkit-package-'));
 t.teardown(() => rm(work, { recursive: true, force: true }));
@@ -36,18 +48,40 @@ t.comment(`build ${(packed.buildMs / 1000).toFixed(1)} s; tarball ${(packed.size
 const installed = await installTarball(project, packed.tarball, 'reuse');
 t.comment(`install into a fresh project: ${(installed.ms / 1000).toFixed(1)} s (install scripts skipped: ${installed.installScripts.join(', ')})`);
 
-t.test('the tarball holds the built package and nothing else', async (t) => {
+t.test('the tarball holds the built package, its documents and examples, and nothing else', async (t) => {
   const strip = (p: string): string => p.replace(/^\.\//, '');
-  const outside = packed.files.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f));
-  t.same(outside, [], 'only dist/, package.json, README.md (and a LICENSE)');
-  t.same(packed.files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts')), [], 'no TypeScript sources');
-  t.same(packed.files.filter((f) => /(^|\/)(test|bench|examples)\//.test(f)), [], 'no tests, benchmarks or examples');
+  const dirs = ['dist/', 'cjs/', 'docs/', 'examples/'];
+  const documents = ['package.json', 'README.md', 'LICENSE', 'bench/RESULTS.md'];
+  t.same(pkg.files, [...dirs.map((d) => d.slice(0, -1)), 'bench/RESULTS.md'], 'package.json "files"');
+  const outside = packed.files.filter((f) => !dirs.some((d) => f.startsWith(d)) && !documents.includes(f));
+  t.same(outside, [], 'only dist/, cjs/ (the ESM-only notice), docs/, examples/, package.json, README.md, bench/RESULTS.md (and a LICENSE)');
+  t.same(packed.files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts') && !f.startsWith('examples/')), [], 'no TypeScript sources but the examples');
+  t.same(packed.files.filter((f) => /(^|\/)test\//.test(f) || (f.startsWith('bench/') && f !== 'bench/RESULTS.md')), [], 'no tests, no benchmark code');
+  for (const dir of ['docs', 'examples']) {
+    const inRepo = (await readdir(join(repoRoot, dir))).map((f) => `${dir}/${f}`).sort();
+    t.same(packed.files.filter((f) => f.startsWith(`${dir}/`)), inRepo, `every file of ${dir}/`);
+  }
   for (const e of entries) {
     t.ok(packed.files.includes(strip(e.import)), `${e.specifier}: ${e.import}`);
     t.ok(packed.files.includes(strip(e.types)), `${e.specifier}: ${e.types}`);
+    t.ok(packed.files.includes(strip(e.require)), `${e.specifier}: ${e.require} (require: the ESM-only notice)`);
+    t.ok(packed.files.includes(strip(e.requireTypes)), `${e.specifier}: ${e.requireTypes}`);
   }
   for (const bin of Object.values(pkg.bin)) t.ok(packed.files.includes(strip(bin)), `bin ${bin}`);
   t.ok(entries.length >= 7, `${entries.length} entries`);
+});
+
+t.test('every relative link of the shipped documents names a shipped file', async (t) => {
+  const documents = packed.files.filter((f) => f.endsWith('.md'));
+  t.ok(documents.includes('README.md') && documents.some((f) => f.startsWith('docs/')), `${documents.length} documents`);
+  for (const doc of documents) {
+    const text = await readFile(join(project, 'node_modules', 'scoutkit', doc), 'utf8');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (target === undefined || /^[a-z]+:|^#/i.test(target)) continue;
+      const file = normalize(join(dirname(doc), target.replace(/#.*$/, ''))).replace(/\/$/, '');
+      t.ok(packed.files.includes(file) || packed.files.some((f) => f.startsWith(`${file}/`)), `${doc}: ${target}`);
+    }
+  }
 });
 
 t.test('publint finds nothing', async (t) => {
@@ -75,7 +109,7 @@ t.test('installed alone: its dependencies, no dev tools', async (t) => {
   t.same(installed.installScripts, ['@scarf/scarf', 'sqlite3'], 'the only install scripts: sqlite3 (its binary is reused) and a denied telemetry ping');
 });
 
-t.test('plain node imports every entry', async (t) => {
+t.test('plain node imports every entry (each Node version)', async (t) => {
   const script = [
     ...entries.map((e, i) => `import * as m${i} from '${e.specifier}';`),
     `const modules = { ${entries.map((e, i) => `'${e.specifier}': m${i}`).join(', ')} };`,
@@ -85,11 +119,49 @@ t.test('plain node imports every entry', async (t) => {
   ].join('\n');
   t.equal(entries[0]?.specifier, 'scoutkit', 'the root entry first');
   await writeFile(join(project, 'entries.mjs'), `${script}\n`);
-  const { stdout } = await run(process.execPath, ['entries.mjs'], project);
-  const out = JSON.parse(stdout) as { exports: Record<string, number>; status: number; height: number };
-  for (const e of entries) t.ok((out.exports[e.specifier] ?? 0) > 0, `${e.specifier}: ${out.exports[e.specifier]} exports`);
-  t.equal(out.status, 200);
-  t.equal(out.height, HEAD_BLOCK, 'a block of the fixture chain, through the library');
+  for (const node of nodes) {
+    const { stdout } = await run(node.path, ['entries.mjs'], project);
+    const out = JSON.parse(stdout) as { exports: Record<string, number>; status: number; height: number };
+    for (const e of entries) t.ok((out.exports[e.specifier] ?? 0) > 0, `${node.version} ${e.specifier}: ${out.exports[e.specifier]} exports`);
+    t.equal(out.status, 200);
+    t.equal(out.height, HEAD_BLOCK, `${node.version}: a block of the fixture chain, through the library`);
+  }
+});
+
+t.test('CommonJS: require() says the package is ESM only; import() works (each Node version)', async (t) => {
+  // a project as `npm init -y` makes it: CommonJS
+  const cjs = join(project, 'cjs-consumer');
+  await mkdir(cjs, { recursive: true });
+  await writeFile(join(cjs, 'package.json'), `${JSON.stringify({ name: 'cjs-consumer', version: '1.0.0', main: 'index.js', type: 'commonjs' }, null, 2)}\n`);
+  // every entry's require, caught, in one process per version
+  const tryAll = `const out = {}; for (const s of ${JSON.stringify(entries.map((e) => e.specifier))}) { try { require(s); out[s] = 'loaded'; } catch (e) { out[s] = e.code + ' ' + e.message; } } console.log(JSON.stringify(out));`;
+  for (const node of nodes) {
+    // as a user meets it: uncaught
+    const failed = await run(node.path, ['-e', `require('scoutkit')`], cjs).then(
+      () => 'it loaded',
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    t.match(failed, `scoutkit is ESM only: require('scoutkit') cannot load it`, `${node.version}: node -e "require('scoutkit')" fails, saying why`);
+    t.match(failed, `await import('scoutkit')`, 'and what to do');
+    const messages = JSON.parse((await run(node.path, ['-e', tryAll], cjs)).stdout) as Record<string, string>;
+    for (const e of entries) {
+      t.match(messages[e.specifier], `ERR_REQUIRE_ESM ${e.specifier} is ESM only: require('${e.specifier}') cannot load it`, `${node.version}: require('${e.specifier}')`);
+    }
+    const { stdout } = await run(node.path, ['-e', `import('scoutkit').then((m) => console.log(typeof m.createExplorer))`], cjs);
+    t.equal(stdout.trim(), 'function', `${node.version}: import('scoutkit') from CommonJS`);
+  }
+});
+
+t.test('a shipped example, copied into a project, runs under Node 24 (type stripping)', async (t) => {
+  const node24 = nodes.find((n) => n.version.startsWith('v24.'));
+  if (node24 === undefined) return t.pass('no Node 24 off CI (see the loud line)');
+  const dir = join(project, 'my-example');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'my-example', private: true, type: 'module' })}\n`);
+  for (const f of ['chain.ts', 'library-calls.ts']) await copyFile(join(project, 'node_modules', 'scoutkit', 'examples', f), join(dir, f));
+  const { stdout } = await run(node24.path, ['library-calls.ts'], dir);
+  t.match(stdout, /^GET \/api\/v2\/blocks 200 /m, 'the blocks list');
+  t.match(stdout, /^GET \/api\/v2\/blocks\/not-a-block 422 /m, 'a bad path is a 422, not an exception');
 });
 
 t.test('a TypeScript consumer type-checks (node16 and bundler)', async (t) => {
@@ -140,6 +212,27 @@ export { chain, status, text, indexer, server, middleware, open };
   }
 });
 
+t.test("the README's TypeScript snippets type-check against the installed package", async (t) => {
+  const readme = await readFile(join(project, 'node_modules', 'scoutkit', 'README.md'), 'utf8');
+  const snippets = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '');
+  t.ok(snippets.length >= 4, `${snippets.length} snippets (library, middleware, server, indexer)`);
+  const dir = join(project, 'readme-snippets');
+  await mkdir(dir, { recursive: true });
+  const files = await Promise.all(
+    snippets.map(async (code, i) => {
+      await writeFile(join(dir, `snippet${i + 1}.ts`), code);
+      return `snippet${i + 1}.ts`;
+    }),
+  );
+  const compilerOptions = { strict: true, noEmit: true, target: 'es2022', lib: ['es2023'], module: 'node16', moduleResolution: 'node16', skipLibCheck: true, types: ['node'] };
+  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }, null, 2));
+  const result = await run(repoBin('tsc'), ['-p', 'tsconfig.json'], dir).then(
+    () => ({ ok: true, output: '' }),
+    (e: unknown) => ({ ok: false, output: e instanceof Error ? e.message : String(e) }),
+  );
+  t.ok(result.ok, `tsc over ${files.join(', ')}${result.ok ? '' : `:\n${result.output}`}`);
+});
+
 t.test('npx scoutkit --help', async (t) => {
   const { stdout } = await run('npx', ['--no', '--', 'scoutkit', '--help'], project);
   for (const command of ['serve', 'index', 'demo', 'seed', 'migrate']) t.match(stdout, new RegExp(`^  ${command} `, 'm'));
@@ -161,4 +254,15 @@ t.test('scoutkit serve --db memory:fixture answers over HTTP (and a seeded SQLit
   t.comment(`serve: listening after ${served.listeningMs.toFixed(0)} ms, first answer after ${firstAnswerMs.toFixed(0)} ms`);
   t.equal(await served.stop(), 0, 'a clean exit on SIGTERM');
   t.match(served.lines.at(-1), { msg: 'stopped' });
+});
+
+t.test('scoutkit serve under Node 22 and 24', async (t) => {
+  for (const node of nodes.slice(1)) {
+    const served = await startServe(project, ['--db', 'memory:fixture', '--port', '0'], node.path);
+    const res = await fetch(`${served.url}/api/v2/blocks/${HEAD_BLOCK}`);
+    t.equal(res.status, 200, `${node.version}: GET /api/v2/blocks/${HEAD_BLOCK}`);
+    t.match(await res.json(), { height: HEAD_BLOCK });
+    t.equal(await served.stop(), 0, `${node.version}: a clean exit on SIGTERM`);
+  }
+  if (nodes.length === 1) t.pass('no other Node version off CI (see the loud line)');
 });

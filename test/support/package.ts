@@ -126,10 +126,15 @@ export interface Served {
   stop(): Promise<number | null>;
 }
 
-/** Start the installed `scoutkit serve` (node_modules/.bin/scoutkit, plain node) and wait for `listening`. */
-export async function startServe(project: string, args: readonly string[]): Promise<Served> {
+/**
+ * Start the installed `scoutkit serve` (node_modules/.bin/scoutkit, plain node: the `node` on the
+ * PATH, or the binary `node` names) and wait for `listening`.
+ */
+export async function startServe(project: string, args: readonly string[], node?: string): Promise<Served> {
   const started = performance.now();
-  const child = spawn(join(project, 'node_modules', '.bin', 'scoutkit'), ['serve', ...args], {
+  const bin = join(project, 'node_modules', '.bin', 'scoutkit');
+  const [file, binArgs] = node === undefined ? [bin, ['serve', ...args]] : [node, [bin, 'serve', ...args]];
+  const child = spawn(file, binArgs, {
     cwd: project,
     env: cleanEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],

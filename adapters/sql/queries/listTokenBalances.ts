@@ -13,7 +13,7 @@ export function listTokenBalances(c: SqlContext, filter: TokenBalanceFilter, pag
 }
 
 export function listTokenHoldings(c: SqlContext, filter: TokenBalanceFilter, page: Page<TokenBalanceCursor>): Promise<readonly TokenHolding[]> {
-  // one JSON cell a row (Dialect.jsonArray): node-sqlite3 spends ~0.6 µs a cell; the 12 cells as columns cost ~1.7 × the CPU of the packed cell and its JSON.parse (measured at 1,000 rows)
+  // one JSON cell a row (Dialect.jsonArray): node-sqlite3 builds every cell with a native call, so 12 cells as columns cost more CPU than one packed cell and its JSON.parse (figures: bench/RESULTS.md)
   return seekBalances(c, filter, page, true, (r) => toHolding(filter.holder, c.d.fromJsonArray(r.holding), c.d));
 }
 

@@ -1,0 +1,3 @@
+'use strict';
+// require('scoutkit/sql'): scoutkit is ESM only (see esm-only.cjs)
+require('./esm-only.cjs')('scoutkit/sql');
