@@ -3,7 +3,9 @@
  * computes it: per block its base fee and gas used ÷ gas limit, the base fee of the block after
  * the newest (EIP-1559), and per requested percentile the effective tip of the transaction at
  * which the block's gas, counted from the lowest tip up, reaches that share (0 for an empty
- * block). At most MAX_FEE_HISTORY_BLOCKS blocks (a longer count is cut, as geth does). Blob
+ * block). The next base fee is the stored block's after the newest, at the head computed from it
+ * (anvil answers its pending block's for any newest block: that last entry differs from it
+ * below the head). At most MAX_FEE_HISTORY_BLOCKS blocks (a longer count is cut, as geth does). Blob
  * figures are left out (the store keeps none). `pending`, a block above the store's head or a
  * range the store does not hold go to the node when one is configured.
  */
@@ -80,14 +82,17 @@ export const eth_feeHistory: RpcMethod = {
     const blocks = Math.min(count, newest + 1);
     if (blocks === 0) return { result: { oldestBlock: '0x0' } };
     const oldest = newest - blocks + 1;
-    const stored = await ctx.ds.listBlocks({ kind: 'block', blocks: { from: oldest, to: newest } }, { after: null, limit: blocks, order: 'asc' });
-    if (stored.length !== blocks) {
+    // the block after the newest too: its base fee ends the list (computed from the newest at the head)
+    const read = await ctx.ds.listBlocks({ kind: 'block', blocks: { from: oldest, to: newest + 1 } }, { after: null, limit: blocks + 1, order: 'asc' });
+    const stored = read.slice(0, blocks);
+    const after = read[blocks];
+    if (stored.length !== blocks || stored[0]?.number !== oldest) {
       if (ctx.node !== undefined) return forward(ctx, call);
       return rpcError(RPC_CODES.serverError, `the store does not hold blocks ${oldest} to ${newest}`);
     }
     const result: Record<string, JsonValue> = {
       oldestBlock: hexQuantity(oldest),
-      baseFeePerGas: [...stored.map((b) => hexQuantity(b.baseFeePerGas ?? 0n)), hexQuantity(nextBaseFee(stored[stored.length - 1] as BlockRecord) ?? 0n)],
+      baseFeePerGas: [...stored.map((b) => hexQuantity(b.baseFeePerGas ?? 0n)), hexQuantity(after?.baseFeePerGas ?? nextBaseFee(stored[stored.length - 1] as BlockRecord) ?? 0n)],
       gasUsedRatio: stored.map((b) => (b.gasLimit === 0n ? 0 : Number(b.gasUsed) / Number(b.gasLimit))),
     };
     if (percentiles.length > 0) {
