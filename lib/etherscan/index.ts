@@ -22,6 +22,7 @@ import { eth_block_number } from './actions/block.eth_block_number.ts';
 import { getblocknobytime } from './actions/block.getblocknobytime.ts';
 import { getblockreward } from './actions/block.getblockreward.ts';
 import { getabi } from './actions/contract.getabi.ts';
+import { getcontractcreation } from './actions/contract.getcontractcreation.ts';
 import { getsourcecode } from './actions/contract.getsourcecode.ts';
 import { getlogs } from './actions/logs.getlogs.ts';
 import { PROXY_ACTIONS } from './actions/proxy.ts';
@@ -67,6 +68,7 @@ export const ETHERSCAN_ACTIONS: readonly EtherscanAction[] = [
   totalfees,
   getabi,
   getsourcecode,
+  getcontractcreation,
   ...PROXY_ACTIONS,
 ];
 

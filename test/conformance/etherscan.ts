@@ -85,6 +85,7 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     'stats/totalfees': { date: new Date(headTime * 1000).toISOString().slice(0, 10) },
     'contract/getabi': { address: f.tokens.erc20 },
     'contract/getsourcecode': { address: f.tokens.erc20 },
+    'contract/getcontractcreation': { contractaddresses: `${f.transactions.contractCreationAddress},${f.transactions.createdByContractAddress}` },
     'proxy/eth_blocknumber': {},
     'proxy/eth_chainid': {},
     'proxy/eth_gasprice': {},
@@ -92,6 +93,7 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     'proxy/eth_gettransactionbyhash': { txhash: f.transactions.eip1559 },
     'proxy/eth_gettransactionreceipt': { txhash: f.transactions.eip1559 },
     'proxy/eth_getbalance': { address: alice, tag: 'latest' },
+    'proxy/eth_gettransactioncount': { address: alice, tag: 'latest' },
     'proxy/eth_call': { to: f.tokens.erc20, data: '0x18160ddd' },
     'proxy/eth_estimategas': { to: f.tokens.erc20, data: '0x18160ddd' },
     'proxy/eth_getcode': { address: f.tokens.erc20 },
@@ -256,6 +258,39 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     ], 'getsourcecode: unverified');
     t.same((await get(Q('contract/getabi'))).body, { status: '0', message: 'Contract source code not verified', result: null }, 'getabi: unverified');
 
+    // contract creations: the creator and creation transaction, as v2 shows them
+    const created = await okRows(Q('contract/getcontractcreation'));
+    t.same(created.map((r) => r['contractAddress']), [f.transactions.contractCreationAddress, f.transactions.createdByContractAddress], 'getcontractcreation: one row per contract, in the order asked');
+    for (const r of created) {
+      const address = await v2(`/addresses/${r['contractAddress'] as string}`);
+      const creationTx = await v2(`/transactions/${r['txHash'] as string}`);
+      t.same(
+        [r['txHash'], r['contractCreator'], r['blockNumber'], r['timestamp']],
+        [address['creation_transaction_hash'], ((creationTx['from'] as Body)['hash'] as string).toLowerCase(), String(creationTx['block_number']), String(Date.parse(creationTx['timestamp'] as string) / 1000)],
+        `getcontractcreation ${r['contractAddress'] as string} = v2 creation`,
+      );
+      t.ok(Object.values(r).every((v) => typeof v === 'string'), 'every value a string');
+    }
+    t.same([created[0]?.['contractFactory'], created[1]?.['contractFactory']], ['', f.transactions.creatorContract.toLowerCase()], 'contractFactory: "" for a transaction, the factory for a create frame');
+    t.match(created[0]?.['creationBytecode'], /^0x[0-9a-f]{20,}$/, 'creationBytecode: the init code');
+    const mixed = await okRows({ module: 'contract', action: 'getcontractcreation', contractaddresses: `nope, ${f.unknownAddress},${alice},${f.transactions.contractCreationAddress.toUpperCase().replace('0X', '0x')}` });
+    t.same(mixed.map((r) => r['contractAddress']), [f.transactions.contractCreationAddress], 'malformed, unknown and non-contract addresses are dropped');
+    t.same((await get({ module: 'contract', action: 'getcontractcreation', contractaddresses: f.unknownAddress })).body, { status: '1', message: 'OK', result: [] }, 'none found: an empty result');
+
+    // functionName: the decoded method's signature, "" when no known ABI decodes it
+    const named = txs.filter((r) => r['functionName'] !== '');
+    t.ok(named.length > 0 && txs.some((r) => r['functionName'] === ''), 'txlist: functionName set where known, "" elsewhere');
+    for (const r of txs.slice(0, 20)) {
+      const decoded = (await v2(`/transactions/${r['hash'] as string}`))['decoded_input'] as Body | null;
+      t.equal(r['functionName'], decoded === null ? '' : decoded['method_call'], `txlist functionName ${r['hash'] as string} = v2 decoded_input.method_call`);
+    }
+    t.ok(erc20.every((r) => typeof r['functionName'] === 'string') && erc20.some((r) => (r['functionName'] as string).startsWith('transfer')), 'tokentx: functionName too');
+
+    // proxy eth_getTransactionCount: the nonce after the head, from the store's transactions
+    const sent = await okRows({ module: 'account', action: 'txlist', address: alice, filter_by: 'from', sort: 'desc', offset: '1' });
+    const nonce = (await get(Q('proxy/eth_gettransactioncount'))).body;
+    t.same(nonce, { jsonrpc: '2.0', id: 1, result: `0x${(Number(sent[0]?.['nonce']) + 1).toString(16)}` }, 'proxy eth_getTransactionCount: the last nonce sent + 1');
+
     const proxyTx = (await get(Q('proxy/eth_gettransactionbyhash'))).body;
     // (the suite's explorer may be a wrapper without rpc: a plain one over the same store)
     const rpcTx = await createExplorer({ chains: { '1': store } }).rpc?.({ chainId: '1', body: { jsonrpc: '2.0', id: 1, method: 'eth_getTransactionByHash', params: [f.transactions.eip1559] } });
@@ -368,6 +403,7 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
       [{ module: 'stats', action: 'totalfees', date: '2024-02-30' }, 200, 'Invalid date format', null],
       [{ module: 'stats', action: 'totalfees' }, 200, "Query parameter 'date' is required", null],
       [{ module: 'contract', action: 'getabi', address: 'nope' }, 200, 'Invalid address format', null],
+      [{ module: 'contract', action: 'getcontractcreation' }, 200, 'Query parameter contractaddresses is required', 'Query parameter contractaddresses is required'],
     ];
     for (const [query, status, message, result] of ERRORS) {
       const a = await get(query);
@@ -375,7 +411,7 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     }
     // every action, with junk in every parameter it might read: an envelope, never a 5xx
     const JUNK = ['', 'x', '0x', '-1', '99999999999999999999999', `0x${'zz'.repeat(20)}`, 'latest', '%00'];
-    const NAMES = ['address', 'contractaddress', 'txhash', 'blockno', 'timestamp', 'closest', 'fromBlock', 'toBlock', 'topic0', 'topic1', 'topic0_1_opr', 'page', 'offset', 'sort', 'startblock', 'endblock', 'tag', 'boolean', 'date', 'position', 'hex', 'to', 'data', 'id', 'index'];
+    const NAMES = ['address', 'contractaddress', 'contractaddresses', 'txhash', 'blockno', 'timestamp', 'closest', 'fromBlock', 'toBlock', 'topic0', 'topic1', 'topic0_1_opr', 'page', 'offset', 'sort', 'startblock', 'endblock', 'tag', 'boolean', 'date', 'position', 'hex', 'to', 'data', 'id', 'index'];
     let tried = 0;
     for (const a of ETHERSCAN_ACTIONS) {
       for (const junk of JUNK) {

@@ -11,7 +11,7 @@ import type { EtherscanAction } from '../action.ts';
 import { fail, none, ok } from '../action.ts';
 import { collectWindow } from '../paging.ts';
 import { blockRange, optionalAddress, param, sortParam, windowParam } from '../params.ts';
-import { confirmations, cumulativeGas, gasKey, headOf, methodIdOf, str, tokensOf, transactionsOf } from '../rows.ts';
+import { confirmations, cumulativeGas, functionNameOf, gasKey, headOf, methodIdOf, str, tokensOf, transactionsOf } from '../rows.ts';
 
 interface Row {
   readonly transfer: TokenTransferRecord;
@@ -85,6 +85,7 @@ function transferAction(action: string, type: TokenType): EtherscanAction {
             input: tx?.input ?? '',
             confirmations: confirmations(head, t.blockNumber),
             methodId: tx === undefined ? '' : methodIdOf(tx),
+            functionName: tx === undefined ? '' : functionNameOf(tx),
           };
         }),
       );
