@@ -15,10 +15,11 @@ import { getminedblocks } from './actions/account.getminedblocks.ts';
 import { pendingtxlist } from './actions/account.pendingtxlist.ts';
 import { tokenbalance } from './actions/account.tokenbalance.ts';
 import { tokenlist } from './actions/account.tokenlist.ts';
-import { token1155tx, tokennfttx, tokentx } from './actions/account.transfers.ts';
+import { token1155tx, token404tx, token7984tx, tokennfttx, tokentx } from './actions/account.transfers.ts';
 import { txlist } from './actions/account.txlist.ts';
 import { txlistinternal } from './actions/account.txlistinternal.ts';
 import { eth_block_number } from './actions/block.eth_block_number.ts';
+import { getblockcountdown } from './actions/block.getblockcountdown.ts';
 import { getblocknobytime } from './actions/block.getblocknobytime.ts';
 import { getblockreward } from './actions/block.getblockreward.ts';
 import { getabi } from './actions/contract.getabi.ts';
@@ -48,12 +49,15 @@ export const ETHERSCAN_ACTIONS: readonly EtherscanAction[] = [
   tokentx,
   tokennfttx,
   token1155tx,
+  token404tx,
+  token7984tx,
   tokenbalance,
   tokenlist,
   getminedblocks,
   pendingtxlist,
   getblockreward,
   getblocknobytime,
+  getblockcountdown,
   eth_block_number,
   getlogs,
   gettxinfo,

@@ -65,12 +65,15 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     'account/tokentx': { address: alice },
     'account/tokennfttx': { address: alice },
     'account/token1155tx': { contractaddress: f.tokens.erc1155 },
+    'account/token404tx': { contractaddress: f.tokens.erc404 },
+    'account/token7984tx': { contractaddress: f.tokens.erc7984 },
     'account/tokenbalance': { address: alice, contractaddress: f.tokens.erc20 },
     'account/tokenlist': { address: alice },
     'account/getminedblocks': { address: f.miner },
     'account/pendingtxlist': { address: alice },
     'block/getblockreward': { blockno: '5' },
     'block/getblocknobytime': { timestamp: String(headTime), closest: 'before' },
+    'block/getblockcountdown': { blockno: String(head + 100) },
     'block/eth_block_number': {},
     'logs/getlogs': { fromBlock: '0', toBlock: 'latest', address: f.tokens.erc20 },
     'transaction/gettxinfo': { txhash: f.transactions.eip1559 },
@@ -258,6 +261,19 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     ], 'getsourcecode: unverified');
     t.same((await get(Q('contract/getabi'))).body, { status: '0', message: 'Contract source code not verified', result: null }, 'getabi: unverified');
 
+    // ERC-404 and ERC-7984 transfers: as v2 lists them (404: one row per NFT id)
+    for (const [action, token, type] of [['token404tx', f.tokens.erc404, 'ERC-404'], ['token7984tx', f.tokens.erc7984, 'ERC-7984']] as const) {
+      const rows = await okRows({ module: 'account', action, contractaddress: token });
+      const v2rows = await walk(explorer, `/api/v2/tokens/${token}/transfers`);
+      t.same(new Set(rows.map((r) => r['hash'])), new Set(v2rows.items.map((i) => i['transaction_hash'])), `${action}: the transactions of v2's ${type} transfers`);
+      t.ok(rows.every((r) => r['contractAddress'] === token && 'value' in r), `${action}: rows of the token, with value`);
+      if (type === 'ERC-7984') t.ok(rows.every((r) => r['value'] === null && !('tokenID' in r)), 'token7984tx: value null (confidential), no tokenID');
+      else t.ok(rows.every((r) => typeof r['tokenID'] === 'string' && typeof r['value'] === 'string'), 'token404tx: tokenID and value');
+    }
+    const countdown = (await get(Q('block/getblockcountdown'))).body['result'] as Body;
+    const v2countdown = await v2(`/blocks/${head + 100}/countdown`);
+    t.same(countdown, { CurrentBlock: String(head), CountdownBlock: String(head + 100), RemainingBlock: '100', EstimateTimeInSec: v2countdown['estimated_time_in_seconds'] }, 'getblockcountdown = v2 countdown');
+
     // contract creations: the creator and creation transaction, as v2 shows them
     const created = await okRows(Q('contract/getcontractcreation'));
     t.same(created.map((r) => r['contractAddress']), [f.transactions.contractCreationAddress, f.transactions.createdByContractAddress], 'getcontractcreation: one row per contract, in the order asked');
@@ -384,6 +400,9 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
       [{ module: 'block', action: 'getblockreward' }, 200, "Query parameter 'blockno' is required", null],
       [{ module: 'block', action: 'getblockreward', blockno: 'x' }, 200, 'Invalid block number', null],
       [{ module: 'block', action: 'getblockreward', blockno: String(head + 1) }, 200, 'Block does not exist', null],
+      [{ module: 'block', action: 'getblockcountdown' }, 200, "Query parameter 'blockno' is required", null],
+      [{ module: 'block', action: 'getblockcountdown', blockno: 'soon' }, 200, 'Invalid block number', null],
+      [{ module: 'block', action: 'getblockcountdown', blockno: String(head) }, 200, 'Error! Block number already pass', null],
       [{ module: 'block', action: 'getblocknobytime', timestamp: '1' }, 200, "Query parameter 'closest' is required", null],
       [{ module: 'block', action: 'getblocknobytime', timestamp: '-1', closest: 'before' }, 200, 'Invalid timestamp format', null],
       [{ module: 'block', action: 'getblocknobytime', timestamp: '1', closest: 'nearest' }, 200, 'Invalid closest format', null],
