@@ -11,6 +11,7 @@ import type { EtherscanAction, EtherscanAnswer, EtherscanContext, EtherscanQuery
 import { fail } from './action.ts';
 import { balance } from './actions/account.balance.ts';
 import { balancemulti } from './actions/account.balancemulti.ts';
+import { eth_get_balance } from './actions/account.eth_get_balance.ts';
 import { getminedblocks } from './actions/account.getminedblocks.ts';
 import { pendingtxlist } from './actions/account.pendingtxlist.ts';
 import { tokenbalance } from './actions/account.tokenbalance.ts';
@@ -44,6 +45,7 @@ export type { EtherscanAction, EtherscanAnswer, EtherscanContext, EtherscanQuery
 export const ETHERSCAN_ACTIONS: readonly EtherscanAction[] = [
   balance,
   balancemulti,
+  eth_get_balance,
   txlist,
   txlistinternal,
   tokentx,

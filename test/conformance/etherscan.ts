@@ -60,6 +60,7 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
   const GOOD: Readonly<Record<string, Query>> = {
     'account/balance': { address: alice },
     'account/balancemulti': { address: `${alice},${bob}` },
+    'account/eth_get_balance': { address: alice },
     'account/txlist': { address: alice },
     'account/txlistinternal': { address: f.hotAddress },
     'account/tokentx': { address: alice },
@@ -121,7 +122,7 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
       // module case-insensitive, action lower-cased: send them upper-case
       const a = await get({ module: module.toUpperCase(), action: action.toUpperCase(), ...query });
       t.equal(a.status, 200, `${name}: HTTP 200`);
-      if (module === 'proxy' || name === 'block/eth_block_number') {
+      if (module === 'proxy' || name === 'block/eth_block_number' || name === 'account/eth_get_balance') {
         t.equal(a.body['jsonrpc'], '2.0', `${name}: a JSON-RPC envelope`);
         if (FORWARDED.has(action)) t.equal((a.body['error'] as Body | undefined)?.['code'], -32000, `${name}: no node → -32000`);
         else t.ok('result' in a.body && a.body['result'] !== null, `${name}: a result`);
@@ -260,6 +261,27 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
       { Address: f.tokens.erc20, SourceCode: '', ABI: 'Contract source code not verified', ContractName: '', CompilerVersion: '', OptimizationUsed: '', DecompiledSourceCode: '', DecompilerVersion: '' },
     ], 'getsourcecode: unverified');
     t.same((await get(Q('contract/getabi'))).body, { status: '0', message: 'Contract source code not verified', result: null }, 'getabi: unverified');
+
+    // eth_get_balance: Blockscout's JSON-RPC shaped balance, as of a block
+    const hexBalance = `0x${BigInt(aliceV2['coin_balance'] as string).toString(16)}`;
+    for (const block of [undefined, 'latest', String(head), String(head + 1000)]) {
+      const a = await get({ module: 'account', action: 'eth_get_balance', address: alice, ...(block === undefined ? {} : { block }) });
+      t.same([a.status, a.body], [200, { jsonrpc: '2.0', result: hexBalance, id: 0 }], `eth_get_balance at ${block ?? 'the default'}: the current balance`);
+    }
+    const history = await walk(explorer, `/api/v2/addresses/${alice}/coin-balance-history`);
+    const older = history.items[history.items.length - 1] as Body;
+    const atOlder = await get({ module: 'account', action: 'eth_get_balance', address: alice, block: String(older['block_number']) });
+    t.same(atOlder.body, { jsonrpc: '2.0', result: `0x${BigInt(older['value'] as string).toString(16)}`, id: 0 }, 'eth_get_balance at an older block: the balance recorded then');
+    for (const [query, status, error] of [
+      [{ address: f.unknownAddress }, 404, 'Balance not found'],
+      [{ address: alice, block: 'pending' }, 404, 'Balance not found'],
+      [{ address: alice, block: '0x10' }, 400, 'Invalid block'],
+      [{ address: 'nope' }, 400, 'Invalid address hash'],
+      [{}, 400, "Query parameter 'address' is required"],
+    ] as const) {
+      const a = await get({ module: 'account', action: 'eth_get_balance', ...query });
+      t.same([a.status, a.body], [status, { jsonrpc: '2.0', error, id: 0 }], `eth_get_balance ${JSON.stringify(query)}: ${status} ${error}`);
+    }
 
     // ERC-404 and ERC-7984 transfers: as v2 lists them (404: one row per NFT id)
     for (const [action, token, type] of [['token404tx', f.tokens.erc404, 'ERC-404'], ['token7984tx', f.tokens.erc7984, 'ERC-7984']] as const) {
