@@ -28,6 +28,7 @@ import { getcontractcreation } from './actions/contract.getcontractcreation.ts';
 import { getsourcecode } from './actions/contract.getsourcecode.ts';
 import { getlogs } from './actions/logs.getlogs.ts';
 import { PROXY_ACTIONS } from './actions/proxy.ts';
+import { coinprice, ethprice } from './actions/stats.coinprice.ts';
 import { coinsupply } from './actions/stats.coinsupply.ts';
 import { ethsupply } from './actions/stats.ethsupply.ts';
 import { ethsupplyexchange } from './actions/stats.ethsupplyexchange.ts';
@@ -71,6 +72,8 @@ export const ETHERSCAN_ACTIONS: readonly EtherscanAction[] = [
   ethsupply,
   coinsupply,
   ethsupplyexchange,
+  coinprice,
+  ethprice,
   totalfees,
   getabi,
   getsourcecode,

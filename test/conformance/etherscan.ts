@@ -86,6 +86,8 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     'stats/ethsupply': {},
     'stats/coinsupply': {},
     'stats/ethsupplyexchange': {},
+    'stats/coinprice': {},
+    'stats/ethprice': {},
     'stats/totalfees': { date: new Date(headTime * 1000).toISOString().slice(0, 10) },
     'contract/getabi': { address: f.tokens.erc20 },
     'contract/getsourcecode': { address: f.tokens.erc20 },
@@ -262,6 +264,8 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     ], 'getsourcecode: unverified');
     t.same((await get(Q('contract/getabi'))).body, { status: '0', message: 'Contract source code not verified', result: null }, 'getabi: unverified');
 
+    t.same((await get(Q('stats/coinprice'))).body['result'], { coin_btc: null, coin_btc_timestamp: null, coin_usd: null, coin_usd_timestamp: null }, 'coinprice: no market data, nulls');
+    t.same((await get(Q('stats/ethprice'))).body['result'], { ethbtc: null, ethbtc_timestamp: null, ethusd: null, ethusd_timestamp: null }, 'ethprice: the same, eth… keys');
     // eth_get_balance: Blockscout's JSON-RPC shaped balance, as of a block
     const hexBalance = `0x${BigInt(aliceV2['coin_balance'] as string).toString(16)}`;
     for (const block of [undefined, 'latest', String(head), String(head + 1000)]) {
