@@ -15,7 +15,7 @@ export const eth_getTransactionByHash: RpcMethod = {
     const h = hash(params[0], 'transaction hash');
     if (!h.ok) return invalidParams(h.message);
     const tx = await ctx.ds.getTransaction(h.value);
-    // a copy in a block that lost consensus only: the node does not know it
+    // unknown, or a copy in a block that lost consensus only: the store cannot say where it is now
     if (tx === null || (tx.blockHash !== null && (await ctx.ds.getBlock({ hash: tx.blockHash }))?.consensus === false)) {
       return ctx.node === undefined ? { result: null } : forward(ctx, { method: 'eth_getTransactionByHash', params });
     }
