@@ -11,20 +11,24 @@ import type { EtherscanAction, EtherscanAnswer, EtherscanContext, EtherscanQuery
 import { fail } from './action.ts';
 import { balance } from './actions/account.balance.ts';
 import { balancemulti } from './actions/account.balancemulti.ts';
+import { eth_get_balance } from './actions/account.eth_get_balance.ts';
 import { getminedblocks } from './actions/account.getminedblocks.ts';
 import { pendingtxlist } from './actions/account.pendingtxlist.ts';
 import { tokenbalance } from './actions/account.tokenbalance.ts';
 import { tokenlist } from './actions/account.tokenlist.ts';
-import { token1155tx, tokennfttx, tokentx } from './actions/account.transfers.ts';
+import { token1155tx, token404tx, token7984tx, tokennfttx, tokentx } from './actions/account.transfers.ts';
 import { txlist } from './actions/account.txlist.ts';
 import { txlistinternal } from './actions/account.txlistinternal.ts';
 import { eth_block_number } from './actions/block.eth_block_number.ts';
+import { getblockcountdown } from './actions/block.getblockcountdown.ts';
 import { getblocknobytime } from './actions/block.getblocknobytime.ts';
 import { getblockreward } from './actions/block.getblockreward.ts';
 import { getabi } from './actions/contract.getabi.ts';
+import { getcontractcreation } from './actions/contract.getcontractcreation.ts';
 import { getsourcecode } from './actions/contract.getsourcecode.ts';
 import { getlogs } from './actions/logs.getlogs.ts';
 import { PROXY_ACTIONS } from './actions/proxy.ts';
+import { coinprice, ethprice } from './actions/stats.coinprice.ts';
 import { coinsupply } from './actions/stats.coinsupply.ts';
 import { ethsupply } from './actions/stats.ethsupply.ts';
 import { ethsupplyexchange } from './actions/stats.ethsupplyexchange.ts';
@@ -42,17 +46,21 @@ export type { EtherscanAction, EtherscanAnswer, EtherscanContext, EtherscanQuery
 export const ETHERSCAN_ACTIONS: readonly EtherscanAction[] = [
   balance,
   balancemulti,
+  eth_get_balance,
   txlist,
   txlistinternal,
   tokentx,
   tokennfttx,
   token1155tx,
+  token404tx,
+  token7984tx,
   tokenbalance,
   tokenlist,
   getminedblocks,
   pendingtxlist,
   getblockreward,
   getblocknobytime,
+  getblockcountdown,
   eth_block_number,
   getlogs,
   gettxinfo,
@@ -64,9 +72,12 @@ export const ETHERSCAN_ACTIONS: readonly EtherscanAction[] = [
   ethsupply,
   coinsupply,
   ethsupplyexchange,
+  coinprice,
+  ethprice,
   totalfees,
   getabi,
   getsourcecode,
+  getcontractcreation,
   ...PROXY_ACTIONS,
 ];
 

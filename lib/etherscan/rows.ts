@@ -5,6 +5,7 @@
  */
 import type { Address, Hash, TokenRecord, TransactionRecord } from '../domain/records.ts';
 import type { DataSource } from '../ports.ts';
+import { decodeInput } from '../render/decode.ts';
 
 /** A value as Blockscout interpolates it into a string: nil → "". */
 export const str = (v: bigint | number | string | null | undefined): string => (v === null || v === undefined ? '' : v.toString());
@@ -66,3 +67,13 @@ export const receiptStatus = (tx: TransactionRecord): string => (tx.status === n
 
 /** `methodId`: the input's first 4 bytes (`0x` for a plain transfer). */
 export const methodIdOf = (tx: TransactionRecord): string => tx.methodId ?? (tx.input.length >= 10 ? tx.input.slice(0, 10) : '0x');
+
+/**
+ * `functionName`: the called method's signature with its parameter names (`transfer(address to,
+ * uint256 value)`) when the input decodes with a known method's ABI (lib/render/decode.ts),
+ * else "" (as Etherscan and Blockscout leave an unknown one).
+ */
+export const functionNameOf = (tx: TransactionRecord): string => {
+  const call = decodeInput(tx.input)?.['method_call'];
+  return typeof call === 'string' ? call : '';
+};

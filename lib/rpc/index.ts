@@ -5,16 +5,30 @@
  */
 import type { JsonValue } from '../json.ts';
 import type { RpcContext, RpcMethod } from './context.ts';
+import { eth_accounts } from './methods/eth_accounts.ts';
 import { eth_blockNumber } from './methods/eth_blockNumber.ts';
 import { eth_chainId } from './methods/eth_chainId.ts';
+import { eth_feeHistory } from './methods/eth_feeHistory.ts';
 import { eth_gasPrice } from './methods/eth_gasPrice.ts';
 import { eth_getBalance } from './methods/eth_getBalance.ts';
 import { eth_getBlockByHash } from './methods/eth_getBlockByHash.ts';
 import { eth_getBlockByNumber } from './methods/eth_getBlockByNumber.ts';
 import { eth_getLogs } from './methods/eth_getLogs.ts';
+import { eth_getTransactionCount } from './methods/eth_getTransactionCount.ts';
 import { eth_getTransactionByHash } from './methods/eth_getTransactionByHash.ts';
 import { eth_getTransactionReceipt } from './methods/eth_getTransactionReceipt.ts';
-import { eth_call, eth_estimateGas, eth_getCode, eth_getStorageAt, eth_sendRawTransaction } from './methods/forwarded.ts';
+import { eth_maxPriorityFeePerGas } from './methods/eth_maxPriorityFeePerGas.ts';
+import {
+  eth_call,
+  eth_createAccessList,
+  eth_estimateGas,
+  eth_fillTransaction,
+  eth_getCode,
+  eth_getStorageAt,
+  eth_sendRawTransaction,
+} from './methods/forwarded.ts';
+import { net_version } from './methods/net_version.ts';
+import { web3_clientVersion } from './methods/web3_clientVersion.ts';
 import type { Entry, RpcOutcome, RpcResponse } from './protocol.ts';
 import { parseBody, response, RPC_CODES, rpcError } from './protocol.ts';
 
@@ -33,11 +47,19 @@ export const RPC_METHODS: Readonly<Record<string, RpcMethod>> = Object.fromEntri
     eth_getBlockByNumber,
     eth_getBlockByHash,
     eth_gasPrice,
+    eth_maxPriorityFeePerGas,
+    eth_feeHistory,
+    eth_getTransactionCount,
+    net_version,
+    web3_clientVersion,
+    eth_accounts,
     eth_call,
     eth_getCode,
     eth_getStorageAt,
     eth_estimateGas,
     eth_sendRawTransaction,
+    eth_fillTransaction,
+    eth_createAccessList,
   ].map((m) => [m.name, m]),
 );
 

@@ -60,17 +60,21 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
   const GOOD: Readonly<Record<string, Query>> = {
     'account/balance': { address: alice },
     'account/balancemulti': { address: `${alice},${bob}` },
+    'account/eth_get_balance': { address: alice },
     'account/txlist': { address: alice },
     'account/txlistinternal': { address: f.hotAddress },
     'account/tokentx': { address: alice },
     'account/tokennfttx': { address: alice },
     'account/token1155tx': { contractaddress: f.tokens.erc1155 },
+    'account/token404tx': { contractaddress: f.tokens.erc404 },
+    'account/token7984tx': { contractaddress: f.tokens.erc7984 },
     'account/tokenbalance': { address: alice, contractaddress: f.tokens.erc20 },
     'account/tokenlist': { address: alice },
     'account/getminedblocks': { address: f.miner },
     'account/pendingtxlist': { address: alice },
     'block/getblockreward': { blockno: '5' },
     'block/getblocknobytime': { timestamp: String(headTime), closest: 'before' },
+    'block/getblockcountdown': { blockno: String(head + 100) },
     'block/eth_block_number': {},
     'logs/getlogs': { fromBlock: '0', toBlock: 'latest', address: f.tokens.erc20 },
     'transaction/gettxinfo': { txhash: f.transactions.eip1559 },
@@ -82,9 +86,12 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     'stats/ethsupply': {},
     'stats/coinsupply': {},
     'stats/ethsupplyexchange': {},
+    'stats/coinprice': {},
+    'stats/ethprice': {},
     'stats/totalfees': { date: new Date(headTime * 1000).toISOString().slice(0, 10) },
     'contract/getabi': { address: f.tokens.erc20 },
     'contract/getsourcecode': { address: f.tokens.erc20 },
+    'contract/getcontractcreation': { contractaddresses: `${f.transactions.contractCreationAddress},${f.transactions.createdByContractAddress}` },
     'proxy/eth_blocknumber': {},
     'proxy/eth_chainid': {},
     'proxy/eth_gasprice': {},
@@ -92,6 +99,7 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     'proxy/eth_gettransactionbyhash': { txhash: f.transactions.eip1559 },
     'proxy/eth_gettransactionreceipt': { txhash: f.transactions.eip1559 },
     'proxy/eth_getbalance': { address: alice, tag: 'latest' },
+    'proxy/eth_gettransactioncount': { address: alice, tag: 'latest' },
     'proxy/eth_call': { to: f.tokens.erc20, data: '0x18160ddd' },
     'proxy/eth_estimategas': { to: f.tokens.erc20, data: '0x18160ddd' },
     'proxy/eth_getcode': { address: f.tokens.erc20 },
@@ -116,7 +124,7 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
       // module case-insensitive, action lower-cased: send them upper-case
       const a = await get({ module: module.toUpperCase(), action: action.toUpperCase(), ...query });
       t.equal(a.status, 200, `${name}: HTTP 200`);
-      if (module === 'proxy' || name === 'block/eth_block_number') {
+      if (module === 'proxy' || name === 'block/eth_block_number' || name === 'account/eth_get_balance') {
         t.equal(a.body['jsonrpc'], '2.0', `${name}: a JSON-RPC envelope`);
         if (FORWARDED.has(action)) t.equal((a.body['error'] as Body | undefined)?.['code'], -32000, `${name}: no node → -32000`);
         else t.ok('result' in a.body && a.body['result'] !== null, `${name}: a result`);
@@ -256,6 +264,75 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     ], 'getsourcecode: unverified');
     t.same((await get(Q('contract/getabi'))).body, { status: '0', message: 'Contract source code not verified', result: null }, 'getabi: unverified');
 
+    t.same((await get(Q('stats/coinprice'))).body['result'], { coin_btc: null, coin_btc_timestamp: null, coin_usd: null, coin_usd_timestamp: null }, 'coinprice: no market data, nulls');
+    t.same((await get(Q('stats/ethprice'))).body['result'], { ethbtc: null, ethbtc_timestamp: null, ethusd: null, ethusd_timestamp: null }, 'ethprice: the same, eth… keys');
+    // eth_get_balance: Blockscout's JSON-RPC shaped balance, as of a block
+    const hexBalance = `0x${BigInt(aliceV2['coin_balance'] as string).toString(16)}`;
+    for (const block of [undefined, 'latest', String(head), String(head + 1000)]) {
+      const a = await get({ module: 'account', action: 'eth_get_balance', address: alice, ...(block === undefined ? {} : { block }) });
+      t.same([a.status, a.body], [200, { jsonrpc: '2.0', result: hexBalance, id: 0 }], `eth_get_balance at ${block ?? 'the default'}: the current balance`);
+    }
+    const history = await walk(explorer, `/api/v2/addresses/${alice}/coin-balance-history`);
+    const older = history.items[history.items.length - 1] as Body;
+    const atOlder = await get({ module: 'account', action: 'eth_get_balance', address: alice, block: String(older['block_number']) });
+    t.same(atOlder.body, { jsonrpc: '2.0', result: `0x${BigInt(older['value'] as string).toString(16)}`, id: 0 }, 'eth_get_balance at an older block: the balance recorded then');
+    for (const [query, status, error] of [
+      [{ address: f.unknownAddress }, 404, 'Balance not found'],
+      [{ address: alice, block: 'pending' }, 404, 'Balance not found'],
+      [{ address: alice, block: '0x10' }, 400, 'Invalid block'],
+      [{ address: 'nope' }, 400, 'Invalid address hash'],
+      [{}, 400, "Query parameter 'address' is required"],
+    ] as const) {
+      const a = await get({ module: 'account', action: 'eth_get_balance', ...query });
+      t.same([a.status, a.body], [status, { jsonrpc: '2.0', error, id: 0 }], `eth_get_balance ${JSON.stringify(query)}: ${status} ${error}`);
+    }
+
+    // ERC-404 and ERC-7984 transfers: as v2 lists them (404: one row per NFT id)
+    for (const [action, token, type] of [['token404tx', f.tokens.erc404, 'ERC-404'], ['token7984tx', f.tokens.erc7984, 'ERC-7984']] as const) {
+      const rows = await okRows({ module: 'account', action, contractaddress: token });
+      const v2rows = await walk(explorer, `/api/v2/tokens/${token}/transfers`);
+      t.same(new Set(rows.map((r) => r['hash'])), new Set(v2rows.items.map((i) => i['transaction_hash'])), `${action}: the transactions of v2's ${type} transfers`);
+      t.ok(rows.every((r) => r['contractAddress'] === token && 'value' in r), `${action}: rows of the token, with value`);
+      if (type === 'ERC-7984') t.ok(rows.every((r) => r['value'] === null && !('tokenID' in r)), 'token7984tx: value null (confidential), no tokenID');
+      else t.ok(rows.every((r) => typeof r['tokenID'] === 'string' && typeof r['value'] === 'string'), 'token404tx: tokenID and value');
+    }
+    const countdown = (await get(Q('block/getblockcountdown'))).body['result'] as Body;
+    const v2countdown = await v2(`/blocks/${head + 100}/countdown`);
+    t.same(countdown, { CurrentBlock: String(head), CountdownBlock: String(head + 100), RemainingBlock: '100', EstimateTimeInSec: v2countdown['estimated_time_in_seconds'] }, 'getblockcountdown = v2 countdown');
+
+    // contract creations: the creator and creation transaction, as v2 shows them
+    const created = await okRows(Q('contract/getcontractcreation'));
+    t.same(created.map((r) => r['contractAddress']), [f.transactions.contractCreationAddress, f.transactions.createdByContractAddress], 'getcontractcreation: one row per contract, in the order asked');
+    for (const r of created) {
+      const address = await v2(`/addresses/${r['contractAddress'] as string}`);
+      const creationTx = await v2(`/transactions/${r['txHash'] as string}`);
+      t.same(
+        [r['txHash'], r['contractCreator'], r['blockNumber'], r['timestamp']],
+        [address['creation_transaction_hash'], ((creationTx['from'] as Body)['hash'] as string).toLowerCase(), String(creationTx['block_number']), String(Date.parse(creationTx['timestamp'] as string) / 1000)],
+        `getcontractcreation ${r['contractAddress'] as string} = v2 creation`,
+      );
+      t.ok(Object.values(r).every((v) => typeof v === 'string'), 'every value a string');
+    }
+    t.same([created[0]?.['contractFactory'], created[1]?.['contractFactory']], ['', f.transactions.creatorContract.toLowerCase()], 'contractFactory: "" for a transaction, the factory for a create frame');
+    t.match(created[0]?.['creationBytecode'], /^0x[0-9a-f]{20,}$/, 'creationBytecode: the init code');
+    const mixed = await okRows({ module: 'contract', action: 'getcontractcreation', contractaddresses: `nope, ${f.unknownAddress},${alice},${f.transactions.contractCreationAddress.toUpperCase().replace('0X', '0x')}` });
+    t.same(mixed.map((r) => r['contractAddress']), [f.transactions.contractCreationAddress], 'malformed, unknown and non-contract addresses are dropped');
+    t.same((await get({ module: 'contract', action: 'getcontractcreation', contractaddresses: f.unknownAddress })).body, { status: '1', message: 'OK', result: [] }, 'none found: an empty result');
+
+    // functionName: the decoded method's signature, "" when no known ABI decodes it
+    const named = txs.filter((r) => r['functionName'] !== '');
+    t.ok(named.length > 0 && txs.some((r) => r['functionName'] === ''), 'txlist: functionName set where known, "" elsewhere');
+    for (const r of txs.slice(0, 20)) {
+      const decoded = (await v2(`/transactions/${r['hash'] as string}`))['decoded_input'] as Body | null;
+      t.equal(r['functionName'], decoded === null ? '' : decoded['method_call'], `txlist functionName ${r['hash'] as string} = v2 decoded_input.method_call`);
+    }
+    t.ok(erc20.every((r) => typeof r['functionName'] === 'string') && erc20.some((r) => (r['functionName'] as string).startsWith('transfer')), 'tokentx: functionName too');
+
+    // proxy eth_getTransactionCount: the nonce after the head, from the store's transactions
+    const sent = await okRows({ module: 'account', action: 'txlist', address: alice, filter_by: 'from', sort: 'desc', offset: '1' });
+    const nonce = (await get(Q('proxy/eth_gettransactioncount'))).body;
+    t.same(nonce, { jsonrpc: '2.0', id: 1, result: `0x${(Number(sent[0]?.['nonce']) + 1).toString(16)}` }, 'proxy eth_getTransactionCount: the last nonce sent + 1');
+
     const proxyTx = (await get(Q('proxy/eth_gettransactionbyhash'))).body;
     // (the suite's explorer may be a wrapper without rpc: a plain one over the same store)
     const rpcTx = await createExplorer({ chains: { '1': store } }).rpc({ chainId: '1', body: { jsonrpc: '2.0', id: 1, method: 'eth_getTransactionByHash', params: [f.transactions.eip1559] } });
@@ -348,6 +425,9 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
       [{ module: 'block', action: 'getblockreward' }, 200, "Query parameter 'blockno' is required", null],
       [{ module: 'block', action: 'getblockreward', blockno: 'x' }, 200, 'Invalid block number', null],
       [{ module: 'block', action: 'getblockreward', blockno: String(head + 1) }, 200, 'Block does not exist', null],
+      [{ module: 'block', action: 'getblockcountdown' }, 200, "Query parameter 'blockno' is required", null],
+      [{ module: 'block', action: 'getblockcountdown', blockno: 'soon' }, 200, 'Invalid block number', null],
+      [{ module: 'block', action: 'getblockcountdown', blockno: String(head) }, 200, 'Error! Block number already pass', null],
       [{ module: 'block', action: 'getblocknobytime', timestamp: '1' }, 200, "Query parameter 'closest' is required", null],
       [{ module: 'block', action: 'getblocknobytime', timestamp: '-1', closest: 'before' }, 200, 'Invalid timestamp format', null],
       [{ module: 'block', action: 'getblocknobytime', timestamp: '1', closest: 'nearest' }, 200, 'Invalid closest format', null],
@@ -367,6 +447,7 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
       [{ module: 'stats', action: 'totalfees', date: '2024-02-30' }, 200, 'Invalid date format', null],
       [{ module: 'stats', action: 'totalfees' }, 200, "Query parameter 'date' is required", null],
       [{ module: 'contract', action: 'getabi', address: 'nope' }, 200, 'Invalid address format', null],
+      [{ module: 'contract', action: 'getcontractcreation' }, 200, 'Query parameter contractaddresses is required', 'Query parameter contractaddresses is required'],
     ];
     for (const [query, status, message, result] of ERRORS) {
       const a = await get(query);
@@ -374,7 +455,7 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     }
     // every action, with junk in every parameter it might read: an envelope, never a 5xx
     const JUNK = ['', 'x', '0x', '-1', '99999999999999999999999', `0x${'zz'.repeat(20)}`, 'latest', '%00'];
-    const NAMES = ['address', 'contractaddress', 'txhash', 'blockno', 'timestamp', 'closest', 'fromBlock', 'toBlock', 'topic0', 'topic1', 'topic0_1_opr', 'page', 'offset', 'sort', 'startblock', 'endblock', 'tag', 'boolean', 'date', 'position', 'hex', 'to', 'data', 'id', 'index'];
+    const NAMES = ['address', 'contractaddress', 'contractaddresses', 'txhash', 'blockno', 'timestamp', 'closest', 'fromBlock', 'toBlock', 'topic0', 'topic1', 'topic0_1_opr', 'page', 'offset', 'sort', 'startblock', 'endblock', 'tag', 'boolean', 'date', 'position', 'hex', 'to', 'data', 'id', 'index'];
     let tried = 0;
     for (const a of ETHERSCAN_ACTIONS) {
       for (const junk of JUNK) {

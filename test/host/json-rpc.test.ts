@@ -134,6 +134,30 @@ t.test('the store answers as the node does', async (t) => {
           t.same(vb[k], nb[k], `viem getBlock ${n} ${k}`);
         }
       }
+      // what a wallet asks before sending: nonces at every stored block (from the store), fees
+      const people = [...Object.values(facts.accounts), ...Object.values(facts.contracts)];
+      for (let n = 0n; n <= head; n++) {
+        for (const who of people) {
+          const at = `0x${n.toString(16)}`;
+          const [a, b] = await Promise.all([ours(url, 'eth_getTransactionCount', [who, at]), nodeRpc(anvil.url, 'eth_getTransactionCount', [who, at])]);
+          t.equal(a.result, b, `eth_getTransactionCount ${who} at ${at}`);
+        }
+      }
+      for (const blockTag of ['pending', 'latest'] as const) {
+        t.equal(await client.getTransactionCount({ address: facts.accounts.alice, blockTag }), await node.getTransactionCount({ address: facts.accounts.alice, blockTag }), `eth_getTransactionCount ${blockTag}`);
+      }
+      t.equal(await client.estimateMaxPriorityFeePerGas(), await node.estimateMaxPriorityFeePerGas(), 'eth_maxPriorityFeePerGas');
+      for (const params of [['0x5', 'latest', [10, 50, 90]], [`0x${(head + 1n).toString(16)}`, 'latest', [0, 25, 50, 75, 100]], ['0x3', `0x${(head - 2n).toString(16)}`], ['0x400', 'earliest', [1]]]) {
+        const [a, b] = await Promise.all([ours(url, 'eth_feeHistory', params), nodeRpc(anvil.url, 'eth_feeHistory', params)]);
+        const fees = (b as { baseFeePerGas: string[] }).baseFeePerGas;
+        const newest = BigInt((b as { oldestBlock: string }).oldestBlock) + BigInt(fees.length) - 2n;
+        // anvil ends the list with its pending block's base fee whatever the newest block; geth (and we) with the block after the newest
+        if (newest < head) fees[fees.length - 1] = (await node.getBlock({ blockNumber: newest + 1n })).baseFeePerGas?.toString(16).replace(/^/, '0x') ?? '';
+        compared += sameWhereRendered(t, a.result, b, `eth_feeHistory ${JSON.stringify(params)}`);
+      }
+      t.same(await client.getFeeHistory({ blockCount: 4, rewardPercentiles: [20, 80] }), await node.getFeeHistory({ blockCount: 4, rewardPercentiles: [20, 80] }).then(({ baseFeePerBlobGas: _b, blobGasUsedRatio: _r, ...rest }: Record<string, unknown>) => rest), 'viem getFeeHistory');
+      t.equal((await ours(url, 'net_version', [])).result, await nodeRpc(anvil.url, 'net_version', []), 'net_version');
+      t.match((await ours(url, 'web3_clientVersion', [])).result, /^scoutkit\/v\d+\.\d+\.\d+/, 'web3_clientVersion names us');
       t.ok(compared > 1000, `${compared} rendered values compared with the node's`);
       t.same(await client.getBlock({ blockTag: 'latest' }).then((b) => b.hash), (await node.getBlock({ blockTag: 'latest' })).hash, 'latest block');
       t.equal(await client.getBlock({ blockNumber: head + 10n }).catch((e: Error) => e.name), 'BlockNotFoundError', 'a block above the head: null');
@@ -221,6 +245,30 @@ t.test('envelope, errors and bounds', async (t) => {
     t.equal(reply.status, 200, `${what}: HTTP 200`);
     t.equal(codeOf(reply.json), code, `${what}: ${code}`);
   }
+  // without a node: nonces from the store (its head is `latest`), `pending` a clear error
+  const storeHead = `0x${(await node.getBlockNumber()).toString(16)}`;
+  for (const who of Object.values(facts.accounts)) {
+    for (const tag of [storeHead, 'latest', 'earliest']) {
+      const mine = (await post(at, { jsonrpc: '2.0', id: 1, method: 'eth_getTransactionCount', params: [who, tag] })).json as { result: string };
+      t.equal(mine.result, await nodeRpc(anvil.url, 'eth_getTransactionCount', [who, tag]), `no node: eth_getTransactionCount ${who} ${tag} from the store`);
+    }
+  }
+  const pending = (await post(at, { jsonrpc: '2.0', id: 1, method: 'eth_getTransactionCount', params: [facts.accounts.alice, 'pending'] })).json as { error: { code: number; message: string } };
+  t.same([pending.error.code, /eth_getTransactionCount: no node is configured/.test(pending.error.message)], [-32000, true], 'no node: a pending nonce is an error saying why');
+  const contractNonce = (await post(at, { jsonrpc: '2.0', id: 1, method: 'eth_getTransactionCount', params: [facts.contracts.token, storeHead] })).json as { error: { code: number } };
+  t.equal(contractNonce.error.code, -32000, "no node: a contract's nonce (its creations) is not the store's to say");
+  const beyond = (await post(at, { jsonrpc: '2.0', id: 1, method: 'eth_feeHistory', params: ['0x2', '0xffff'] })).json as { error: { code: number; message: string } };
+  t.same([beyond.error.code, beyond.error.message], [-32000, `request beyond head block: requested 65535, head ${Number(storeHead)}`], 'eth_feeHistory beyond the head: as geth says it');
+  for (const [what, params] of [
+    ['unordered percentiles', ['0x2', 'latest', [50, 10]]],
+    ['a percentile above 100', ['0x2', 'latest', [101]]],
+    ['a bad count', ['two', 'latest']],
+    ['no newest block', ['0x2']],
+  ] as const) {
+    t.equal(codeOf((await post(at, { jsonrpc: '2.0', id: 1, method: 'eth_feeHistory', params })).json), -32602, `eth_feeHistory ${what}: -32602`);
+  }
+  t.same((await post(at, { jsonrpc: '2.0', id: 1, method: 'net_version' })).json, { jsonrpc: '2.0', id: 1, result: CHAIN }, 'net_version: the chain id in decimal');
+  t.same((await post(at, { jsonrpc: '2.0', id: 1, method: 'eth_accounts' })).json, { jsonrpc: '2.0', id: 1, result: [] }, 'eth_accounts: none');
   const noNode = await post(at, { jsonrpc: '2.0', id: 9, method: 'eth_getCode', params: [facts.contracts.token, 'latest'] });
   t.match((noNode.json as { error: { message: string } }).error.message, /no node is configured/, 'says no node is configured');
 

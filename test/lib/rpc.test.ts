@@ -7,6 +7,8 @@ import { createExplorer } from '../../lib/index.ts';
 import type { DataSource, FailedRequest } from '../../lib/index.ts';
 import { createRpcNode } from '../../adapters/rpc/index.ts';
 import { fixtureChains } from '../host/helpers.ts';
+import type { BlockRecord, TransactionRecord } from '../../lib/domain/records.ts';
+import { blockRewards } from '../../lib/rpc/methods/eth_feeHistory.ts';
 
 const { chain1 } = await fixtureChains();
 
@@ -47,4 +49,39 @@ t.test('an unknown chain is 404; the fixture chain answers', async (t) => {
   t.equal((block?.result as { number: string }).number, `0x${(head ?? 0).toString(16)}`);
   const logs = await explorer.rpc({ chainId: '1', body: call('eth_getLogs', [{ fromBlock: 'earliest', toBlock: 'latest' }]) });
   t.ok(Array.isArray((logs.body as One).result), 'eth_getLogs over the whole fixture chain');
+});
+
+t.test('a wallet against the fixture chain without a node: nonces and fees from the store, pending refused', async (t) => {
+  const explorer = createExplorer({ chains: { '1': chain1 } });
+  const head = (await chain1.getHighestBlockNumber()) ?? 0;
+  const [last] = await chain1.listTransactions({ status: 'validated' }, { after: null, limit: 1, order: 'desc' });
+  const sender = last?.from ?? '0x';
+  const reply = await explorer.rpc?.({
+    chainId: '1',
+    body: [
+      call('eth_getTransactionCount', [sender, 'latest'], 1),
+      call('eth_getTransactionCount', [sender, 'pending'], 2),
+      call('eth_feeHistory', ['0x3', 'latest', [25, 75]], 3),
+      call('eth_maxPriorityFeePerGas', [], 4),
+      call('net_version', [], 5),
+      call('eth_getTransactionCount', [sender, `0x${(head + 1).toString(16)}`], 6),
+    ],
+  });
+  const [nonce, pending, history, tip, version, future] = reply?.body as One[];
+  t.equal(nonce?.result, `0x${((last?.nonce ?? 0) + 1).toString(16)}`, "the head's last sender: its last nonce + 1");
+  t.same([pending?.error?.code, future?.error?.code], [-32000, -32000], 'pending and a block above the head need the node');
+  t.match(pending?.error?.message, /eth_getTransactionCount: no node is configured/);
+  const h = history?.result as { oldestBlock: string; baseFeePerGas: string[]; gasUsedRatio: number[]; reward: string[][] };
+  t.same([h.oldestBlock, h.baseFeePerGas.length, h.gasUsedRatio.length, h.reward.length, h.reward[0]?.length], [`0x${(head - 2).toString(16)}`, 4, 3, 3, 2], 'fee history: 3 blocks, 4 base fees, 2 percentiles each');
+  t.ok(BigInt(tip?.result as string) >= 1_000_000_000n, 'a tip of at least 1 gwei');
+  t.equal(version?.result, '1');
+});
+
+t.test("geth's fee-history rewards: tips sorted, walked by gas used", async (t) => {
+  const block = { gasUsed: 100_000n } as BlockRecord;
+  const tx = (gasUsed: bigint, gasPrice: bigint) => ({ gasUsed, gasPrice, baseFeePerGas: 10n }) as TransactionRecord;
+  const txs = [tx(50_000n, 13n), tx(20_000n, 11n), tx(30_000n, 12n)];
+  // sorted tips 1 (20k), 2 (30k), 3 (50k): 20% of the gas is reached at tip 1, 21% at 2, 50% at 2, 51% at 3
+  t.same(blockRewards(block, txs, [0, 20, 21, 50, 51, 100]), [1n, 1n, 2n, 2n, 3n, 3n]);
+  t.same(blockRewards(block, [], [10, 90]), [0n, 0n], 'an empty block: zeros');
 });

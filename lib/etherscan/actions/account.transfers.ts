@@ -1,5 +1,7 @@
 /**
- * `account/tokentx` (ERC-20), `tokennfttx` (ERC-721) and `token1155tx` (ERC-1155): the
+ * `account/tokentx` (ERC-20), `tokennfttx` (ERC-721), `token1155tx` (ERC-1155), `token404tx`
+ * (ERC-404: `tokenID` of an NFT leg, "" for a fungible one, and `value`) and `token7984tx`
+ * (ERC-7984: confidential amounts, `value` null as Blockscout renders it): the
  * consensus token transfers of that standard from or to `address` and/or of the token
  * `contractaddress` (at least one), by block then log index (`sort`, default desc), within
  * `startblock`..`endblock`, paged by `page`/`offset`. An ERC-1155 batch transfer is one row per
@@ -11,7 +13,7 @@ import type { EtherscanAction } from '../action.ts';
 import { fail, none, ok } from '../action.ts';
 import { collectWindow } from '../paging.ts';
 import { blockRange, optionalAddress, param, sortParam, windowParam } from '../params.ts';
-import { confirmations, cumulativeGas, gasKey, headOf, methodIdOf, str, tokensOf, transactionsOf } from '../rows.ts';
+import { confirmations, cumulativeGas, functionNameOf, gasKey, headOf, methodIdOf, str, tokensOf, transactionsOf } from '../rows.ts';
 
 interface Row {
   readonly transfer: TokenTransferRecord;
@@ -71,8 +73,9 @@ function transferAction(action: string, type: TokenType): EtherscanAction {
             from: t.from,
             contractAddress: t.tokenAddress,
             to: t.to,
-            ...(type === 'ERC-20' ? { value: str(amount) } : {}),
-            ...(type !== 'ERC-20' ? { tokenID: str(id) } : {}),
+            ...(type === 'ERC-20' || type === 'ERC-404' ? { value: str(amount) } : {}),
+            ...(type === 'ERC-7984' ? { value: null } : {}),
+            ...(type !== 'ERC-20' && type !== 'ERC-7984' ? { tokenID: str(id) } : {}),
             ...(type === 'ERC-1155' ? { tokenValue: str(amount) } : {}),
             tokenName: str(tk?.name),
             tokenSymbol: str(tk?.symbol),
@@ -85,6 +88,7 @@ function transferAction(action: string, type: TokenType): EtherscanAction {
             input: tx?.input ?? '',
             confirmations: confirmations(head, t.blockNumber),
             methodId: tx === undefined ? '' : methodIdOf(tx),
+            functionName: tx === undefined ? '' : functionNameOf(tx),
           };
         }),
       );
@@ -95,3 +99,5 @@ function transferAction(action: string, type: TokenType): EtherscanAction {
 export const tokentx = transferAction('tokentx', 'ERC-20');
 export const tokennfttx = transferAction('tokennfttx', 'ERC-721');
 export const token1155tx = transferAction('token1155tx', 'ERC-1155');
+export const token404tx = transferAction('token404tx', 'ERC-404');
+export const token7984tx = transferAction('token7984tx', 'ERC-7984');

@@ -2,7 +2,8 @@
  * `account/txlist`: the consensus transactions from, to or creating `address` (`filter_by`
  * `from`|`to` narrows it), by block then index (`sort`, default desc), within
  * `startblock`..`endblock` and `start_timestamp`..`end_timestamp` (unix seconds, both
- * inclusive; turned into blocks by time), paged by `page`/`offset`.
+ * inclusive; turned into blocks by time), paged by `page`/`offset`. Rows carry Etherscan's
+ * `methodId` and `functionName` ("" for a method no known ABI decodes).
  */
 import type { TransactionRecord } from '../../domain/records.ts';
 import type { BlockRange, Direction } from '../../ports.ts';
@@ -10,7 +11,7 @@ import type { EtherscanAction } from '../action.ts';
 import { none, ok } from '../action.ts';
 import { collectWindow, one } from '../paging.ts';
 import { addressParam, blockRange, nonNegative, param, sortParam, windowParam } from '../params.ts';
-import { confirmations, cumulativeGas, gasKey, headOf, isError, methodIdOf, receiptStatus, str } from '../rows.ts';
+import { confirmations, cumulativeGas, functionNameOf, gasKey, headOf, isError, methodIdOf, receiptStatus, str } from '../rows.ts';
 import { firstAtOrAfter, lastAtOrBefore } from './blocktime.ts';
 
 /** `startblock`/`endblock` narrowed by `start_timestamp`/`end_timestamp`; null when nothing can match. */
@@ -76,6 +77,7 @@ export const txlist: EtherscanAction = {
         gasUsed: str(tx.gasUsed),
         confirmations: confirmations(head, tx.blockNumber),
         methodId: methodIdOf(tx),
+        functionName: functionNameOf(tx),
       })),
     );
   },

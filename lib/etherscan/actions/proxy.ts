@@ -44,6 +44,7 @@ const PROXY: readonly (readonly [string, (q: EtherscanQuery) => readonly unknown
   ['eth_getTransactionByHash', (q) => [param(q, 'txhash')]],
   ['eth_getTransactionReceipt', (q) => [param(q, 'txhash')]],
   ['eth_getBalance', (q) => [param(q, 'address'), tag(q)]],
+  ['eth_getTransactionCount', (q) => [param(q, 'address'), tag(q)]],
   ['eth_call', (q) => [callObject(q), tag(q)]],
   ['eth_estimateGas', (q) => [callObject(q)]],
   ['eth_getCode', (q) => [param(q, 'address'), tag(q)]],

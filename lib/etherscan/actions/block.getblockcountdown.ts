@@ -1,0 +1,28 @@
+/**
+ * `block/getblockcountdown`: `blockno` (a future height) → `{CurrentBlock, CountdownBlock,
+ * RemainingBlock, EstimateTimeInSec}`, all strings: the blocks left from the store's head and
+ * the time they take at the chain's average block time (as `/blocks/{n}/countdown`, seconds with
+ * one decimal). A height already reached: `Error! Block number already pass`; an empty store:
+ * `Chain is indexing now, try again later` (Blockscout's messages).
+ */
+import { countdown, decimalSeconds } from '../../endpoints/blockCountdown.ts';
+import { averageBlockTimeMs } from '../../stats/averageBlockTime.ts';
+import type { EtherscanAction } from '../action.ts';
+import { fail, ok } from '../action.ts';
+import { nonNegative, param, requiredMessage } from '../params.ts';
+
+export const getblockcountdown: EtherscanAction = {
+  module: 'block',
+  action: 'getblockcountdown',
+  async run(ctx, query) {
+    const raw = param(query, 'blockno');
+    if (raw === undefined) return fail(requiredMessage('blockno'));
+    const target = nonNegative(raw, Number.MAX_SAFE_INTEGER);
+    if (target === undefined) return fail('Invalid block number');
+    const current = await ctx.ds.getHighestBlockNumber();
+    if (current === null) return fail('Chain is indexing now, try again later');
+    if (target <= current) return fail('Error! Block number already pass');
+    const c = countdown(current, target, await averageBlockTimeMs(ctx.ds));
+    return ok({ CurrentBlock: String(c.current), CountdownBlock: String(c.target), RemainingBlock: String(c.remaining), EstimateTimeInSec: decimalSeconds(c.tenthsOfSecond) });
+  },
+};
