@@ -19,7 +19,7 @@ import type { Dialect } from './dialect.ts';
 import { beginStatsWrite } from './stats.ts';
 import { applySupplyDelta } from './supply.ts';
 import { toBig } from './dialect.ts';
-import { TOKEN_SEARCH_COLUMNS, tokenSearchSelect } from './migrations/010_token_search.ts';
+import { TOKEN_SEARCH_COLUMNS, tokenSearchSelect } from './tokenSearch.ts';
 import {
   asRows,
   big,
@@ -489,7 +489,7 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       const keys = keyRows(d, 'token_search', ['address'], part.map((a) => [a]));
       const listed = `IN (SELECT "address" FROM ${keys.sql} k)`;
       await trx.raw(`DELETE FROM token_search WHERE "address" ${listed}`, [...keys.bindings]);
-      await trx.raw(`INSERT INTO token_search ${TOKEN_SEARCH_COLUMNS} ${tokenSearchSelect(trx, `t."address" ${listed}`)}`, [...keys.bindings]);
+      await trx.raw(`INSERT INTO token_search ${TOKEN_SEARCH_COLUMNS} ${tokenSearchSelect(d, `t."address" ${listed}`)}`, [...keys.bindings]);
     }
   }
 
