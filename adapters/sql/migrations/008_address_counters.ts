@@ -1,5 +1,5 @@
 /**
- * address_counters: what the sink keeps per address (adapters/sql/counters.ts) — the raw
+ * address_counters: what the sink keeps per address (adapters/sql/write/counters.ts) — the raw
  * counter parts (transactions sent or received once each, received, token transfers, gas of
  * outgoing and incoming transactions, blocks mined), the effective transactions count (a
  * contract's received ones, else sent or received: it depends on the address's current
@@ -7,7 +7,7 @@
  * `listed` marks a positive balance: the top-accounts rows. Every listAccounts order has its
  * index (listed first), so a page is index range scans from the cursor. A store written
  * before this migration is counted once, from its rows (the recount below: the rules of
- * lib/stats/addressCounters.ts and adapters/sql/counters.ts as they were when it was written).
+ * lib/stats/addressCounters.ts and adapters/sql/write/counters.ts as they were when it was written).
  */
 import type { Knex } from 'knex';
 import type { MigrationDialect } from './frozen/dialect.ts';

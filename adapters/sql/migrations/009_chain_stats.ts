@@ -1,5 +1,5 @@
 /**
- * Chain statistics kept by the writer (adapters/sql/stats.ts): chain-wide counters, daily
+ * Chain statistics kept by the writer (adapters/sql/write/stats.ts): chain-wide counters, daily
  * aggregates per UTC day, and per-contract daily activity (hot contracts), plus the timestamp
  * indexes that bound the live windows (the last 24 h of blocks, the 5m/1h/3h hot-contract
  * windows of transactions). A store that already holds blocks is backfilled here, by the

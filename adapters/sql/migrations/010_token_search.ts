@@ -4,7 +4,7 @@
  *   table so that each query is an index range: holders_rank (= −holders_count, so the list's
  *   order is ascending in every column), name_null (1 for a NULL name: those sort last),
  *   name_key (the name, '' for NULL), the ASCII-lower-cased name and symbol for prefix ranges.
- *   The sink keeps it in step with tokens and token_holder_counts (write/tokens.ts syncTokenSearch).
+ *   The sink keeps it in step with tokens and token_holder_counts (adapters/sql/write/tokens.ts syncTokenSearch).
  * - addresses_name: named addresses by ASCII-lower-cased name, then hash (listAddresses).
  * Text keys compare by code point (frozen/dialect.ts codeOrderText / asciiLower).
  */

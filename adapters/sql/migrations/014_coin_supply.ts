@@ -1,5 +1,5 @@
 /**
- * The coin supply kept in chain_counters (adapters/sql/supply.ts): Σ of the positive current
+ * The coin supply kept in chain_counters (adapters/sql/write/supply.ts): Σ of the positive current
  * coin balances (`coin_supply`) and the zero address's current balance (`zero_balance`),
  * both wei. A store written before this migration is counted once from address_counters.
  */

@@ -1,5 +1,5 @@
 /**
- * address_counters kept by the SQL sink (adapters/sql/counters.ts) against a full recount from
+ * address_counters kept by the SQL sink (adapters/sql/write/counters.ts) against a full recount from
  * the stored rows (migration 008 taken down and run again, as on a store written before it):
  * the fixture chain with its mempool, then a rollback, must leave the kept table equal to the recount.
  */

@@ -1,14 +1,14 @@
 /**
  * The coin supply the SQL sink keeps in chain_counters (migration 014): Σ of the positive
  * current coin balances and the zero address's current balance. A write's change of current
- * balances (address_counters.balance, adapters/sql/counters.ts) moves them by new − old inside
+ * balances (address_counters.balance, ./counters.ts) moves them by new − old inside
  * the same database transaction, so a rollback takes back exactly what the removed rows gave
  * and a re-write (nothing changes) moves nothing.
  */
 import type { Knex } from 'knex';
-import type { Address } from '../../lib/domain/records.ts';
-import type { Dialect } from './dialect.ts';
-import { asRows, big } from './rows.ts';
+import type { Address } from '../../../lib/domain/records.ts';
+import type { Dialect } from '../dialect.ts';
+import { asRows, big } from '../rows.ts';
 
 type Db = Knex | Knex.Transaction;
 

@@ -10,18 +10,18 @@
  * - the effective transactions count follows the address's current contract status, so it is
  *   recomputed for every address whose counters or address record the write touched.
  * A rollback therefore leaves exactly the counts of the rows that remain. The change of current
- * balances is returned (SupplyDelta) for the kept coin supply (adapters/sql/supply.ts).
+ * balances is returned (SupplyDelta) for the kept coin supply (./supply.ts).
  */
 import type { Knex } from 'knex';
-import type { Address, BlockBundle, Hash, TransactionRecord } from '../../lib/domain/records.ts';
-import type { Dialect } from './dialect.ts';
-import { toBig } from './dialect.ts';
-import type { Row, WriteRow } from './rows.ts';
-import { asRows, big, bool, num, str } from './rows.ts';
-import { BULK_ROWS, KEY_CHUNK, chunks, keyRows, upsertRows } from './sql.ts';
+import type { Address, BlockBundle, Hash, TransactionRecord } from '../../../lib/domain/records.ts';
+import type { Dialect } from '../dialect.ts';
+import { toBig } from '../dialect.ts';
+import type { Row, WriteRow } from '../rows.ts';
+import { asRows, big, bool, num, str } from '../rows.ts';
+import { BULK_ROWS, KEY_CHUNK, chunks, keyRows, upsertRows } from '../sql.ts';
 import { SupplyDelta } from './supply.ts';
-import type { CounterParts } from '../../lib/stats/addressCounters.ts';
-import { CounterPartsTable, transactionsCountOf, zeroParts } from '../../lib/stats/addressCounters.ts';
+import type { CounterParts } from '../../../lib/stats/addressCounters.ts';
+import { CounterPartsTable, transactionsCountOf, zeroParts } from '../../../lib/stats/addressCounters.ts';
 
 /** What one write changes: counter deltas and the addresses whose derived columns must be redone. */
 export class CounterDeltas extends CounterPartsTable {
