@@ -14,7 +14,7 @@ function allContracts(s: State): ContractCodeRecord[] {
   return out;
 }
 
-export function contractQueries({ s, views }: MemoryReadContext): Pick<VersionedDataSource, 'getContracts' | 'listContracts' | 'countContracts'> {
+export function contractQueries({ s }: MemoryReadContext): Pick<VersionedDataSource, 'getContracts' | 'listContracts' | 'countContracts'> {
   return {
     async getContracts(addresses) {
       const out: ContractCodeRecord[] = [];

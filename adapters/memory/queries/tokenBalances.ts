@@ -17,7 +17,7 @@ import { balanceVs, collectionOrder, collectionVs, holderVs, tokenIdDesc } from 
 import { pageSize, takePage } from '../paging.ts';
 import type { MemoryReadContext } from './context.ts';
 
-export function tokenBalanceQueries({ s, views }: MemoryReadContext): Pick<VersionedDataSource, 'listTokenBalances' | 'listTokenHoldings' | 'listTokenHolders' | 'listNftCollections'> {
+export function tokenBalanceQueries({ views }: MemoryReadContext): Pick<VersionedDataSource, 'listTokenBalances' | 'listTokenHoldings' | 'listTokenHolders' | 'listNftCollections'> {
   const tokenBalances = (filter: TokenBalanceFilter, page: Page<TokenBalanceCursor>): readonly CurrentTokenBalance[] => {
     const types = filter.types === undefined ? undefined : new Set(filter.types);
     const c = page.after;

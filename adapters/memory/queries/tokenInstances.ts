@@ -13,7 +13,7 @@ function held(instance: TokenInstanceRecord | null, value: bigint | null): HeldT
   return Object.freeze({ instance, value });
 }
 
-export function tokenInstanceQueries({ s, views }: MemoryReadContext): Pick<VersionedDataSource, 'getTokenInstance' | 'getTokenInstances' | 'listTokenInstances'> {
+export function tokenInstanceQueries({ views }: MemoryReadContext): Pick<VersionedDataSource, 'getTokenInstance' | 'getTokenInstances' | 'listTokenInstances'> {
   return {
     async getTokenInstance(key) {
       return views().instance(key.tokenAddress, key.tokenId);

@@ -9,7 +9,7 @@ import { tokenListVs } from '../compare.ts';
 import { takePage } from '../paging.ts';
 import type { MemoryReadContext } from './context.ts';
 
-export function tokenQueries({ s, views }: MemoryReadContext): Pick<VersionedDataSource, 'getToken' | 'getTokens' | 'listTokens'> {
+export function tokenQueries({ views }: MemoryReadContext): Pick<VersionedDataSource, 'getToken' | 'getTokens' | 'listTokens'> {
   return {
     async getToken(address) {
       return views().token(address);

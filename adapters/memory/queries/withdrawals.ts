@@ -5,7 +5,7 @@ import type { VersionedDataSource } from '../../../lib/ports.ts';
 import { listWithdrawals } from '../withdrawals.ts';
 import type { MemoryReadContext } from './context.ts';
 
-export function withdrawalQueries({ s, views }: MemoryReadContext): Pick<VersionedDataSource, 'listWithdrawals' | 'getWithdrawalTotals'> {
+export function withdrawalQueries({ s }: MemoryReadContext): Pick<VersionedDataSource, 'listWithdrawals' | 'getWithdrawalTotals'> {
   return {
     async listWithdrawals(filter, page) {
       return listWithdrawals(s, filter, page);
