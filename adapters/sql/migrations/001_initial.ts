@@ -10,7 +10,7 @@
  * idempotence key) and a `seq` write order that breaks block-number ties (the later write wins).
  */
 import type { Knex } from 'knex';
-import { dialectOf } from '../dialect.ts';
+import { dialectOf } from './frozen/dialect.ts';
 
 export const name = '001_initial';
 

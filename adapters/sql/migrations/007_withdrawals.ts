@@ -11,7 +11,7 @@
  * so /withdrawals/counters reads one row whatever the chain's length.
  */
 import type { Knex } from 'knex';
-import { dialectOf } from '../dialect.ts';
+import { dialectOf } from './frozen/dialect.ts';
 
 export const name = '007_withdrawals';
 

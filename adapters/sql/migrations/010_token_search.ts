@@ -4,23 +4,23 @@
  *   table so that each query is an index range: holders_rank (= −holders_count, so the list's
  *   order is ascending in every column), name_null (1 for a NULL name: those sort last),
  *   name_key (the name, '' for NULL), the ASCII-lower-cased name and symbol for prefix ranges.
- *   The sink keeps it in step with tokens and token_holder_counts (write.ts syncTokenSearch).
+ *   The sink keeps it in step with tokens and token_holder_counts (adapters/sql/write/tokens.ts syncTokenSearch).
  * - addresses_name: named addresses by ASCII-lower-cased name, then hash (listAddresses).
- * Text keys compare by code point (dialect.ts codeOrderText / asciiLower).
+ * Text keys compare by code point (frozen/dialect.ts codeOrderText / asciiLower).
  */
 import type { Knex } from 'knex';
-import { dialectOf } from '../dialect.ts';
+import { dialectOf } from './frozen/dialect.ts';
 
 export const name = '010_token_search';
 
 /** The token_search rows of the tokens whose address satisfies `where` (SQL over `t`). */
-export function tokenSearchSelect(knex: Knex, where: string): string {
+function tokenSearchSelect(knex: Knex, where: string): string {
   const d = dialectOf(knex);
   return `SELECT t."address", t."type", -COALESCE(h."holders_count", 0), CASE WHEN t."name" IS NULL THEN 1 ELSE 0 END,
     COALESCE(t."name", ''), ${d.asciiLower('t."name"')}, ${d.asciiLower('t."symbol"')}
     FROM tokens t LEFT JOIN token_holder_counts h ON h."token_address" = t."address" WHERE ${where}`;
 }
-export const TOKEN_SEARCH_COLUMNS = '("address", "type", "holders_rank", "name_null", "name_key", "name_lower", "symbol_lower")';
+const TOKEN_SEARCH_COLUMNS = '("address", "type", "holders_rank", "name_null", "name_key", "name_lower", "symbol_lower")';
 
 export async function up(knex: Knex): Promise<void> {
   const d = dialectOf(knex);

@@ -4,7 +4,7 @@
  * callTracer frames of every traced transaction. Rows carry block_hash (rollback, idempotence).
  */
 import type { Knex } from 'knex';
-import { dialectOf } from '../dialect.ts';
+import { dialectOf } from './frozen/dialect.ts';
 
 export const name = '011_contract_code_and_traces';
 

@@ -10,7 +10,7 @@
  *   of /search): a seek in order, where addresses_name would step over every named non-contract.
  */
 import type { Knex } from 'knex';
-import { dialectOf } from '../dialect.ts';
+import { dialectOf } from './frozen/dialect.ts';
 
 export const name = '015_token_search_covering';
 

@@ -1,4 +1,4 @@
-/** getChainCounters: the one row the writer keeps (adapters/sql/stats.ts, adapters/sql/supply.ts). */
+/** getChainCounters: the one row the writer keeps (adapters/sql/write/stats.ts, adapters/sql/write/supply.ts). */
 import type { ChainCounters } from '../../../lib/ports.ts';
 import { asRows, big, num } from '../rows.ts';
 import type { SqlContext } from './context.ts';

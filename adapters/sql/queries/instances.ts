@@ -7,7 +7,7 @@ import type { Address, TokenInstanceRecord } from '../../../lib/domain/records.t
 import type { TokenInstanceKey } from '../../../lib/ports.ts';
 import { big, hex, num, str, tokenType, asRows } from '../rows.ts';
 import { KEY_CHUNK, chunks, keyCondition } from '../sql.ts';
-import { ZERO_ADDRESS } from '../write.ts';
+import { ZERO_ADDRESS } from '../write/supply.ts';
 import type { SqlContext } from './context.ts';
 import { inOrder } from './seek.ts';
 

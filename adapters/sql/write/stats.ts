@@ -11,12 +11,12 @@
  * writer counts the touched addresses that have one before and after its changes.
  */
 import type { Knex } from 'knex';
-import type { Address, BlockBundle, Hash } from '../../lib/domain/records.ts';
-import { StatsDelta } from '../../lib/stats/chainStats.ts';
-import type { Dialect } from './dialect.ts';
-import type { WriteRow } from './rows.ts';
-import { asRows, big, bigOrNull, hexOrNull, num, str } from './rows.ts';
-import { BULK_ROWS, KEY_CHUNK, chunks, keyCondition, keyRows, upsertRows } from './sql.ts';
+import type { Address, BlockBundle, Hash } from '../../../lib/domain/records.ts';
+import { StatsDelta } from '../../../lib/stats/chainStats.ts';
+import type { Dialect } from '../dialect.ts';
+import type { WriteRow } from '../rows.ts';
+import { asRows, big, bigOrNull, hexOrNull, num, str } from '../rows.ts';
+import { BULK_ROWS, KEY_CHUNK, chunks, keyCondition, keyRows, upsertRows } from '../sql.ts';
 
 type Db = Knex | Knex.Transaction;
 

@@ -1,15 +1,14 @@
 /**
  * The coin supply the SQL sink keeps in chain_counters (migration 014): Σ of the positive
  * current coin balances and the zero address's current balance. A write's change of current
- * balances (address_counters.balance, adapters/sql/counters.ts) moves them by new − old inside
+ * balances (address_counters.balance, ./counters.ts) moves them by new − old inside
  * the same database transaction, so a rollback takes back exactly what the removed rows gave
  * and a re-write (nothing changes) moves nothing.
  */
 import type { Knex } from 'knex';
-import type { Address } from '../../lib/domain/records.ts';
-import type { Dialect } from './dialect.ts';
-import { toBig } from './dialect.ts';
-import { asRows, big, str } from './rows.ts';
+import type { Address } from '../../../lib/domain/records.ts';
+import type { Dialect } from '../dialect.ts';
+import { asRows, big } from '../rows.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -44,27 +43,4 @@ export async function applySupplyDelta(db: Db, d: Dialect, delta: SupplyDelta): 
   await db('chain_counters')
     .where('id', 1)
     .update({ coin_supply: d.big(big(r, 'coin_supply') + delta.supply), zero_balance: d.big(big(r, 'zero_balance') + delta.zero) });
-}
-
-/** Rows read per step of a recount. */
-const STEP = 1000;
-
-/** Count the supply from address_counters (a store written before migration 014). */
-export async function recountSupply(db: Db, d: Dialect): Promise<void> {
-  let supply = 0n;
-  let zero = 0n;
-  let after = '';
-  for (;;) {
-    const rows = asRows(
-      await db('address_counters').select('address', 'balance').whereNotNull('balance').andWhere('address', '>', after).orderBy('address').limit(STEP),
-    );
-    if (rows.length === 0) break;
-    for (const r of rows) {
-      const value = toBig(r.balance);
-      if (value > 0n) supply += value;
-      if (str(r, 'address') === ZERO_ADDRESS) zero = value;
-    }
-    after = str(rows[rows.length - 1] as Record<string, unknown>, 'address');
-  }
-  await db('chain_counters').where('id', 1).update({ coin_supply: d.big(supply), zero_balance: d.big(zero) });
 }

@@ -10,18 +10,18 @@
  * - the effective transactions count follows the address's current contract status, so it is
  *   recomputed for every address whose counters or address record the write touched.
  * A rollback therefore leaves exactly the counts of the rows that remain. The change of current
- * balances is returned (SupplyDelta) for the kept coin supply (adapters/sql/supply.ts).
+ * balances is returned (SupplyDelta) for the kept coin supply (./supply.ts).
  */
 import type { Knex } from 'knex';
-import type { Address, BlockBundle, Hash, TransactionRecord } from '../../lib/domain/records.ts';
-import type { Dialect } from './dialect.ts';
-import { toBig } from './dialect.ts';
-import type { Row, WriteRow } from './rows.ts';
-import { asRows, big, bool, num, str } from './rows.ts';
-import { BULK_ROWS, KEY_CHUNK, chunks, keyRows, upsertRows } from './sql.ts';
+import type { Address, BlockBundle, Hash, TransactionRecord } from '../../../lib/domain/records.ts';
+import type { Dialect } from '../dialect.ts';
+import { toBig } from '../dialect.ts';
+import type { Row, WriteRow } from '../rows.ts';
+import { asRows, big, bool, num, str } from '../rows.ts';
+import { BULK_ROWS, KEY_CHUNK, chunks, keyRows, upsertRows } from '../sql.ts';
 import { SupplyDelta } from './supply.ts';
-import type { CounterParts } from '../../lib/stats/addressCounters.ts';
-import { CounterPartsTable, transactionsCountOf, zeroParts } from '../../lib/stats/addressCounters.ts';
+import type { CounterParts } from '../../../lib/stats/addressCounters.ts';
+import { CounterPartsTable, transactionsCountOf, zeroParts } from '../../../lib/stats/addressCounters.ts';
 
 /** What one write changes: counter deltas and the addresses whose derived columns must be redone. */
 export class CounterDeltas extends CounterPartsTable {
@@ -183,45 +183,4 @@ export async function applyCounterDeltas(trx: Knex.Transaction, d: Dialect, acc:
   await upsertRows(trx, d, 'address_counters', ['address'], countMoved, [...UNINDEXED_COUNTERS, 'transactions_count']);
   await upsertRows(trx, d, 'address_counters', ['address'], unindexedMoved, UNINDEXED_COUNTERS);
   return supply;
-}
-
-/**
- * Recount every address from the stored rows (migration 008 on a store written before it):
- * the same numbers the deltas keep, from aggregate queries.
- */
-export async function recountAll(knex: Knex, d: Dialect): Promise<void> {
-  await knex.transaction(async (trx) => {
-    const acc = new CounterDeltas();
-    // gas_used is numeric on Postgres, text on SQLite: summed as 64-bit integers on both
-    const sum = 'SUM(CAST(gas_used AS BIGINT))';
-    const txs = `(SELECT from_address, to_address, gas_used FROM transactions WHERE consensus = ? UNION ALL SELECT from_address, to_address, gas_used FROM pending_transactions) t`;
-    const raw = async (sql: string, bindings: readonly (string | number | boolean)[] = []) => asRows(d.rawRows(await trx.raw(sql, [...bindings])));
-    const get = (a: Address): CounterParts => {
-      const p = acc.parts.get(a) ?? zeroParts();
-      acc.parts.set(a, p);
-      return p;
-    };
-    const n = (r: Row, c: string): bigint => (r[c] === null || r[c] === undefined ? 0n : toBig(typeof r[c] === 'number' ? r[c] : String(r[c])));
-    for (const r of await raw(`SELECT from_address AS a, COUNT(*) AS n, ${sum} AS g FROM ${txs} GROUP BY from_address`, [true])) {
-      const p = get(addr(r, 'a'));
-      p.txAny += n(r, 'n');
-      p.gasOut += n(r, 'g');
-    }
-    for (const r of await raw(`SELECT to_address AS a, COUNT(*) AS n, ${sum} AS g FROM ${txs} WHERE to_address IS NOT NULL GROUP BY to_address`, [true])) {
-      const p = get(addr(r, 'a'));
-      p.txTo += n(r, 'n');
-      p.gasIn += n(r, 'g');
-    }
-    for (const r of await raw(`SELECT to_address AS a, COUNT(*) AS n FROM ${txs} WHERE to_address IS NOT NULL AND to_address <> from_address GROUP BY to_address`, [true])) {
-      get(addr(r, 'a')).txAny += n(r, 'n');
-    }
-    for (const r of await raw('SELECT from_address AS a, COUNT(*) AS n FROM token_transfers GROUP BY from_address')) get(addr(r, 'a')).transfers += n(r, 'n');
-    for (const r of await raw('SELECT to_address AS a, COUNT(*) AS n FROM token_transfers WHERE to_address <> from_address GROUP BY to_address')) {
-      get(addr(r, 'a')).transfers += n(r, 'n');
-    }
-    for (const r of await raw('SELECT miner AS a, COUNT(*) AS n FROM blocks GROUP BY miner')) get(addr(r, 'a')).validations += n(r, 'n');
-    for (const r of await raw('SELECT DISTINCT address AS a FROM coin_balances')) acc.recount.add(addr(r, 'a'));
-    await trx('address_counters').delete();
-    await applyCounterDeltas(trx, d, acc, false);
-  });
 }

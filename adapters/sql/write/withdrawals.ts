@@ -3,11 +3,11 @@
  * deleted with it, and the one-row totals (count, Σ amount) moved by the same transaction.
  */
 import type { Knex } from 'knex';
-import type { BlockBundle, Hash } from '../../lib/domain/records.ts';
-import type { Dialect } from './dialect.ts';
-import type { WriteRow } from './rows.ts';
-import { asRows, big } from './rows.ts';
-import { KEY_CHUNK, chunks, insertRows } from './sql.ts';
+import type { BlockBundle, Hash } from '../../../lib/domain/records.ts';
+import type { Dialect } from '../dialect.ts';
+import type { WriteRow } from '../rows.ts';
+import { asRows, big } from '../rows.ts';
+import { KEY_CHUNK, chunks, insertRows } from '../sql.ts';
 
 export function withdrawalRows(d: Dialect, bundle: BlockBundle): WriteRow[] {
   return (bundle.withdrawals ?? []).map((w) => ({

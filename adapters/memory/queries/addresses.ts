@@ -1,0 +1,36 @@
+/**
+ * Addresses: current records by hash and the named addresses by name prefix (sorted lower-cased).
+ */
+import type { Address, AddressRecord } from '../../../lib/domain/records.ts';
+import type { VersionedDataSource } from '../../../lib/ports.ts';
+import { asciiLower, compareCodePoints } from '../../../lib/domain/text.ts';
+import { namedAddressVs } from '../compare.ts';
+import { takePage } from '../paging.ts';
+import type { MemoryReadContext } from './context.ts';
+
+export function addressQueries({ s, views }: MemoryReadContext): Pick<VersionedDataSource, 'getAddresses' | 'listAddresses'> {
+  return {
+    async getAddresses(hashes: readonly Address[]): Promise<readonly AddressRecord[]> {
+      const out: AddressRecord[] = [];
+      for (const h of new Set(hashes)) {
+        const a = s.addresses.current(h);
+        if (a !== undefined) out.push(a);
+      }
+      return out;
+    },
+
+    async listAddresses(filter, page) {
+      const prefix = asciiLower(filter.namePrefix);
+      // names sorted lower-cased: the matches are one contiguous window
+      return takePage(views().namedAddresses, page.limit, {
+        cursor: page.after === null ? null : namedAddressVs(page.after),
+        backward: page.order === 'asc',
+        ...(filter.isContract === undefined ? {} : { keep: (a: AddressRecord) => a.isContract === filter.isContract }),
+        window: (a) => {
+          const name = asciiLower(a.name);
+          return name.startsWith(prefix) ? 0 : compareCodePoints(name, prefix);
+        },
+      });
+    },
+  };
+}
