@@ -8,7 +8,7 @@ import * as t from 'io-ts';
 import type { Address, Hash, TransactionRecord } from '../domain/records.ts';
 import type { ApiError } from '../errors.ts';
 import { invalidParams } from '../errors.ts';
-import { withSchema } from '../openapi/jsonSchema.ts';
+import { describedString, withSchema } from '../openapi/jsonSchema.ts';
 import type { ParamCodec } from '../params/codecs.ts';
 import { firstBlockAtOrAfter } from '../paging/blockTime.ts';
 import type { BlockRange, DataSource, Direction } from '../ports.ts';
@@ -24,7 +24,7 @@ export const CSV_PAGE_SIZE = 100;
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 /** The 200 body as our OpenAPI document describes it (media type text/csv). */
-export const CsvText = withSchema(t.string, { type: 'string', description: 'RFC 4180 CSV: a header record, then one record per row (CRLF)' });
+export const CsvText = describedString('CsvText', { type: 'string', description: 'RFC 4180 CSV: a header record, then one record per row (CRLF)' });
 
 // ---- parameters -------------------------------------------------------------------------------
 
