@@ -8,7 +8,9 @@
  * The protocol is @koa/cors's (koajs' own, beside koa and @koa/router); this module holds
  * Blockscout's header lists, the origin list of `--cors`, and one case @koa/cors passes on: a
  * preflight from an origin not on the list is answered 204 without CORS headers (the browser
- * then refuses the request) instead of reaching the API.
+ * then refuses the request) instead of reaching the API. With any origin (the default), an
+ * actual request gets @koa/cors's two headers set synchronously here: every API request passes
+ * through this, and the library's async wrapper is a promise more per request.
  *
  * Differences from Blockscout, on purpose: no `access-control-allow-credentials` (scoutkit sets
  * no cookies; keys travel in headers or the query, which need no credentials mode; Blockscout's
@@ -91,7 +93,18 @@ export function corsMiddleware(options: CorsOptions = {}): Middleware {
     credentials: false,
     keepHeadersOnError: true,
   });
-  if (listed === undefined) return handle;
+  if (listed === undefined) {
+    // any origin: an actual request (not OPTIONS) gets the same two headers @koa/cors would set,
+    // set here without its async wrapper (every API request passes through this); no `vary:
+    // origin`, as cors_plug for `*` (the answer is the same for every origin)
+    const expose = [...CORS_EXPOSE_HEADERS, ...(options.exposeHeaders ?? [])].join(',');
+    return (ctx, next) => {
+      if (ctx.method === 'OPTIONS') return handle(ctx, next);
+      ctx.set('access-control-allow-origin', '*');
+      ctx.set('access-control-expose-headers', expose);
+      return next();
+    };
+  }
   return (ctx, next) => {
     if (isPreflight(ctx) && !listed.has(ctx.get('origin'))) {
       // @koa/cors would pass it on (to a 405, charged): answered here, without CORS headers
