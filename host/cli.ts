@@ -10,6 +10,8 @@ import type { KeysConfig } from './plans.ts';
 import type { LimiterStore } from './limits.ts';
 import { createServer } from './server.ts';
 import { openStore, redact } from './stores.ts';
+import { servedChainId, unrecordedNote, UNRECORDED_CHAIN_ID } from './servedChain.ts';
+import { parseCorsOrigins } from './cors.ts';
 import { createRpcNode } from '../adapters/rpc/index.ts';
 import type { OpenedStore } from './stores.ts';
 import type { DataSource } from '../lib/index.ts';
@@ -31,15 +33,21 @@ chain list (GET /api/json/config).
 Store URLs: memory:   memory:fixture (the test fixture chain)   sqlite:<path>   postgres://...
 
 Options:
-  --db <url>              store of the default chain
-  --default-chain <id>    chain id of --db, served at /api/v2 (default 1)
+  --db <url>              store of the default chain, served at /api/v2 under the chain id
+                          the store records (the indexer writes it)
+  --default-chain <id>    chain id of a --db store that records none (default 1); a store
+                          that records another id is an error
   --chain <id>=<url>      another chain (repeatable), served at /<id>/api/v2
   --port <n>              port (default 3000; 0 picks a free one)
   --host <addr>           address to bind (default 127.0.0.1)
   --rpc [<id>=]<url>      a chain's node (repeatable; no id: the default chain): JSON-RPC state reads
                           (eth_call, eth_getCode, eth_getStorageAt, eth_estimateGas,
                           eth_sendRawTransaction, old balances) are forwarded to it
-  --public-url <url>      this host's public URL in /api/json/config (default: the request's origin)
+  --public-url <url>      this host's public URL in /api/json/config and the OpenAPI document
+                          (default: the request's origin)
+  --cors <origins>        origins browsers may call from: * (the default, as Blockscout) or a
+                          comma-separated list such as https://app.example,http://localhost:5173
+  --no-cors               no CORS headers (browsers on other origins cannot call)
   --keys <file>           API keys, plans and restricted addresses (JSON; see docs/operations.md "Keys file")
   --redis <url>           share rate limits between hosts through Redis (e.g. redis://127.0.0.1:6379)
   --redis-prefix <name>   namespace of the limiter's Redis keys (default scoutkit)
@@ -115,7 +123,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 export interface ServeArgs extends PageFlags {
   readonly db?: string;
-  readonly defaultChain: string;
+  /** `--default-chain`, or without --db the first --chain's id; else the --db store's recorded id (at start) */
+  readonly defaultChain?: string;
   readonly chains: readonly (readonly [string, string])[];
   readonly port: number;
   readonly host: string;
@@ -125,9 +134,11 @@ export interface ServeArgs extends PageFlags {
   readonly limiterTimeoutMs?: number;
   readonly openMultichain: boolean;
   readonly trustProxy: boolean;
-  /** chain id → node URL */
-  readonly rpc: readonly (readonly [string, string])[];
+  /** chain id (undefined: the default chain, known once the --db store is open) → node URL */
+  readonly rpc: readonly (readonly [string | undefined, string])[];
   readonly publicUrl?: string;
+  /** `--cors` (origins or `*`), or false for `--no-cors`; absent: any origin */
+  readonly cors?: '*' | readonly string[] | false;
 }
 
 export function parseServeArgs(args: readonly string[]): ServeArgs {
@@ -149,6 +160,8 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       'trust-proxy': { type: 'boolean' },
       rpc: { type: 'string', multiple: true },
       'public-url': { type: 'string' },
+      cors: { type: 'string' },
+      'no-cors': { type: 'boolean' },
       ...PAGE_FLAGS,
     },
   });
@@ -159,8 +172,8 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   });
   if (values.db === undefined && chains.length === 0) throw new Error('give --db <url> (or at least one --chain)');
   const port = parsePort(values.port);
-  const defaultChain = values['default-chain'] ?? (values.db === undefined ? chains[0]?.[0] : undefined) ?? '1';
-  const rpc = (values.rpc ?? []).map((spec): readonly [string, string] => {
+  const defaultChain = values['default-chain'] ?? (values.db === undefined ? chains[0]?.[0] : undefined);
+  const rpc = (values.rpc ?? []).map((spec): readonly [string | undefined, string] => {
     const m = /^([^=:/]+)=(.+)$/.exec(spec);
     const [id, url] = m ? [m[1] ?? '', m[2] ?? ''] : [defaultChain, spec];
     if (!/^(https?|wss?):\/\//.test(url)) throw new Error(`--rpc expects [<chain id>=]<http(s) url>, got "${redact(spec)}"`);
@@ -168,9 +181,12 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   });
   const publicUrl = values['public-url'];
   if (publicUrl !== undefined && !/^https?:\/\/[^/]/.test(publicUrl)) throw new Error(`--public-url expects an http(s) URL, got "${publicUrl}"`);
+  if (values['no-cors'] && values.cors !== undefined) throw new Error('give --cors or --no-cors, not both');
+  const cors = values['no-cors'] ? false : values.cors === undefined ? undefined : parseCorsOrigins(values.cors);
   return {
     ...(values.db !== undefined ? { db: values.db } : {}),
-    defaultChain,
+    ...(defaultChain !== undefined ? { defaultChain } : {}),
+    ...(cors !== undefined ? { cors } : {}),
     rpc,
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     chains,
@@ -194,13 +210,6 @@ function positiveMs(text: string): number {
 
 async function serve(args: readonly string[]): Promise<number> {
   const options = parseServeArgs(args);
-  const wanted: [string, string][] = [...options.chains.map(([id, url]): [string, string] => [id, url])];
-  if (options.db !== undefined) {
-    if (wanted.some(([id]) => id === options.defaultChain)) {
-      throw new Error(`chain ${options.defaultChain} is given both by --db and --chain`);
-    }
-    wanted.unshift([options.defaultChain, options.db]);
-  }
   const keys: KeysConfig = options.keys ? await loadKeysFile(options.keys) : { keys: [] };
   const opened: OpenedStore[] = [];
   const closeStores = async () => {
@@ -208,12 +217,26 @@ async function serve(args: readonly string[]): Promise<number> {
   };
   let limiter: LimiterStore | undefined;
   try {
+    // each store under the chain id it records (host/servedChain.ts); --db first: the default chain
+    const wanted: (readonly [string | undefined, string, string])[] = [
+      ...(options.db !== undefined ? [[options.defaultChain, options.db, '--default-chain'] as const] : []),
+      ...options.chains.map(([id, url]) => [id, url, `--chain ${id}=…`] as const),
+    ];
     const chains: Record<string, DataSource> = {};
-    for (const [id, url] of wanted) {
+    // in the order given (an object lists numeric keys in ascending order)
+    const described: [string, string][] = [];
+    for (const [given, url, flag] of wanted) {
       const store = await openStore(url);
       opened.push(store);
-      chains[id] = store.source;
+      const served = await servedChainId(store, given, flag);
+      if (chains[served.id] !== undefined) throw new Error(`chain ${served.id} is given twice (by --db and --chain, or by two --chain)`);
+      chains[served.id] = store.source;
+      described.push([served.id, store.description]);
+      const note = unrecordedNote(served, given);
+      if (note !== undefined) info({ msg: note, store: store.description, chain: served.id });
     }
+    const defaultChain = described[0]?.[0] ?? UNRECORDED_CHAIN_ID;
+    const rpcNodes = options.rpc.map(([id, url]) => [id ?? defaultChain, url] as const);
     if (options.redis) {
       // while Redis is down, each host limits on its own (docs/operations.md "Keys and limits"); it reconnects
       // ioredis loads only when --redis is given
@@ -225,13 +248,14 @@ async function serve(args: readonly string[]): Promise<number> {
       limiter = redis.store;
       if (!redis.connected) info({ msg: 'Redis not reachable yet: each host limits on its own until it is', redis: redact(options.redis) });
     }
-    for (const [id] of options.rpc) if (chains[id] === undefined) throw new Error(`--rpc names chain ${id}, which is not served`);
-    const nodes = Object.fromEntries(options.rpc.map(([id, url]) => [id, createRpcNode(url)]));
+    for (const [id] of rpcNodes) if (chains[id] === undefined) throw new Error(`--rpc names chain ${id}, which is not served`);
+    const nodes = Object.fromEntries(rpcNodes.map(([id, url]) => [id, createRpcNode(url)]));
     const server = createServer({
       chains,
-      defaultChain: options.defaultChain,
+      defaultChain,
       nodes,
       ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
+      ...(options.cors !== undefined ? { cors: options.cors === false ? false : { origins: options.cors } } : {}),
       ...keys,
       ...(limiter ? { limiter } : {}),
       ...(options.limiterTimeoutMs !== undefined ? { limiterTimeoutMs: options.limiterTimeoutMs } : {}),
@@ -241,12 +265,11 @@ async function serve(args: readonly string[]): Promise<number> {
       onClose: closeStores,
     });
     const { url } = await server.listen(options.port, options.host);
-    const described = Object.fromEntries(wanted.map(([id], i) => [id, opened[i]?.description ?? '']));
     info({
       msg: 'listening',
       url,
-      defaultChain: options.defaultChain,
-      chains: described,
+      defaultChain,
+      chains: Object.fromEntries(described),
       keys: keys.keys.length,
       ...(server.docsPath !== undefined ? { docs: `${url}${server.docsPath}` } : {}),
       ...(server.metricsPath !== undefined ? { metrics: `${url}${server.metricsPath}` } : {}),

@@ -27,6 +27,8 @@ export interface DocsPageOptions {
   readonly multichainNeedsKey?: boolean;
   /** links shown under the title, e.g. `{ metrics: '/metrics' }` */
   readonly links?: Readonly<Record<string, string>>;
+  /** the API's public URL (the document's `servers`): "Try it out" may call its origin too */
+  readonly publicUrl?: string;
 }
 
 export const DEFAULT_DOCS_PATH = '/api-docs';
@@ -41,18 +43,19 @@ const ASSETS: Readonly<Record<string, string>> = {
   'favicon-16x16.png': 'image/png',
 };
 
-/** The page loads only what this server serves; "Try it out" calls only this server. */
-const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The page loads only what this server serves; "Try it out" calls only this server (and the API's public origin). */
+const csp = (publicUrl: string | undefined): string =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    `connect-src 'self'${publicUrl === undefined ? '' : ` ${new URL(publicUrl).origin}`}`,
+    "font-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 
 /**
  * The document the page shows. One document covers every configured chain: its multichain
@@ -69,6 +72,7 @@ export function docsPage(options: DocsPageOptions): Middleware {
   const pages = new Set([path, `${path}/`, ...(options.root === false ? [] : ['/'])]);
   const assetsBase = `${path}/`;
   const html = pageHtml(options, assetsBase);
+  const policy = csp(options.publicUrl);
   const init = initScript(documentUrl(options.prefix));
   let dir: string | undefined; // resolved at the first asset: the API never waits on the page
   const loaded = new Map<string, Promise<Buffer>>();
@@ -92,7 +96,7 @@ export function docsPage(options: DocsPageOptions): Middleware {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     const requested = ctx.path;
     if (pages.has(requested)) {
-      ctx.set('content-security-policy', CSP);
+      ctx.set('content-security-policy', policy);
       ctx.set('cache-control', 'no-cache');
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = html;

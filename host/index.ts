@@ -2,6 +2,8 @@
 export { explorerMiddleware, renderErrors } from './middleware.ts';
 export type { ExplorerMiddlewareOptions } from './middleware.ts';
 export { createServer } from './server.ts';
+export { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, corsMiddleware, parseCorsOrigins } from './cors.ts';
+export type { CorsOptions } from './cors.ts';
 export type { RequestLogLine, ScoutkitServer, ServerDocsOptions, ServerMetricsOptions, ServerOptions } from './server.ts';
 export { createMetrics } from './metrics.ts';
 export type { ExplorerMetrics, MetricsOptions } from './metrics.ts';

@@ -2,9 +2,9 @@
  * Rate limits and credits, through rate-limiter-flexible behind a small store interface.
  *
  * Per request: one point from the caller's rate window (the plan's `requests` per
- * `windowSeconds`; over → 429, no credits spent), then the endpoint's cost from the caller's
- * credits for the current UTC day or month (over → 402). Every response of our routes carries
- * the four headers.
+ * `windowSeconds`; over → 429 with `retry-after`, the seconds until the window resets; no
+ * credits spent), then the endpoint's cost from the caller's credits for the current UTC day
+ * or month (over → 402). Every response of our routes carries the four headers.
  *
  * Never fail open: a store that does not answer within `limiterTimeoutMs` (or fails) gets the
  * request refused with 503 `{"message":"Rate limiter busy, retry shortly"}` and `retry-after`.
@@ -161,7 +161,11 @@ export function rateLimit(options: RateLimitOptions = {}): Step {
     ctx.set('x-ratelimit-remaining', String(result.rate.remaining));
     ctx.set('x-ratelimit-reset', String(result.rate.resetMs));
     ctx.set('x-credits-remaining', String(result.credits.remaining));
-    if (!result.rate.admitted) throw new ApiException({ kind: 'RateLimited', ...tooMany });
+    if (!result.rate.admitted) {
+      // whole seconds until the window resets (at least 1)
+      ctx.set('retry-after', String(Math.max(1, Math.ceil(result.rate.resetMs / 1000))));
+      throw new ApiException({ kind: 'RateLimited', ...tooMany });
+    }
     if (!result.credits.admitted) throw new ApiException({ kind: 'PaymentRequired', form: info.form });
   };
   return (ctx, info) => {

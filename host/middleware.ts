@@ -43,6 +43,9 @@ import { ApiException, requestInfo, setRequestInfo } from './request.ts';
 import type { RequestInfo, Step } from './request.ts';
 import { answerEtherscan, readEtherscanBody } from './etherscan.ts';
 import { answerConfig, answerRpc, readBody } from './rpc.ts';
+import { corsMiddleware } from './cors.ts';
+import { documentServers } from './openapiServers.ts';
+import type { CorsOptions } from './cors.ts';
 
 export interface ExplorerMiddlewareOptions extends IdentityOptions, RateLimitOptions {
   /** serve below this path, e.g. `/explorer` → `/explorer/api/v2/blocks` */
@@ -51,6 +54,8 @@ export interface ExplorerMiddlewareOptions extends IdentityOptions, RateLimitOpt
   readonly onError?: (error: unknown, ctx: ParameterizedContext) => void;
   /** the public URL of this host (with the prefix) in `GET /api/json/config`; default: the request's origin */
   readonly publicUrl?: string;
+  /** CORS on every answer of ours (host/cors.ts); default: any origin, as Blockscout; `false`: none */
+  readonly cors?: CorsOptions | false;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -61,17 +66,18 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
   const lowerPrefix = prefix.toLowerCase();
   const steps: readonly Step[] = [identify(options), rateLimit(options), knownChain(explorer), authorize(options)];
   const report = options.onError ?? logUnexpected;
+  const cors = options.cors === false ? undefined : corsMiddleware(options.cors);
   // lib's route table picks the endpoint straight from the path (no router in front of it: one
   // match per request), then the same steps serve every endpoint
-  const chain = serveSteps(steps, answer(explorer), report);
-  const rpcChain = serveSteps(steps, answerRpc(explorer, writeJson), report);
+  const chain = serveSteps(steps, answer(explorer, documentServers({ prefix, ...options })), report, cors);
+  const rpcChain = serveSteps(steps, answerRpc(explorer, writeJson), report, cors);
   const enterRpc = async (ctx: ParameterizedContext, next: () => Promise<unknown>, form: ApiForm, chainId: string) => {
     const read = ctx.method === 'POST' ? await readBody(ctx) : undefined;
     const units = read !== undefined && 'text' in read ? callCount(parseJson(read.text)) : 1;
     return rpcChain(ctx, next, setRequestInfo(ctx, { endpoint: RPC_ENDPOINT, chainId, form, params: {}, units }));
   };
-  const configChain = serveSteps(steps, answerConfig(explorer, { prefix, ...options }, writeJson), report);
-  const etherscanChain = serveSteps(steps, answerEtherscan(explorer, writeJson), report);
+  const configChain = serveSteps(steps, answerConfig(explorer, { prefix, ...options }, writeJson), report, cors);
+  const etherscanChain = serveSteps(steps, answerEtherscan(explorer, writeJson), report, cors);
   const multichainRpc = new RegExp(`^/([^/]+)${MULTICHAIN_RPC_PATH}/?$`, 'i');
   const same = (sub: string, path: string) => sub.toLowerCase() === path || sub.toLowerCase() === `${path}/`;
 
@@ -104,20 +110,35 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
     if (same(sub, CONFIG_PATH)) {
       return configChain(ctx, next, setRequestInfo(ctx, { endpoint: CONFIG_ENDPOINT, chainId: explorer.defaultChain, form: 'instance', params: {} }));
     }
+    // under a prefix of its own, a path nothing downstream answered gets the API's JSON 404
+    if (prefix !== '' && (sub === '' || sub.startsWith('/'))) return next().then(() => notFoundUnderPrefix(ctx, cors));
     return next(); // not one of ours: pass through untouched
   };
 }
 
+/** The JSON 404 of a path under the prefix that nothing answered (a preflight: CORS answers it). */
+function notFoundUnderPrefix(ctx: ParameterizedContext, cors: Middleware | undefined): Promise<unknown> | undefined {
+  if (ctx.status !== 404 || ctx.body != null) return undefined;
+  const write = async (): Promise<void> => {
+    const { status, body } = errorResponse({ kind: 'RouteNotFound' });
+    writeJson(ctx, status, body as JsonValue);
+  };
+  return cors === undefined ? write() : cors(ctx, write);
+}
+
 /**
  * A matched request's steps, then its last middleware, inside renderErrors. A step that answers
- * synchronously costs no promise (koa-compose would wrap each step in one).
+ * synchronously costs no promise (koa-compose would wrap each step in one). Inside CORS, when on:
+ * a preflight is answered before any step (never charged), and the CORS headers set before the
+ * steps stay on any error.
  */
 function serveSteps(
   steps: readonly Step[],
   last: Middleware,
   report: (error: unknown, ctx: ParameterizedContext) => void,
+  cors?: Middleware,
 ): (ctx: ParameterizedContext, next: () => Promise<unknown>, info: RequestInfo) => Promise<void> {
-  return async (ctx, next, info) => {
+  const run = async (ctx: ParameterizedContext, next: () => Promise<unknown>, info: RequestInfo): Promise<void> => {
     try {
       for (const step of steps) {
         const waiting = step(ctx, info);
@@ -128,6 +149,8 @@ function serveSteps(
       renderError(ctx, e, report);
     }
   };
+  if (cors === undefined) return run;
+  return (ctx, next, info) => cors(ctx, () => run(ctx, next, info)) as Promise<void>;
 }
 
 /** An unconfigured chain is 404, with or without a key (after counting, so it has limit headers). */
@@ -164,7 +187,8 @@ function renderError(ctx: ParameterizedContext, e: unknown, report: (error: unkn
   writeJson(ctx, status, body as JsonValue);
 }
 
-function answer(explorer: Explorer): Middleware {
+/** `servers`: our OpenAPI document as mounted here (host/openapiServers.ts), when not at the root. */
+function answer(explorer: Explorer, servers?: (document: JsonValue) => JsonValue): Middleware {
   return async (ctx) => {
     if (!ALLOWED.includes(ctx.method)) {
       ctx.set('allow', ALLOWED.join(', '));
@@ -187,7 +211,7 @@ function answer(explorer: Explorer): Middleware {
       ctx.body = streamBody(response.stream, ctx);
       return;
     }
-    ctx.body = jsonText(response.body);
+    ctx.body = jsonText(servers !== undefined && info.endpoint === 'openApi' ? servers(response.body) : response.body);
   };
 }
 

@@ -77,8 +77,7 @@ export function createProgressRenderer(out: ProgressOutput, options: { intervalM
         if (tty && barShown) return; // the bar already says it
         return;
       case 'reset':
-        line('reset: the store was emptied');
-        return;
+        return; // the indexer's log line says it, with what was emptied
       case 'warning':
         line(`warning: ${event.message}`);
         return;

@@ -12,6 +12,7 @@ import type { Middleware, Next, ParameterizedContext } from 'koa';
 import { createExplorer, errorResponse, parsePath } from '../lib/index.ts';
 import type { DataSource, Explorer, FailedRequest, RpcNode } from '../lib/index.ts';
 import { DEFAULT_DOCS_PATH, docsPage } from './docs.ts';
+import { corsMiddleware } from './cors.ts';
 import { createMetrics } from './metrics.ts';
 import type { ExplorerMetrics } from './metrics.ts';
 import { explorerMiddleware, writeJson } from './middleware.ts';
@@ -129,6 +130,8 @@ export function createServer(options: ServerOptions): ScoutkitServer {
   if (metrics) app.use(metrics.observe((ctx) => routeLabel(ctx.path)));
   const log = options.log === false ? undefined : (options.log ?? writeLogLine);
   if (log) app.use(requestLog(log));
+  // CORS on every answer of the server (the API's, its errors, /health, the docs, the 404)
+  if (options.cors !== false) app.use(corsMiddleware(options.cors));
   const scrape = metrics?.serve();
   // while closing, no connection is kept alive after its response
   const closeWhenClosing = (ctx: ParameterizedContext): void => {
@@ -140,6 +143,7 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     else {
       const chains = await readiness(options.chains, options.readyTimeoutMs ?? 2000);
       const ready = !closing && Object.values(chains).every((c) => c.ready);
+      if (!ready) ctx.set('retry-after', '1');
       writeJson(ctx, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', chains });
     }
     closeWhenClosing(ctx);
@@ -156,6 +160,7 @@ export function createServer(options: ServerOptions): ScoutkitServer {
         chainIds: explorer.chainIds,
         defaultChain: explorer.defaultChain,
         ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+        ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
         path: docsPath,
         root: docsRoot,
         multichainNeedsKey: options.requireKeyForMultichain ?? true,
@@ -163,7 +168,8 @@ export function createServer(options: ServerOptions): ScoutkitServer {
       }),
     );
   }
-  app.use(explorerMiddleware(explorer, options));
+  // CORS is the server's (above): the middleware adds none of its own
+  app.use(explorerMiddleware(explorer, { ...options, cors: false }));
   app.use(async (ctx) => {
     const { status, body } = errorResponse({ kind: 'RouteNotFound' });
     writeJson(ctx, status, body as { message: string });

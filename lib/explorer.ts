@@ -57,9 +57,12 @@ export interface CreateExplorerOptions extends ExplorerOptions {
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 
+/** a 503 (the data source failed) says when to retry: soon */
+const UNAVAILABLE_HEADERS = { ...JSON_HEADERS, 'retry-after': '1' } as const;
+
 const fromError = (error: ApiError): ExplorerResponse => {
   const { status, body } = errorResponse(error);
-  return { status, headers: JSON_HEADERS, body: body as JsonValue };
+  return { status, headers: status === 503 ? UNAVAILABLE_HEADERS : JSON_HEADERS, body: body as JsonValue };
 };
 
 export function createExplorer(options: CreateExplorerOptions): Explorer {

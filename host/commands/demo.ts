@@ -14,6 +14,7 @@ import { createIndexer } from '../../lib/indexer/index.ts';
 import { createServer } from '../server.ts';
 import { LOCAL_PLAN } from '../plans.ts';
 import { openStore } from '../stores.ts';
+import { asPortError, assertPortFree } from '../portFree.ts';
 import type { OpenedStore } from '../stores.ts';
 
 export const DEMO_HELP = `Usage: scoutkit demo [options]
@@ -104,6 +105,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   let anvil: Anvil | undefined;
   let store: OpenedStore | undefined;
   const following = new AbortController();
+  // before the minute of setup below, not after it
+  await assertPortFree(options.port, options.host);
   try {
     anvil = await startAnvil();
     log(`anvil: ${anvil.url}`);
@@ -135,7 +138,9 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     log(`indexed ${first.blocks} blocks, ${first.transactions} transactions into ${store.description}`);
     const follow = indexer.run({ follow: true, signal: following.signal });
     follow.catch((e: unknown) => log(`indexer stopped: ${e instanceof Error ? e.message : String(e)}`));
-    const { url } = await server.listen(options.port, options.host);
+    const { url } = await server.listen(options.port, options.host).catch((e: unknown) => {
+      throw asPortError(e, options.port, options.host); // taken during the setup
+    });
     const opened = store;
     const node = anvil;
     return {

@@ -8,7 +8,7 @@ import * as t from 'io-ts';
 import type { Address, Hash, TransactionRecord } from '../domain/records.ts';
 import type { ApiError } from '../errors.ts';
 import { invalidParams } from '../errors.ts';
-import { withSchema } from '../openapi/jsonSchema.ts';
+import { describedString, withSchema } from '../openapi/jsonSchema.ts';
 import type { ParamCodec } from '../params/codecs.ts';
 import { firstBlockAtOrAfter } from '../paging/blockTime.ts';
 import type { BlockRange, DataSource, Direction } from '../ports.ts';
@@ -29,10 +29,7 @@ export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
  * `mediaType` tells the typed client (lib/client.ts) that the answer is a stream.
  */
 export const CsvText = Object.assign(
-  withSchema(new t.Type<string, string, unknown>('CsvText', t.string.is, t.string.validate, t.identity), {
-    type: 'string',
-    description: 'RFC 4180 CSV: a header record, then one record per row (CRLF)',
-  }),
+  describedString('CsvText', { type: 'string', description: 'RFC 4180 CSV: a header record, then one record per row (CRLF)' }),
   { mediaType: 'text/csv' as const },
 );
 export type CsvCodec = typeof CsvText;

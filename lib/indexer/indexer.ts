@@ -155,9 +155,13 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
   async function checkIdentity(node: ChainIdentity, reset: boolean): Promise<void> {
     if (reset) {
+      // said only when there was something to empty (a fresh store has nothing to reset)
+      const [head, held] = await Promise.all([sink.getIndexedHead(), sink.getChainIdentity()]);
       await sink.rollbackAbove(-1);
-      emit({ type: 'reset' });
-      log('reset: the store was emptied');
+      if (head !== null) {
+        emit({ type: 'reset' });
+        log(`reset: the store was emptied (it held ${held === null ? 'blocks' : `chain ${held.chainId}`} up to block ${head.number})`);
+      }
     }
     const stored = await sink.getChainIdentity();
     if (stored !== null && !reset) {

@@ -8,7 +8,7 @@
  * `t.type` members are required, `t.partial` members optional; an intersection of object
  * codecs becomes one object.
  */
-import type * as t from 'io-ts';
+import * as t from 'io-ts';
 import type { JsonObject, JsonValue } from '../json.ts';
 
 /** A JSON Schema object. */
@@ -24,9 +24,29 @@ export interface Named {
   readonly componentName: string;
 }
 
-/** Attach a schema to a codec built for the purpose (never to a shared io-ts primitive). */
+/** io-ts's own codecs, shared by every schema: a schema attached to one would describe them all. */
+const SHARED_CODECS: ReadonlySet<unknown> = new Set<unknown>([
+  t.string,
+  t.number,
+  t.boolean,
+  t.bigint,
+  t.null,
+  t.undefined,
+  t.unknown,
+  t.UnknownRecord,
+  t.UnknownArray,
+  t.Int,
+]);
+
+/** Attach a schema to a codec built for the purpose (never to a shared io-ts primitive: that throws). */
 export function withSchema<C extends t.Any>(codec: C, schema: JsonSchema): C & Described {
+  if (SHARED_CODECS.has(codec)) throw new Error(`withSchema: ${codec.name} is io-ts's shared codec; give a codec of its own (describedString)`);
   return Object.assign(codec, { jsonSchema: schema });
+}
+
+/** A string codec of its own, described by `schema` (as `t.string` decodes). */
+export function describedString(name: string, schema: JsonSchema): t.Type<string> & Described {
+  return withSchema(new t.Type<string>(name, t.string.is, t.string.validate, t.identity), schema);
 }
 
 /** Mark a codec as the component `name` (rendered once, referenced everywhere). */

@@ -36,13 +36,22 @@ export function renderBlock(block: BlockRecord, transactions: readonly JsonValue
   };
 }
 
+/**
+ * The chain id a transaction was signed for, as a node reports it: a legacy transaction's from its
+ * EIP-155 `v` (none before EIP-155, nor without a stored signature); a typed one's is the chain
+ * whose block holds it (nodes refuse another), the chain the store is served as.
+ */
+function signedChainId(tx: TransactionRecord, chainId: string): Hex | null {
+  if (tx.type !== null && tx.type > 0) return chainIdQuantity(chainId);
+  const v = tx.signature?.v;
+  return v !== undefined && v >= 35n ? q((v - 35n) / 2n) : null;
+}
+
 export function renderTransaction(tx: TransactionRecord, chainId: string): JsonObject {
-  const typed = tx.type !== null && tx.type > 0;
-  const id = chainIdQuantity(chainId);
+  const id = signedChainId(tx, chainId);
   return {
     ...(tx.type !== null ? { type: q(tx.type) } : {}),
-    // legacy transactions may predate EIP-155: their chain id is not known without `v`
-    ...(typed && id !== null ? { chainId: id } : {}),
+    ...(id !== null ? { chainId: id } : {}),
     nonce: q(tx.nonce),
     gas: q(tx.gas),
     ...(tx.maxFeePerGas !== null ? { maxFeePerGas: q(tx.maxFeePerGas) } : {}),

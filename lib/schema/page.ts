@@ -1,6 +1,6 @@
 /** The list envelope and the error bodies (lib/paging/page.ts, lib/errors.ts). */
 import * as t from 'io-ts';
-import { component, withSchema } from '../openapi/jsonSchema.ts';
+import { component, describedString, withSchema } from '../openapi/jsonSchema.ts';
 import { BlockHashCodec, Integer } from './scalars.ts';
 
 const isParams = (u: unknown): u is object | null => u === null || (typeof u === 'object' && !Array.isArray(u));
@@ -28,4 +28,10 @@ export const InvalidParamsError = component(
 );
 
 /** 404 and every other error; a block that lost consensus also names its hash. */
-export const MessageError = component('MessageError', t.intersection([t.type({ message: t.string }), t.partial({ hash: BlockHashCodec })]));
+export const MessageError = component(
+  'MessageError',
+  t.intersection([
+    t.type({ message: describedString('ErrorMessage', { type: 'string', description: 'what went wrong, in words (e.g. `Not found`, `Too many requests`)' }) }),
+    t.partial({ hash: BlockHashCodec }),
+  ]),
+);

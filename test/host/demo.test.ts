@@ -5,7 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { createServer as createTcpServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import { exampleUrls, parseDemoArgs, startDemo } from '../../host/commands/demo.ts';
+import { assertPortFree, PortInUseError } from '../../host/portFree.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'scoutkit-demo-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,11 +20,27 @@ t.test('defaults are the README’s', async (t) => {
   t.throws(() => parseDemoArgs(['--block-time', '0.5']), /--block-time/);
 });
 
+t.test('a port in use: said at once, before any setup, naming --port', async (t) => {
+  const holder = createTcpServer().listen(0, '127.0.0.1');
+  await once(holder, 'listening');
+  t.teardown(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+  const { port } = holder.address() as AddressInfo;
+  const lines: string[] = [];
+  const started = performance.now();
+  const err = await startDemo({ db: `sqlite:${join(dir, 'never.sqlite')}`, port, host: '127.0.0.1', blockTime: 1, rounds: 1, log: (l) => lines.push(l) }).catch((e: unknown) => e);
+  t.type(err, PortInUseError);
+  t.match((err as Error).message, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use: .*--port <n>`));
+  t.ok(performance.now() - started < 2000, 'at once');
+  t.same(lines, [], 'no anvil started, nothing deployed');
+  await t.resolves(assertPortFree(0, '127.0.0.1'), 'port 0 is always free');
+});
+
 t.test('the demo indexes the scenario, serves it, and follows new blocks', async (t) => {
   const lines: string[] = [];
   const demo = await startDemo({ db: `sqlite:${join(dir, 'demo.sqlite')}`, port: 0, host: '127.0.0.1', blockTime: 1, rounds: 1, log: (l) => lines.push(l) });
   t.teardown(() => demo.stop());
   t.match(lines.join('\n'), /nothing will be missing/, 'anvil has every capability the indexer wants');
+  t.notOk(lines.some((l) => l.startsWith('reset:')), 'a fresh store: no reset line');
   for (const url of exampleUrls(demo.url, demo.facts)) {
     const res = await fetch(url);
     t.equal(res.status, 200, url);

@@ -86,7 +86,7 @@ t.test('graceful close: in-flight requests finish, then the stores close', async
 t.test('serve arguments and store URLs', async (t) => {
   t.same(parseServeArgs(['--db', 'memory:', '--chain', '5=memory:', '--chain', '10=sqlite:/x.db', '--port', '0']), {
     db: 'memory:',
-    defaultChain: '1',
+    // no defaultChain: the --db store's recorded id, read at start (test/host/served-chain.test.ts)
     chains: [
       ['5', 'memory:'],
       ['10', 'sqlite:/x.db'],
@@ -100,6 +100,10 @@ t.test('serve arguments and store URLs', async (t) => {
   t.equal(parseServeArgs(['--chain', '8=memory:']).defaultChain, '8');
   const withNodes = parseServeArgs(['--db', 'memory:', '--default-chain', '7', '--rpc', 'http://127.0.0.1:8545', '--rpc', '5=https://node.example/rpc', '--public-url', 'https://gw.example']);
   t.same([withNodes.rpc, withNodes.publicUrl], [[['7', 'http://127.0.0.1:8545'], ['5', 'https://node.example/rpc']], 'https://gw.example'], '--rpc [<id>=]<url>, --public-url');
+  t.same(parseServeArgs(['--db', 'memory:', '--rpc', 'http://127.0.0.1:8545']).rpc, [[undefined, 'http://127.0.0.1:8545']], '--rpc without an id: the default chain, once known');
+  t.same([parseServeArgs(['--db', 'memory:', '--cors', 'https://a.example, http://localhost:5173']).cors, parseServeArgs(['--db', 'memory:', '--no-cors']).cors, parseServeArgs(['--db', 'memory:']).cors], [['https://a.example', 'http://localhost:5173'], false, undefined], '--cors, --no-cors');
+  t.throws(() => parseServeArgs(['--db', 'memory:', '--cors', '*', '--no-cors']), /not both/);
+  t.throws(() => parseServeArgs(['--db', 'memory:', '--cors', 'a.example']), /not an origin/);
   t.throws(() => parseServeArgs(['--db', 'memory:', '--rpc', '5=nope']), /--rpc expects/);
   t.throws(() => parseServeArgs(['--db', 'memory:', '--public-url', 'gw']), /--public-url expects/);
   t.throws(() => parseServeArgs([]), /--db/);

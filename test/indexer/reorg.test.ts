@@ -136,7 +136,13 @@ t.test('a store of another chain is refused; --reset starts over', async (t) => 
   t.type(err2, ChainMismatchError);
   t.match((err2 as Error).message, /genesis.*was the node restarted\?.*--reset/);
 
-  await indexerFor(restarted.url, store).run({ reset: true });
+  const logs: string[] = [];
+  await indexerFor(restarted.url, store, { logs }).run({ reset: true });
+  t.ok(logs.includes('reset: the store was emptied (it held chain 31337 up to block 1)'), 'the reset says what it emptied');
+  const freshLogs: string[] = [];
+  const freshEvents: IndexerEvent[] = [];
+  await indexerFor(restarted.url, createMemoryStore(), { logs: freshLogs, events: freshEvents }).run({ reset: true });
+  t.notOk(freshLogs.some((l) => l.startsWith('reset:')) || freshEvents.some((e) => e.type === 'reset'), 'a fresh store: nothing to reset, nothing said');
   const genesis = ((await rpc(restarted.url, 'eth_getBlockByNumber', ['0x0', false])) as { hash: Hash }).hash;
   t.equal((await store.getBlock({ number: 0 }))?.hash, genesis, 'after --reset the store holds the new chain');
   t.same(await store.getChainIdentity(), { chainId: 31337, genesisHash: genesis });

@@ -7,6 +7,8 @@
  */
 import t from 'tap';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import * as iots from 'io-ts';
+import { withSchema } from '../../lib/openapi/jsonSchema.ts';
 import { createMemoryStore } from '../../adapters/memory/index.ts';
 import { createExplorer, ENDPOINTS, openApiDocument, OPENAPI_PATH, toJson } from '../../lib/index.ts';
 import { EXPLORER_ENDPOINTS, templateOf } from '../conformance/cases.ts';
@@ -170,4 +172,15 @@ t.test('every operation exists in the official documents, with compatible parame
     }
   }
   t.same([...used].sort(), Object.keys(EXTRA_PARAMETERS).sort(), 'every listed extra is still needed');
+});
+
+t.test('only the CSV bodies are described as CSV; an error message says what it is', async (t) => {
+  const text = JSON.stringify(doc);
+  const csvBodies = Object.values(paths).filter((p) => JSON.stringify(p).includes('"text/csv"')).length;
+  t.ok(csvBodies > 0, `${csvBodies} CSV operations`);
+  t.equal(text.split('RFC 4180').length - 1, csvBodies, 'the CSV description on the CSV bodies, nowhere else');
+  const message = ((((doc.components as Obj).schemas as Obj).MessageError as Obj).properties as Obj).message as Obj;
+  t.same(message.type, 'string');
+  t.match(message.description, /what went wrong/);
+  t.throws(() => withSchema(iots.string, { type: 'string', description: 'x' }), /shared codec/, "io-ts's shared t.string is never annotated");
 });
