@@ -176,6 +176,7 @@ export function failureKind(err: RpcFailure): string {
   if (/\(HTTP 429\)|rate limit|too many/i.test(m) || err.code === 429 || err.code === -32005) return 'rate-limit';
   if (/timeout|timed out|execution aborted/i.test(m)) return 'timeout';
   if (/\(HTTP 5\d\d\)/.test(m)) return 'http-5xx';
+  if (err.code !== null) return 'node-error';
   return 'network';
 }
 
