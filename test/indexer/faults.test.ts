@@ -66,8 +66,9 @@ function big(_: string, v: unknown): unknown {
   return typeof v === 'bigint' ? `${v}n` : v;
 }
 
-async function sameStore(t: Test, clean: DataSource, faulted: DataSource, keys: ChainKeys): Promise<void> {
-  const a = await digest(clean, keys, { limit: 10, light: true });
+type Digest = Awaited<ReturnType<typeof digest>>;
+
+async function sameStore(t: Test, a: Digest, faulted: DataSource, keys: ChainKeys): Promise<void> {
   const b = await digest(faulted, keys, { limit: 10, light: true });
   t.equal(b.length, a.length, 'as many digest entries');
   const differing = a.filter((x, i) => JSON.stringify(b[i], big) !== JSON.stringify(x, big));
@@ -83,7 +84,7 @@ const report = (t: Test, what: string, o: Outcome, faults: Record<string, number
   );
 };
 
-const SEEDS = (process.env.SCOUTKIT_FAULT_SEEDS ?? '1,2,3').split(',').map(Number);
+const SEEDS = (process.env.SCOUTKIT_FAULT_SEEDS ?? '1,2').split(',').map(Number);
 const SQL_STORES = async () => (await storeFactories()).filter((f) => f.name !== 'memory');
 
 t.test('through a sick node the indexer never exits and stores what a clean run stores', async (t) => {
@@ -94,6 +95,7 @@ t.test('through a sick node the indexer never exits and stores what a clean run 
       const cleanSink = recordingSink(clean);
       await indexThrough(anvil.url, cleanSink);
       const keys = chainKeys(cleanSink.bundles);
+      const cleanDigest = await digest(clean, keys, { limit: 10, light: true });
       const all: Record<string, number> = {};
       let waitedOut = 0;
       for (const seed of SEEDS) {
@@ -113,7 +115,7 @@ t.test('through a sick node the indexer never exits and stores what a clean run 
           t.notOk(o.events.some((e) => e.type === 'reorg'), 'no reorg event');
           t.notOk(o.logs.some((l) => /Missing or invalid parameters/.test(l)), "the log carries the node's messages, not viem's generic text");
           t.ok(o.logs.some((l) => /tracing its \d+ transaction\(s\) one by one/.test(l)), 'a block whose trace times out is traced per transaction');
-          await sameStore(t, clean, faulted, keys);
+          await sameStore(t, cleanDigest, faulted, keys);
         });
       }
       t.comment(`${factory.name}, all seeds: ${JSON.stringify(all)}`);
@@ -164,7 +166,8 @@ t.test('no failed balanceOf, uri, name, decimals or totalSupply ever becomes dat
       t.ok(o.summary.held.unavailable > 0, 'reads that failed after their retries held their block back');
       t.ok(o.logs.some((l) => /execution aborted \(timeout = 5s\)|request rate exceeded|internal error/.test(l)), "the node's own message is logged");
       t.notOk(o.logs.some((l) => /Missing or invalid parameters/.test(l)), "not viem's generic text");
-      await sameStore(t, clean, faulted, chainKeys(cleanSink.bundles));
+      const keys = chainKeys(cleanSink.bundles);
+      await sameStore(t, await digest(clean, keys, { limit: 10, light: true }), faulted, keys);
     });
   }
 });
