@@ -3,37 +3,20 @@
  * only a node can answer:
  *
  *   planBlock(payload)              what must be read (code, token facts, balances, metadata)
- *   buildBundle(payload, plan, facts)   the records
+ *   buildBundle(payload, plan, facts)   the records (records.ts, one step per record family)
  *
  * The indexer does the reads in between (lib/indexer/facts.ts).
  */
-import type {
-  Address,
-  AddressWrite,
-  BlockBundle,
-  BlockRecord,
-  CoinBalanceRecord,
-  Hash,
-  Hex,
-  InternalTransactionRecord,
-  LogRecord,
-  StateChangeRecord,
-  TokenBalanceRecord,
-  TokenInstanceWrite,
-  TokenRecord,
-  TokenTransferRecord,
-  TokenType,
-  TraceFrameRecord,
-  TransactionRecord,
-  WithdrawalRecord,
-} from '../domain/records.ts';
+import type { Address, Hash, Hex, TokenType } from '../domain/records.ts';
 import type { PrestateDiff, SourceBlock, SourceReceipt, TransactionTrace } from '../chain-source.ts';
-import { blockAggregates, methodIdOf, transactionKinds, withTransferMethods } from './derive.ts';
-import { coinBalancesFromDiffs, coinChanges, tokenBalanceKey, tokenStateChanges, touchedTokenKeys } from './state.ts';
+import { tokenBalanceKey, touchedTokenKeys } from './state.ts';
 import type { TokenKey } from './state.ts';
-import { createdContracts, hasFrameError, internalTransactions, revertData, traceFrameRecords, valueParties } from './traces.ts';
+import { createdContracts, valueParties } from './traces.ts';
 import type { DecodedTransfer, TransferShape } from './transfers.ts';
 import { decodeTransfers, ZERO_ADDRESS } from './transfers.ts';
+import { instanceKeyOf } from './records.ts';
+
+export { buildBundle, instanceKeyOf, tokenRecords, transactionRecords, stateRecords, typedTransfers } from './records.ts';
 
 export interface BlockPayload {
   readonly block: SourceBlock;
@@ -92,7 +75,7 @@ export interface BlockFacts {
   readonly contracts: ReadonlySet<Address>;
   /** token facts for every token in the plan (tokens absent here are not tokens) */
   readonly tokens: ReadonlyMap<Address, TokenFacts>;
-  /** end-of-block balances by tokenBalanceKey(holder, token, id); null = the read failed */
+  /** end-of-block balances by tokenBalanceKey(holder, token, id); null = no value (the call reverted: a real answer; a read that failed never gets here) */
   readonly balances: ReadonlyMap<string, bigint | null>;
   /** instance metadata by `${token}|${id}` */
   readonly metadata: ReadonlyMap<string, Record<string, unknown> | null>;
@@ -102,9 +85,6 @@ export interface BlockFacts {
   readonly createdCodes?: ReadonlyMap<Address, Hex>;
 }
 
-export { buildBundle, instanceKeyOf } from './records.ts';
-
-import { instanceKeyOf } from './records.ts';
 
 export function planBlock(payload: BlockPayload): BlockPlan {
   const { block, receipts, traces } = payload;
