@@ -135,8 +135,12 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     faults[k] = (faults[k] ?? 0) + 1;
   };
   // kinds taken in turn (from a seeded start), so a short run still sees each kind
-  let turn = Math.floor(random() * 1000);
-  const pick = <T>(xs: readonly T[]): T => xs[turn++ % xs.length] as T;
+  const turns = new Map<string, number>();
+  const pick = (list: 'http' | 'call', xs: readonly FaultKind[]): FaultKind => {
+    const turn = turns.get(list) ?? Math.floor(random() * 1000);
+    turns.set(list, turn + 1);
+    return xs[turn % xs.length] as FaultKind;
+  };
   const heavySeen = new Set<string>();
   let calls = 0;
   const started = Date.now();
@@ -166,7 +170,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         if (k === 'lag') return call.method === 'eth_blockNumber' || call.method === 'eth_getTransactionReceipt' || (n !== null && n > 0);
         return true;
       });
-      if (fitting.length > 0) fault = pick(fitting);
+      if (fitting.length > 0) fault = pick('call', fitting);
     }
     // the backend that answers is `lag` blocks behind the announced head
     const lagBy = fault === 'lag' ? 1 + Math.floor(random() * 2) : 0;
@@ -220,7 +224,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     const anyEligible = batch.some((c) => options.eligible?.({ method: c.method, params: c.params ?? [] }) ?? true);
     if (anyEligible && httpKinds.length > 0 && random() < rate) {
       const fitting = httpKinds.filter((k) => k !== 'shuffle' || (isBatch && batch.length > 1));
-      if (fitting.length > 0) httpFault = pick(fitting);
+      if (fitting.length > 0) httpFault = pick('http', fitting);
     }
     if (httpFault !== null) count(httpFault);
     switch (httpFault) {
