@@ -84,7 +84,7 @@ const report = (t: Test, what: string, o: Outcome, faults: Record<string, number
   );
 };
 
-const SEEDS = (process.env.SCOUTKIT_FAULT_SEEDS ?? '1,2').split(',').map(Number);
+const SEEDS = (process.env.SCOUTKIT_FAULT_SEEDS ?? '1,2,3,4').split(',').map(Number);
 const SQL_STORES = async () => (await storeFactories()).filter((f) => f.name !== 'memory');
 
 t.test('through a sick node the indexer never exits and stores what a clean run stores', async (t) => {

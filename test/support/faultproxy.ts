@@ -136,10 +136,18 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   };
   // kinds taken in turn (from a seeded start), so a short run still sees each kind
   const turns = new Map<string, number>();
-  const pick = (list: 'http' | 'call', xs: readonly FaultKind[]): FaultKind => {
-    const turn = turns.get(list) ?? Math.floor(random() * 1000);
-    turns.set(list, turn + 1);
-    return xs[turn % xs.length] as FaultKind;
+  /** the next kind of the list's rotation that fits */
+  const pick = (list: 'http' | 'call', fitting: readonly FaultKind[]): FaultKind => {
+    const all = list === 'http' ? HTTP_FAULTS : CALL_FAULTS;
+    const turn = turns.get(list) ?? Math.floor(random() * all.length);
+    for (let i = 0; i < all.length; i++) {
+      const k = all[(turn + i) % all.length] as FaultKind;
+      if (fitting.includes(k)) {
+        turns.set(list, turn + i + 1);
+        return k;
+      }
+    }
+    return fitting[0] as FaultKind;
   };
   const heavySeen = new Set<string>();
   let calls = 0;
