@@ -128,7 +128,11 @@ export interface ChainCapabilities {
   readonly blockReceipts: boolean;
 }
 
-/** eth_call reads of token contracts. Each result is null when the call reverts or decodes to nothing. */
+/**
+ * eth_call reads of token contracts. Each result is null when the call is answered with no value
+ * (it reverts, or decodes to nothing): a real answer. A read that could not be answered (timeout,
+ * overloaded node, ...) is never null: readTokens throws a SourceUnavailableError instead.
+ */
 export type TokenRead =
   | { readonly kind: 'supportsInterface'; readonly token: Address; readonly interfaceId: Hex }
   | { readonly kind: 'name' | 'symbol'; readonly token: Address }
@@ -140,8 +144,34 @@ export type TokenRead =
 
 export type TokenReadResult = bigint | string | boolean | null;
 
+/**
+ * The node gave no answer now, after the source's own retries: `unavailable` (network, rate
+ * limit, overload, a timeout) or `not-yet` (a block, receipt or state the node announced but one
+ * of its backends does not have yet). Nothing is wrong with the data: ask again later. The
+ * indexer holds the block back (never stores a guess) and retries.
+ */
+export class SourceUnavailableError extends Error {
+  override readonly name: string = 'SourceUnavailableError';
+  constructor(
+    message: string,
+    readonly reason: 'unavailable' | 'not-yet',
+    options?: { readonly cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The header fields the indexer checks a block's place in the chain by. */
+export interface SourceHeader {
+  readonly number: number;
+  readonly hash: Hash;
+  readonly parentHash: Hash;
+}
+
 export interface ChainSource {
   chainId(): Promise<number>;
+  /** a block's header by its hash (any fork the node knows), null when it has none; optional */
+  headerByHash?(hash: Hash): Promise<SourceHeader | null>;
   /** hash of the block at a height, null when the node has no block there */
   blockHash(number: number): Promise<Hash | null>;
   headNumber(): Promise<number>;

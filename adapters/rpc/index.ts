@@ -15,14 +15,16 @@ import type {
   TokenRead,
   TokenReadResult,
 } from '../../lib/chain-source.ts';
-import { classify, DEFAULT_RETRY, FinalRpcError, withRetry } from './errors.ts';
+import { classify, DEFAULT_RETRY, FinalRpcError, NO_HISTORICAL_STATE, NotYetRpcError, withRetry } from './errors.ts';
 import type { RetryPolicy } from './errors.ts';
+import { createRetryReporter } from './report.ts';
+import { traceBlock } from './traces.ts';
 import { createMetadataFetcher } from './metadata.ts';
 import type { MetadataOptions } from './metadata.ts';
-import { arr, hex, num, parseBlock, parseCallTraces, parsePrestateDiffs, parseReceipt } from './parse.ts';
+import { arr, hex, num, obj, parseBlock, parseCallTrace, parsePrestateDiff, parseReceipt } from './parse.ts';
 
-export { RetryableRpcError, FinalRpcError, classify, withRetry } from './errors.ts';
-export type { RetryPolicy } from './errors.ts';
+export { RetryableRpcError, NotYetRpcError, FinalRpcError, FatalRpcError, classify, nodeError, withRetry } from './errors.ts';
+export type { NodeError, RetryPolicy, RpcFailure } from './errors.ts';
 export { createMetadataFetcher, resolveUri } from './metadata.ts';
 export { createRpcNode } from './node.ts';
 export type { RpcNodeOptions } from './node.ts';
@@ -38,13 +40,17 @@ export interface RpcChainSourceOptions {
   readonly metadata?: MetadataOptions;
   /** skip the probe and use these capabilities */
   readonly capabilities?: Partial<ChainCapabilities>;
-  /** warnings (e.g. falling back to latest state for reads) */
+  /** warnings (e.g. falling back to latest state for reads) and retries (at most one line per kind every 10 s) */
   readonly log?: (line: string) => void;
+  /** the `timeout` a trace asked again per transaction is given, where the node takes one (default '25s') */
+  readonly longTraceTimeout?: string;
 }
 
 export interface RpcChainSource extends ChainSource {
   /** requests sent (each JSON-RPC call counts once, batched or not) */
   requestCount(): number;
+  /** retries so far, by kind (timeout, rate-limit, http-5xx, network, not-yet) */
+  retryCounts(): Readonly<Record<string, number>>;
 }
 
 type RawRequest = (args: { method: string; params?: readonly unknown[] }) => Promise<unknown>;
@@ -130,6 +136,8 @@ function decodeRead(r: TokenRead, data: Hex): TokenReadResult {
 }
 
 const UNSUPPORTED = /not (found|supported|available|enabled|exist)|unsupported|unknown (method|tracer)|does not exist|disabled|method .*not/i;
+/** "header not found" for a block this far below the head: the node has pruned it, not "a moment behind" */
+const PRUNED_DISTANCE = 64;
 
 export function createRpcChainSource(url: string, options: RpcChainSourceOptions = {}): RpcChainSource {
   const client = createPublicClient({
@@ -142,13 +150,26 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
   const raw = client.request as unknown as RawRequest;
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const log = options.log ?? (() => {});
+  const reporter = createRetryReporter(log);
   let requests = 0;
 
-  const call = (method: string, params: readonly unknown[]): Promise<unknown> =>
-    withRetry(method, () => {
-      requests++;
-      return raw({ method, params });
-    }, policy);
+  const send = (method: string, params: readonly unknown[]): Promise<unknown> => {
+    requests++;
+    return raw({ method, params });
+  };
+  const call = (method: string, params: readonly unknown[]): Promise<unknown> => withRetry(method, () => send(method, params), policy, reporter.onRetry);
+  /** a call whose null answer means "not there yet" on this backend: asked again, then thrown as NotYetRpcError */
+  const callPresent = (method: string, params: readonly unknown[]): Promise<unknown> =>
+    withRetry(
+      method,
+      async () => {
+        const v = await send(method, params);
+        if (v === null || v === undefined) throw new NotYetRpcError(`${method}(${params.map((p) => JSON.stringify(p)).join(', ')}) answered null: not there yet`, null);
+        return v;
+      },
+      policy,
+      reporter.onRetry,
+    );
 
   let caps: Promise<ChainCapabilities> | undefined;
   let readsAtLatest = false;
@@ -156,36 +177,39 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
     if (block.transactions.length === 0) return [];
     let list: SourceReceipt[];
     if (blockReceipts) {
-      list = arr(await call('eth_getBlockReceipts', [toHex(block.number)]), 'eth_getBlockReceipts').map(parseReceipt);
+      list = arr(await callPresent('eth_getBlockReceipts', [toHex(block.number)]), 'eth_getBlockReceipts').map(parseReceipt);
     } else {
-      list = await Promise.all(
-        block.transactions.map(async (tx) => parseReceipt(await call('eth_getTransactionReceipt', [tx.hash]))),
-      );
+      list = await Promise.all(block.transactions.map(async (tx) => parseReceipt(await callPresent('eth_getTransactionReceipt', [tx.hash]))));
     }
     const byHash = new Map(list.map((r) => [r.transactionHash, r]));
     return block.transactions.map((tx) => {
       const r = byHash.get(tx.hash);
-      if (r === undefined) throw new FinalRpcError(`block ${block.number}: no receipt for ${tx.hash} (reorg in progress?)`, null, null);
+      if (r === undefined) throw new NotYetRpcError(`block ${block.number}: no receipt for ${tx.hash} yet (a backend behind, or a reorg in progress)`, null);
       return r;
     });
   };
 
-  /** Probe a method on the head block: supported unless the node says it does not know it. */
+  /**
+   * Probe a method on the head block: unsupported only when the node says it does not know it
+   * (-32601, "does not exist", ...). A fault (network, timeout, a backend behind) is retried, and
+   * thrown when it lasts: never taken for an answer.
+   */
   const probe = async (method: string, params: readonly unknown[]): Promise<boolean> => {
     try {
-      requests++;
-      await raw({ method, params });
+      await call(method, params);
       return true;
     } catch (e) {
       const err = classify(e);
-      if (err instanceof FinalRpcError && (err.code === -32601 || err.code === -32004 || UNSUPPORTED.test(err.message))) return false;
-      // genesis is not traceable on some nodes; anything else: assume supported and let real calls fail loudly
+      if (!(err instanceof FinalRpcError)) throw err;
+      if (err.code === -32601 || err.code === -32004 || UNSUPPORTED.test(err.message)) return false;
+      // genesis is not traceable on some nodes; any other answer about the block: the method exists
       return true;
     }
   };
 
   const source: RpcChainSource = {
     requestCount: () => requests,
+    retryCounts: () => reporter.counts(),
 
     async chainId() {
       return num(await call('eth_chainId', []), 'eth_chainId');
@@ -196,6 +220,13 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
       if (b === null) return null;
       if (typeof b !== 'object') return null;
       return hex((b as { hash?: unknown }).hash, 'block.hash');
+    },
+
+    async headerByHash(hash: Hash) {
+      const b = await call('eth_getBlockByHash', [hash, false]);
+      if (b === null || b === undefined) return null;
+      const o = obj(b, 'eth_getBlockByHash');
+      return { number: num(o.number, 'header.number'), hash: hex(o.hash, 'header.hash'), parentHash: hex(o.parentHash, 'header.parentHash') };
     },
 
     async headNumber() {
@@ -213,6 +244,10 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
         ]);
         return { traces, prestate, blockReceipts };
       })();
+      // a probe that failed is asked again next time, never remembered
+      caps.catch(() => {
+        caps = undefined;
+      });
       return caps;
     },
 
@@ -226,46 +261,46 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
     },
 
     async traceCalls(block: SourceBlock) {
-      if (block.transactions.length === 0) return [];
-      const r = await call('debug_traceBlockByNumber', [toHex(block.number), { tracer: 'callTracer' }]);
-      return parseCallTraces(r, block.transactions.map((t) => t.hash));
+      const tracer = { tracer: 'callTracer' };
+      return traceBlock({ call, longTimeout: options.longTraceTimeout ?? '25s', log }, block, tracer, parseCallTrace);
     },
 
     async tracePrestate(block: SourceBlock) {
-      if (block.transactions.length === 0) return [];
-      const r = await call('debug_traceBlockByNumber', [toHex(block.number), { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]);
-      return parsePrestateDiffs(r, block.transactions.map((t) => t.hash));
+      const tracer = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } };
+      return traceBlock({ call, longTimeout: options.longTraceTimeout ?? '25s', log }, block, tracer, parsePrestateDiff);
     },
 
     async readTokens(reads: readonly TokenRead[], blockNumber: number) {
-      const one = async (r: TokenRead): Promise<TokenReadResult> => {
+      /** the call's result; null only when the EVM answered with no value (a revert) */
+      const ethCall = async (to: Address, data: Hex): Promise<Hex | null> => {
         const tag = readsAtLatest ? 'latest' : toHex(blockNumber);
         try {
-          const data = await call('eth_call', [{ to: r.token, data: encodeRead(r) }, tag]);
-          return decodeRead(r, hex(data, 'eth_call'));
+          return hex(await call('eth_call', [{ to, data }, tag]), 'eth_call');
         } catch (e) {
           const err = classify(e);
-          if (err instanceof FinalRpcError && !readsAtLatest && /missing trie node|header not found|historical state|state .*(not available|unavailable|pruned)/i.test(err.message)) {
+          if (err instanceof FinalRpcError && err.execution) return null; // reverted: a real answer, no value
+          if (!readsAtLatest && (NO_HISTORICAL_STATE.test(err.message) || (err instanceof NotYetRpcError && /header not found/i.test(err.message) && (await source.headNumber()) - blockNumber > PRUNED_DISTANCE))) {
             readsAtLatest = true;
-            log('warning: the node has no historical state: token reads now use the latest state (balances may run ahead of the indexed block)');
-            return one(r);
+            log(`warning: the node has no historical state (${err.message}): token reads now use the latest state (balances may run ahead of the indexed block)`);
+            return ethCall(to, data);
           }
-          if (err instanceof FinalRpcError) return null; // reverted / not implemented: no value
-          throw err;
+          throw err; // could not be read: never a value (the indexer holds the block and asks again)
         }
+      };
+      const one = async (r: TokenRead): Promise<TokenReadResult> => {
+        const data = await ethCall(r.token, encodeRead(r));
+        return data === null ? null : decodeRead(r, data);
       };
       /** ERC-1155 balances: balanceOf(holder, id), else balanceOfBatch([holder], [id]) (both are required by the standard) */
       const read = async (r: TokenRead): Promise<TokenReadResult> => {
         const v = await one(r);
         if (v !== null || r.kind !== 'balanceOf1155') return v;
-        const tag = readsAtLatest ? 'latest' : toHex(blockNumber);
-        const data = encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOfBatch', args: [[r.holder], [r.id]] });
+        const out = await ethCall(r.token, encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOfBatch', args: [[r.holder], [r.id]] }));
+        if (out === null || out === '0x') return null;
         try {
-          const out = hex(await call('eth_call', [{ to: r.token, data }, tag]), 'eth_call');
           return decodeFunctionResult({ abi: TOKEN_ABI, functionName: 'balanceOfBatch', data: out })[0] ?? null;
-        } catch (e) {
-          if (classify(e) instanceof FinalRpcError) return null;
-          throw e;
+        } catch {
+          return null;
         }
       };
       return Promise.all(reads.map(read));

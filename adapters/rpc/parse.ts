@@ -157,27 +157,29 @@ export function parseFrame(v: unknown, what = 'trace'): CallFrame {
   };
 }
 
+/**
+ * One transaction's entry of a block trace: its result, or the error the tracer gave for it alone
+ * (geth answers a block trace with `[{txHash, error: "execution timeout"}]` entries when one
+ * transaction's trace ran out of time): the caller traces that one again.
+ */
+export type TraceEntry =
+  | { readonly transactionHash: Hash; readonly result: unknown; readonly error?: undefined }
+  | { readonly transactionHash: Hash; readonly error: string };
+
 /** debug_traceBlockByNumber results carry txHash on current geth/anvil/reth; older ones only the order. */
-function txHashes(results: unknown[], hashes: readonly Hash[], what: string): Hash[] {
+export function traceEntries(v: unknown, hashes: readonly Hash[], what: string): TraceEntry[] {
+  const results = arr(v, `${what} result`);
   if (results.length !== hashes.length) throw new RpcShapeError(`${what}: ${results.length} traces for ${hashes.length} transactions`);
   return results.map((r, i) => {
-    const o = obj(r, what);
-    return o.txHash === undefined || o.txHash === null ? (hashes[i] as Hash) : hex(o.txHash, `${what}.txHash`);
+    const o = obj(r, `${what} item`);
+    const transactionHash = o.txHash === undefined || o.txHash === null ? (hashes[i] as Hash) : hex(o.txHash, `${what}.txHash`);
+    if (o.error !== undefined && o.error !== null && o.result === undefined) return { transactionHash, error: String(o.error) };
+    return { transactionHash, result: o.result };
   });
 }
 
-function traceError(o: Obj, what: string): void {
-  if (o.error !== undefined && o.result === undefined) throw new RpcShapeError(`${what}: ${String(o.error)}`);
-}
-
-export function parseCallTraces(v: unknown, hashes: readonly Hash[]): TransactionTrace[] {
-  const results = arr(v, 'callTracer result');
-  const ids = txHashes(results, hashes, 'callTracer');
-  return results.map((r, i) => {
-    const o = obj(r, 'callTracer item');
-    traceError(o, 'callTracer');
-    return { transactionHash: ids[i] as Hash, frame: parseFrame(o.result) };
-  });
+export function parseCallTrace(transactionHash: Hash, result: unknown): TransactionTrace {
+  return { transactionHash, frame: parseFrame(result) };
 }
 
 function parseAccounts(v: unknown, what: string): Map<Address, AccountState> {
@@ -193,13 +195,7 @@ function parseAccounts(v: unknown, what: string): Map<Address, AccountState> {
   return out;
 }
 
-export function parsePrestateDiffs(v: unknown, hashes: readonly Hash[]): PrestateDiff[] {
-  const results = arr(v, 'prestateTracer result');
-  const ids = txHashes(results, hashes, 'prestateTracer');
-  return results.map((r, i) => {
-    const o = obj(r, 'prestateTracer item');
-    traceError(o, 'prestateTracer');
-    const res = obj(o.result, 'prestateTracer result');
-    return { transactionHash: ids[i] as Hash, pre: parseAccounts(res.pre, 'pre'), post: parseAccounts(res.post, 'post') };
-  });
+export function parsePrestateDiff(transactionHash: Hash, result: unknown): PrestateDiff {
+  const res = obj(result, 'prestateTracer result');
+  return { transactionHash, pre: parseAccounts(res.pre, 'pre'), post: parseAccounts(res.post, 'post') };
 }

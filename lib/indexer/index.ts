@@ -1,6 +1,8 @@
 /** The indexer: fill a DataSink from a ChainSource (see indexer.ts). */
 export { createIndexer } from './indexer.ts';
-export type { Indexer, IndexerEvent, IndexerOptions, ProgressEvent, RunOptions, RunSummary } from './indexer.ts';
+export type { Indexer, IndexerEvent, IndexerOptions, ProgressEvent, RunOptions, RunSummary } from './events.ts';
+export type { HoldOptions, HoldReport } from './hold.ts';
+export type { ProofOptions, Verdict } from './order.ts';
 export { ChainMismatchError, ReorgTooDeepError } from './identity.ts';
 export type { ChainIdentity } from './identity.ts';
 export { missingFeatures } from './capabilities.ts';

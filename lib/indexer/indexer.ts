@@ -1,120 +1,38 @@
 /**
- * createIndexer: fill a DataSink from a ChainSource.
+ * createIndexer: fill a DataSink from a ChainSource, in three steps —
  *
- * - Blocks are fetched ahead with bounded concurrency and written in order, in batches, each
- *   batch atomically (DataSink.writeBlocks). One batch is written while the next is fetched
- *   (at most one write in flight), so a slow store does not stall the node. The sink's indexed
- *   head is the only checkpoint:
- *   a run resumes at head + 1, and re-writing a stored block changes nothing, so a crash at any
- *   point loses or duplicates nothing.
- * - Reorgs: a block whose parent hash is not the stored head's hash (or a stored head the node
- *   no longer has) starts a walk back: roll the store back one block at a time until its head
- *   is a block the node has, then index forwards again.
- * - The store's chain identity (chain id, genesis hash) must match the node's.
+ * - fetch (fetch.ts): blocks fetched ahead with bounded concurrency, each built into a bundle
+ *   from complete answers only: what the node cannot answer now is held back and asked again
+ *   (hold.ts), never stored as a guess;
+ * - order (order.ts): each block must continue the one before; a block that does not, or a
+ *   stored head the node may no longer have, starts a proof (several reads over a short window)
+ *   before anything is rolled back — a backend a block or two behind is waited out;
+ * - write (write.ts): bundles written in order, in batches, each batch atomically, at most one
+ *   write in flight while the next batch is fetched.
+ *
+ * The sink's indexed head is the only checkpoint: a run resumes at head + 1, and re-writing a
+ * stored block changes nothing, so a crash at any point loses or duplicates nothing. The store's
+ * chain identity (chain id, genesis hash) must match the node's.
  */
-import type { BlockBundle, Hash } from '../domain/records.ts';
-import type { DataSink } from '../ports.ts';
-import type { ChainCapabilities, ChainSource } from '../chain-source.ts';
-import { buildBundle, planBlock } from '../ingest/block.ts';
-import type { BlockPayload } from '../ingest/block.ts';
+import { SourceUnavailableError } from '../chain-source.ts';
 import { missingFeatures } from './capabilities.ts';
-import { createFactCache, gatherFacts } from './facts.ts';
-import { ChainMismatchError, ReorgTooDeepError } from './identity.ts';
+import type { Indexer, IndexerOptions, RunOptions, RunSummary } from './events.ts';
+import { createFactCache } from './facts.ts';
+import { createFetchStep, createFetchWindow } from './fetch.ts';
+import type { FetchBundle } from './fetch.ts';
+import { createHold } from './hold.ts';
+import type { Hold } from './hold.ts';
+import { ChainMismatchError } from './identity.ts';
 import type { ChainIdentity } from './identity.ts';
+import { createOrderStep } from './order.ts';
+import type { BlockRef, OrderStep } from './order.ts';
+import { createProgress } from './progress.ts';
+import type { Progress } from './progress.ts';
+import { createBatchWriter } from './write.ts';
 
-export interface ProgressEvent {
-  readonly type: 'progress';
-  /** highest block written */
-  readonly indexedHead: number;
-  /** the block this run indexes towards (node head, or --to) */
-  readonly targetHead: number;
-  /** the node's head when last asked */
-  readonly nodeHead: number;
-  /** blocks and transactions written by this run */
-  readonly blocks: number;
-  readonly transactions: number;
-  /** rates over the last few seconds */
-  readonly blocksPerSecond: number;
-  readonly transactionsPerSecond: number;
-  /** seconds to reach targetHead at the current rate; null when unknown */
-  readonly etaSeconds: number | null;
-  /** nodeHead − indexedHead */
-  readonly headLag: number;
-  readonly elapsedMs: number;
-}
+export type { Indexer, IndexerEvent, IndexerOptions, ProgressEvent, RunOptions, RunSummary } from './events.ts';
 
-export type IndexerEvent =
-  | {
-      readonly type: 'start';
-      readonly chainId: number;
-      readonly genesisHash: Hash;
-      readonly from: number;
-      readonly nodeHead: number;
-      readonly capabilities: ChainCapabilities;
-      /** what the index will lack on this node, in plain words */
-      readonly missing: readonly string[];
-    }
-  | ProgressEvent
-  | { readonly type: 'reorg'; readonly detectedAt: number; readonly commonAncestor: number | null; readonly depth: number }
-  | { readonly type: 'caught-up'; readonly indexedHead: number | null; readonly nodeHead: number }
-  | { readonly type: 'reset' }
-  | { readonly type: 'warning'; readonly message: string };
-
-export interface IndexerOptions {
-  readonly source: ChainSource;
-  readonly sink: DataSink;
-  /** plain log lines (start-up facts, warnings); default none */
-  readonly log?: (line: string) => void;
-  /** structured events for progress rendering */
-  readonly onEvent?: (event: IndexerEvent) => void;
-  /** blocks per atomic write (default 25) */
-  readonly batchSize?: number;
-  /** blocks fetched at the same time (default 8) */
-  readonly concurrency?: number;
-  /** follow mode: how often to ask for a new head (default 1000 ms) */
-  readonly pollIntervalMs?: number;
-  /** deepest rollback accepted before refusing (default 512) */
-  readonly maxReorgDepth?: number;
-  /** clock for rates (default Date.now) */
-  readonly now?: () => number;
-  /**
-   * on catching up after writing at least this many blocks since it was last caught up (a bulk
-   * catch-up, not the few blocks of each poll in follow mode), call the sink's settle() (planner
-   * statistics, Postgres visibility) before following on (default 10,000)
-   */
-  readonly settleAfterBlocks?: number;
-  /**
-   * before indexing a stretch at least this many blocks behind the target, call the sink's
-   * beginBulk() (it may defer read-only upkeep such as secondary indexes), and settle() on
-   * catching up after it, however many blocks were written (default 10,000)
-   */
-  readonly bulkAfterBlocks?: number;
-}
-
-export interface RunOptions {
-  /** first block when the store is empty (default 0); a non-empty store resumes at its head + 1 */
-  readonly from?: number;
-  /** last block to index (default: the node's head) */
-  readonly to?: number;
-  /** keep following new blocks until `signal` aborts */
-  readonly follow?: boolean;
-  /** delete everything first and adopt the node's chain identity */
-  readonly reset?: boolean;
-  readonly signal?: AbortSignal;
-}
-
-export interface RunSummary {
-  readonly blocks: number;
-  readonly transactions: number;
-  readonly reorgs: number;
-  readonly indexedHead: number | null;
-}
-
-export interface Indexer {
-  run(options?: RunOptions): Promise<RunSummary>;
-}
-
-const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
+const sleepFor = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
   new Promise((resolve) => {
     if (signal?.aborted) return resolve();
     const timer = setTimeout(done, ms);
@@ -125,6 +43,17 @@ const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
     }
     signal?.addEventListener('abort', done, { once: true });
   });
+
+/** one run's state and steps */
+interface Run {
+  stored: BlockRef | null;
+  nodeHead: number;
+  reorgs: number;
+  readonly progress: Progress;
+  readonly hold: Hold;
+  readonly order: OrderStep;
+  readonly fetch: FetchBundle;
+}
 
 export function createIndexer(options: IndexerOptions): Indexer {
   const { source, sink } = options;
@@ -138,20 +67,6 @@ export function createIndexer(options: IndexerOptions): Indexer {
   const settleAfterBlocks = Math.max(1, options.settleAfterBlocks ?? 10_000);
   const bulkAfterBlocks = Math.max(1, options.bulkAfterBlocks ?? 10_000);
   const cache = createFactCache();
-
-  async function fetchBundle(n: number, caps: ChainCapabilities): Promise<BlockBundle | null> {
-    const block = await source.getBlock(n);
-    if (block === null) return null;
-    const [receipts, traces, prestate] = await Promise.all([
-      source.getReceipts(block),
-      caps.traces ? source.traceCalls(block) : Promise.resolve(null),
-      caps.prestate ? source.tracePrestate(block) : Promise.resolve(null),
-    ]);
-    const payload: BlockPayload = { block, receipts, traces, prestate };
-    const plan = planBlock(payload);
-    const facts = await gatherFacts(source, payload, plan, cache, { prestate: caps.prestate });
-    return buildBundle(payload, plan, facts);
-  }
 
   async function checkIdentity(node: ChainIdentity, reset: boolean): Promise<void> {
     if (reset) {
@@ -171,16 +86,65 @@ export function createIndexer(options: IndexerOptions): Indexer {
     await sink.setChainIdentity(node);
   }
 
+  /** Roll back to the newest stored block proven canonical, and say so. */
+  async function rollBack(r: Run, detectedAt: number): Promise<void> {
+    const { head, depth } = await r.order.walkBack();
+    r.stored = head;
+    if (depth === 0) return;
+    r.reorgs++;
+    const ancestor = head === null ? null : head.number;
+    log(`reorg at block ${detectedAt}: rolled back ${depth} block(s) to ${ancestor === null ? 'an empty store' : `common ancestor ${ancestor}`}`);
+    emit({ type: 'reorg', detectedAt, commonAncestor: ancestor, depth });
+  }
+
+  /** Index [start, end] in order; returns early when a block does not continue the one before. */
+  async function indexRange(r: Run, start: number, end: number, signal: AbortSignal | undefined): Promise<void> {
+    const window = createFetchWindow(r.fetch, start, end, concurrency);
+    const writer = createBatchWriter(sink, batchSize, (bundles, txs) => {
+      const last = bundles[bundles.length - 1];
+      if (last !== undefined) r.stored = { number: last.block.number, hash: last.block.hash };
+      r.progress.written(bundles.length, txs);
+      if (r.stored !== null) emit(r.progress.event(r.stored.number, end, r.nodeHead));
+    });
+    try {
+      let tip = r.stored;
+      for (let n = start; n <= end; n++) {
+        if (signal?.aborted) break;
+        const pending = window.take(n);
+        if (pending === undefined) break;
+        const bundle = await pending;
+        // no block there (after a few asks): the loop asks for the head again and proves where the chain stands
+        if (bundle === null) break;
+        if (tip !== null && tip.number === n - 1 && bundle.block.parentHash !== tip.hash) {
+          await writer.drain();
+          const parentOf = tip;
+          const verdict = await r.hold.retry(`the proof of block ${parentOf.number}`, () => r.order.checkParent(bundle, parentOf));
+          if (verdict === 'reorg') await rollBack(r, n);
+          else log(`block ${n} does not continue block ${parentOf.number} in this answer, but block ${parentOf.number} is still canonical: asking again`);
+          return;
+        }
+        await writer.push(bundle);
+        tip = { number: n, hash: bundle.block.hash };
+      }
+      await writer.drain();
+    } finally {
+      window.close();
+    }
+  }
+
   async function run(runOptions: RunOptions = {}): Promise<RunSummary> {
     const { follow = false, signal } = runOptions;
     const from = runOptions.from ?? 0;
     const to = runOptions.to;
-    const [chainId, genesisHash, caps, firstHead] = await Promise.all([
-      source.chainId(),
-      source.blockHash(0),
-      source.capabilities(),
-      source.headNumber(),
-    ]);
+    const sleep = (ms: number): Promise<void> => sleepFor(ms, signal);
+    const hold = createHold(
+      { budgetMs: follow ? Infinity : 120_000, ...options.hold },
+      { log, onHold: (report) => emit({ type: 'held', ...report }), sleep, now, aborted: () => signal?.aborted === true },
+    );
+
+    const [chainId, genesisHash, caps, firstHead] = await hold.retry('start-up', () =>
+      Promise.all([source.chainId(), source.blockHash(0), source.capabilities(), source.headNumber()]),
+    );
     if (genesisHash === null) throw new Error('the node has no block 0');
     await checkIdentity({ chainId, genesisHash }, runOptions.reset ?? false);
 
@@ -189,166 +153,90 @@ export function createIndexer(options: IndexerOptions): Indexer {
     if (missing.length === 0) log('node capabilities: call traces, prestate diffs and block receipts — nothing will be missing');
     for (const m of missing) log(`missing on this node: ${m}`);
 
-    let stored = await sink.getIndexedHead();
-    emit({ type: 'start', chainId, genesisHash, from: stored === null ? from : stored.number + 1, nodeHead: firstHead, capabilities: caps, missing });
-
-    // progress accounting
-    const started = now();
-    let blocks = 0;
-    let transactions = 0;
-    let reorgs = 0;
-    let nodeHead = firstHead;
-    /** blocks written since the indexer was last caught up */
-    let unsettled = 0;
+    const r: Run = {
+      stored: await sink.getIndexedHead(),
+      nodeHead: firstHead,
+      reorgs: 0,
+      progress: createProgress(now),
+      hold,
+      order: createOrderStep(source, sink, { ...options.reorgProof, maxReorgDepth, sleep }),
+      fetch: createFetchStep(source, caps, cache, hold),
+    };
+    emit({ type: 'start', chainId, genesisHash, from: r.stored === null ? from : r.stored.number + 1, nodeHead: firstHead, capabilities: caps, missing });
     /** whether the sink is in bulk mode (beginBulk called, not settled since: maybe by a run that stopped or crashed) */
     let bulk = (await sink.inBulk?.()) ?? false;
-    const window: { t: number; blocks: number; txs: number }[] = [{ t: started, blocks: 0, txs: 0 }];
-    const report = (indexedHead: number, target: number): void => {
-      const t = now();
-      window.push({ t, blocks, txs: transactions });
-      while (window.length > 2 && (window[0]?.t ?? t) < t - 10_000) window.shift();
-      const first = window[0] ?? { t, blocks, txs: transactions };
-      const dt = (t - first.t) / 1000;
-      const bps = dt > 0 ? (blocks - first.blocks) / dt : 0;
-      const tps = dt > 0 ? (transactions - first.txs) / dt : 0;
-      emit({
-        type: 'progress',
-        indexedHead,
-        targetHead: target,
-        nodeHead,
-        blocks,
-        transactions,
-        blocksPerSecond: bps,
-        transactionsPerSecond: tps,
-        etaSeconds: bps > 0 ? Math.max(0, target - indexedHead) / bps : null,
-        headLag: Math.max(0, nodeHead - indexedHead),
-        elapsedMs: t - started,
-      });
-    };
+    const summary = (): RunSummary => ({
+      blocks: r.progress.blocks,
+      transactions: r.progress.transactions,
+      reorgs: r.reorgs,
+      held: hold.counts(),
+      indexedHead: r.stored?.number ?? null,
+    });
 
-    /** Roll back until the stored head is on the node's chain. */
-    const walkBack = async (detectedAt: number): Promise<void> => {
-      let depth = 0;
-      for (;;) {
-        const head = await sink.getIndexedHead();
-        if (head === null) {
-          stored = null;
-          break;
-        }
-        const nodeHash = await source.blockHash(head.number);
-        if (nodeHash === head.hash) {
-          stored = head;
-          break;
-        }
-        if (depth >= maxReorgDepth) throw new ReorgTooDeepError(maxReorgDepth);
-        await sink.rollbackAbove(head.number - 1);
-        depth++;
+    /** Is the stored head still the node's? Rolled back when proven not; a hold while unproven. */
+    const checkStoredHead = async (): Promise<boolean> => {
+      if (r.stored === null) return true;
+      const verdict = await r.order.verify(r.stored);
+      if (verdict === 'canonical') return true;
+      if (verdict === 'replaced') {
+        await rollBack(r, r.stored.number);
+        return false;
       }
-      reorgs++;
-      const ancestor = stored === null ? null : stored.number;
-      log(`reorg at block ${detectedAt}: rolled back ${depth} block(s) to ${ancestor === null ? 'an empty store' : `common ancestor ${ancestor}`}`);
-      emit({ type: 'reorg', detectedAt, commonAncestor: ancestor, depth });
+      throw new SourceUnavailableError(`the node's answers about stored block ${r.stored.number} disagree (a backend behind?)`, 'not-yet');
     };
 
-    /** Is the stored head still on the node's chain? */
-    const headIsCanonical = async (): Promise<boolean> => {
-      if (stored === null) return true;
-      return (await source.blockHash(stored.number)) === stored.hash;
-    };
-
-    if (!(await headIsCanonical())) await walkBack(stored?.number ?? 0);
-
-    /** Index [start, end]; returns early (false) when a reorg was found and handled. */
-    const indexRange = async (start: number, end: number): Promise<boolean> => {
-      const inflight = new Map<number, Promise<BlockBundle | null>>();
-      let nextFetch = start;
-      const fill = (): void => {
-        while (nextFetch <= end && inflight.size < concurrency) {
-          const n = nextFetch++;
-          const p = fetchBundle(n, caps);
-          p.catch(() => {}); // awaited below, or abandoned on a reorg
-          inflight.set(n, p);
-        }
-      };
-      let batch: BlockBundle[] = [];
-      let batchTxs = 0;
-      // the write in flight: fetching goes on meanwhile; the next write waits for it
-      let writing: Promise<void> = Promise.resolve();
-      const write = async (bundles: readonly BlockBundle[], txs: number): Promise<void> => {
-        await sink.writeBlocks(bundles);
-        const last = bundles[bundles.length - 1];
-        if (last !== undefined) stored = { number: last.block.number, hash: last.block.hash };
-        blocks += bundles.length;
-        unsettled += bundles.length;
-        transactions += txs;
-        if (stored !== null) report(stored.number, end);
-      };
-      /** Start writing the batch once the previous write is done (a failed write throws here). */
-      const flush = async (): Promise<void> => {
-        await writing;
-        if (batch.length === 0) return;
-        writing = write(batch, batchTxs);
-        writing.catch(() => {}); // awaited by the next flush or drain
-        batch = [];
-        batchTxs = 0;
-      };
-      /** Write the batch and wait until everything is written. */
-      const drain = async (): Promise<void> => {
-        await flush();
-        await writing;
-      };
-      let tip: { number: number; hash: Hash } | null = stored;
-      for (let n = start; n <= end; n++) {
-        if (signal?.aborted) break;
-        fill();
-        const pending = inflight.get(n);
-        if (pending === undefined) break;
-        const bundle = await pending;
-        inflight.delete(n);
-        if (bundle === null || (tip !== null && tip.number === n - 1 && bundle.block.parentHash !== tip.hash)) {
-          await drain();
-          await walkBack(n);
-          return false;
-        }
-        batch.push(bundle);
-        batchTxs += bundle.transactions.length;
-        tip = { number: n, hash: bundle.block.hash };
-        if (batch.length >= batchSize) await flush();
-      }
-      await drain();
-      return true;
-    };
-
-    for (;;) {
-      if (signal?.aborted) break;
-      nodeHead = await source.headNumber();
-      const start = stored === null ? from : stored.number + 1;
-      const target = to === undefined ? nodeHead : Math.min(to, nodeHead);
+    /** one turn of the loop: false when the run is done */
+    const turn = async (first: boolean): Promise<boolean> => {
+      if (first && !(await checkStoredHead())) return true;
+      r.nodeHead = await source.headNumber();
+      const start = r.stored === null ? from : r.stored.number + 1;
+      const target = to === undefined ? r.nodeHead : Math.min(to, r.nodeHead);
       if (start > target) {
-        if (!(await headIsCanonical())) {
-          await walkBack(stored?.number ?? 0);
-          continue;
-        }
-        if (sink.settle !== undefined && (bulk || unsettled >= settleAfterBlocks)) {
+        if (!(await checkStoredHead())) return true;
+        if (sink.settle !== undefined && (bulk || r.progress.unsettled >= settleAfterBlocks)) {
           const t0 = now();
           await sink.settle();
-          log(`settled the store after ${unsettled} blocks written${bulk ? ' in bulk' : ''} (${((now() - t0) / 1000).toFixed(1)} s)`);
+          log(`settled the store after ${r.progress.unsettled} blocks written${bulk ? ' in bulk' : ''} (${((now() - t0) / 1000).toFixed(1)} s)`);
         }
-        unsettled = 0;
+        r.progress.unsettled = 0;
         bulk = false;
-        emit({ type: 'caught-up', indexedHead: stored?.number ?? null, nodeHead });
-        if (!follow || (to !== undefined && start > to)) break;
-        await sleep(pollIntervalMs, signal);
-        continue;
+        emit({ type: 'caught-up', indexedHead: r.stored?.number ?? null, nodeHead: r.nodeHead });
+        if (!follow || (to !== undefined && start > to)) return false;
+        await sleep(pollIntervalMs);
+        return true;
       }
       if (!bulk && sink.beginBulk !== undefined && target - start + 1 >= bulkAfterBlocks) {
         await sink.beginBulk();
         bulk = true;
         log(`bulk catch-up: ${target - start + 1} blocks behind, read-only upkeep deferred until caught up`);
       }
-      await indexRange(start, target);
+      await indexRange(r, start, target, signal);
+      return true;
+    };
+
+    let first = true;
+    let attempt = 0;
+    let since = 0;
+    for (;;) {
+      if (signal?.aborted) break;
+      try {
+        if (!(await turn(first))) break;
+        first = false;
+        attempt = 0;
+      } catch (e) {
+        // the node could not answer this turn: wait and ask again (within the hold's budget)
+        if (!(e instanceof SourceUnavailableError)) throw e;
+        if (signal?.aborted) break;
+        if (attempt === 0) since = now();
+        try {
+          await hold.pause('indexing', e, ++attempt, since);
+        } catch (held) {
+          if (signal?.aborted) break;
+          throw held;
+        }
+      }
     }
-    return { blocks, transactions, reorgs, indexedHead: stored?.number ?? null };
+    return summary();
   }
 
   return { run };

@@ -6,12 +6,15 @@ import * as indexer from '../../lib/indexer/index.ts';
 import * as fixture from '../../fixture/index.ts';
 
 t.same(Object.keys(rpc).sort(), [
+  'FatalRpcError',
   'FinalRpcError',
+  'NotYetRpcError',
   'RetryableRpcError',
   'classify',
   'createMetadataFetcher',
   'createRpcChainSource',
   'createRpcNode',
+  'nodeError',
   'resolveUri',
   'withRetry',
 ], 'scoutkit/rpc');
