@@ -226,11 +226,12 @@ async function serve(args: readonly string[]): Promise<number> {
       if (!redis.connected) info({ msg: 'Redis not reachable yet: each host limits on its own until it is', redis: redact(options.redis) });
     }
     for (const [id] of options.rpc) if (chains[id] === undefined) throw new Error(`--rpc names chain ${id}, which is not served`);
-    const nodes = Object.fromEntries(options.rpc.map(([id, url]) => [id, createRpcNode(url)]));
+    // one config per chain: its store, and its node when --rpc names one
+    const nodes = new Map(options.rpc.map(([id, url]) => [id, createRpcNode(url)]));
+    const configs = Object.fromEntries(Object.entries(chains).map(([id, store]) => [id, { store, ...(nodes.has(id) ? { node: nodes.get(id) } : {}) }]));
     const server = createServer({
-      chains,
+      chains: configs,
       defaultChain: options.defaultChain,
-      nodes,
       ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
       ...keys,
       ...(limiter ? { limiter } : {}),

@@ -1,6 +1,8 @@
 /** scoutkit/host — the Koa host: middleware for any Koa app, a standalone server, limits. */
 export { explorerMiddleware, renderErrors } from './middleware.ts';
-export type { ExplorerMiddlewareOptions } from './middleware.ts';
+export type { ExplorerMiddleware, ExplorerMiddlewareOptions } from './middleware.ts';
+export { refuseUpgrade, upgradeRequest } from './upgrade.ts';
+export type { UpgradeVerdict } from './upgrade.ts';
 export { createServer } from './server.ts';
 export type { RequestLogLine, ScoutkitServer, ServerDocsOptions, ServerMetricsOptions, ServerOptions } from './server.ts';
 export { createMetrics } from './metrics.ts';
@@ -27,4 +29,4 @@ export type { KeyGrant, KeysConfig, Plan, PlanRate } from './plans.ts';
 export { openStore, StoreUrlError } from './stores.ts';
 export type { OpenedStore } from './stores.ts';
 export { requestInfo } from './request.ts';
-export type { Identity, RequestInfo } from './request.ts';
+export type { HeaderSink, HostRequest, Identity, RequestInfo, Step } from './request.ts';
