@@ -27,10 +27,10 @@ export function decodeBody<B>(rule: BodyRule<B>, body: RequestBody | undefined):
   return E.left(invalidParams(body === undefined ? [{ name: '', detail: 'Missing body' }] : bodyErrors(decoded.left)));
 }
 
-/** One error per failing place in the body (the first detail of each), in the codec's order. */
+/** One error per failing place in the body, in the codec's order: a codec's own message before the generic one. */
 function bodyErrors(errors: t.Errors): ParamError[] {
   const out: ParamError[] = [];
-  const seen = new Set<string>();
+  const at = new Map<string, number>();
   for (const error of errors) {
     const keys: string[] = [];
     // context[0] is the codec itself; a union's members appear as numbered entries: not places
@@ -40,14 +40,18 @@ function bodyErrors(errors: t.Errors): ParamError[] {
       keys.push(error.context[i]?.key ?? '');
     }
     const name = keys.join('/');
-    if (seen.has(name)) continue;
-    seen.add(name);
     const last = keys[keys.length - 1];
-    const detail = error.message ?? (error.value === undefined && last !== undefined ? `Missing field: ${last}` : 'Invalid value');
-    out.push({ name, detail });
+    const detail = error.message ?? (error.value === undefined && last !== undefined ? `Missing field: ${last}` : GENERIC);
+    const seen = at.get(name);
+    if (seen === undefined) {
+      at.set(name, out.length);
+      out.push({ name, detail });
+    } else if (out[seen]?.detail === GENERIC && detail !== GENERIC) out[seen] = { name, detail };
   }
   return out;
 }
+
+const GENERIC = 'Invalid value';
 
 /** A JSON body for a library call (`handle`/`dispatch`): its size is its JSON text's, in UTF-8 bytes. */
 export function jsonBody(value: JsonValue): RequestBody {
