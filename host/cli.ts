@@ -228,7 +228,12 @@ async function serve(args: readonly string[]): Promise<number> {
     for (const [id] of options.rpc) if (chains[id] === undefined) throw new Error(`--rpc names chain ${id}, which is not served`);
     // one config per chain: its store, and its node when --rpc names one
     const nodes = new Map(options.rpc.map(([id, url]) => [id, createRpcNode(url)]));
-    const configs = Object.fromEntries(Object.entries(chains).map(([id, store]) => [id, { store, ...(nodes.has(id) ? { node: nodes.get(id) } : {}) }]));
+    const configs = Object.fromEntries(
+      Object.entries(chains).map(([id, store]) => {
+        const node = nodes.get(id);
+        return [id, node === undefined ? { store } : { store, node }];
+      }),
+    );
     const server = createServer({
       chains: configs,
       defaultChain: options.defaultChain,
