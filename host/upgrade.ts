@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
+import { parse } from 'node:querystring';
 import type { Duplex } from 'node:stream';
 import { allowHeader, classifyPath, CONFIG_ENDPOINT, errorResponse, ETHERSCAN_ENDPOINT, RPC_ENDPOINT, toJson } from '../lib/index.ts';
 import type { ApiError, ApiForm, Explorer, JsonValue, RouteMatcher } from '../lib/index.ts';
@@ -19,18 +20,22 @@ export type UpgradeVerdict =
   | { readonly allow: true; readonly info: RequestInfo; readonly headers: Readonly<Record<string, string>> }
   | { readonly allow: false; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: JsonValue };
 
-/** The plain request value of an upgrade request (the client IP from X-Forwarded-For when `proxy`). */
+/**
+ * The plain request value of an upgrade request, read as Koa reads a request (the raw path, the
+ * query by node's querystring); the client IP from X-Forwarded-For's first entry when `proxy`.
+ */
 export function upgradeRequest(req: IncomingMessage, proxy = false): HostRequest {
-  const url = new URL(req.url ?? '/', 'http://upgrade.invalid');
-  const query: Record<string, string | string[]> = {};
-  for (const [name, value] of url.searchParams) {
-    const had = query[name];
-    query[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
-  }
+  const url = req.url ?? '/';
+  const mark = url.indexOf('?');
   const forwarded = req.headers['x-forwarded-for'];
   const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-  const ip = proxy && first ? first : (req.socket.remoteAddress ?? '');
-  return { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, query, ip };
+  return {
+    method: req.method ?? 'GET',
+    path: mark === -1 ? url : url.slice(0, mark),
+    headers: req.headers,
+    query: mark === -1 ? {} : parse(url.slice(mark + 1)),
+    ip: proxy && first ? first : (req.socket.remoteAddress ?? ''),
+  };
 }
 
 export interface UpgradeJudgeOptions {

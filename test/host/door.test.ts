@@ -176,6 +176,7 @@ t.test('an upgrade request is judged by the same steps (no socket protocol yet)'
   t.equal(post.status, 405, 'a path with no GET route');
   t.equal(post.headers['allow'], 'POST');
   t.equal((await upgrade(url, '/1/json-rpc', KEYS)).status, 101, 'the JSON-RPC path');
+  t.equal((await upgrade(url, '/1/api/v2/blocks?apikey=k')).status, 101, 'a key in the query string');
 
   // the limit is the one of HTTP requests: two per second on this plan
   const tight = { 'x-api-key': 'tight' };
