@@ -249,11 +249,17 @@ async function serve(args: readonly string[]): Promise<number> {
       if (!redis.connected) info({ msg: 'Redis not reachable yet: each host limits on its own until it is', redis: redact(options.redis) });
     }
     for (const [id] of rpcNodes) if (chains[id] === undefined) throw new Error(`--rpc names chain ${id}, which is not served`);
-    const nodes = Object.fromEntries(rpcNodes.map(([id, url]) => [id, createRpcNode(url)]));
+    // one config per chain: its store, and its node when --rpc names one
+    const nodes = new Map(rpcNodes.map(([id, url]) => [id, createRpcNode(url)]));
+    const configs = Object.fromEntries(
+      Object.entries(chains).map(([id, store]) => {
+        const node = nodes.get(id);
+        return [id, node === undefined ? { store } : { store, node }];
+      }),
+    );
     const server = createServer({
-      chains,
+      chains: configs,
       defaultChain,
-      nodes,
       ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
       ...(options.cors !== undefined ? { cors: options.cors === false ? false : { origins: options.cors } } : {}),
       ...keys,

@@ -14,9 +14,8 @@
  * `authorize` throws the refusal (401), or 403 for a restricted address without the secret.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { ParameterizedContext } from 'koa';
 import { ApiException } from './request.ts';
-import type { Identity, Step } from './request.ts';
+import type { HostRequest, Identity, Step } from './request.ts';
 import { ANONYMOUS_PLAN, grantDigest, sha256 } from './plans.ts';
 import type { KeyGrant, Plan } from './plans.ts';
 
@@ -41,14 +40,14 @@ interface Grant {
   readonly identity: Identity;
 }
 
-/** The key a request carries, by the documented precedence; undefined when none. */
-export function requestKey(ctx: ParameterizedContext): string | undefined {
-  const auth = ctx.get('authorization');
-  const bearer = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
+/** The key a request (a Koa context is one) carries, by the documented precedence; undefined when none. */
+export function requestKey(request: Pick<HostRequest, 'headers' | 'query'>): string | undefined {
+  const auth = firstValue(request.headers['authorization']);
+  const bearer = auth === undefined ? undefined : /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
   if (bearer) return bearer;
-  const header = ctx.get('x-api-key').trim();
+  const header = firstValue(request.headers['x-api-key'])?.trim();
   if (header) return header;
-  return firstValue(ctx.query.apikey)?.trim() || undefined;
+  return firstValue(request.query['apikey'])?.trim() || undefined;
 }
 
 /** Sets the request's identity (and its refusal, thrown later by `authorize`); never throws. */
@@ -64,10 +63,10 @@ export function identify(options: IdentityOptions): Step {
   const anonymousPlan = options.anonymousPlan ?? ANONYMOUS_PLAN;
   const requireKeyForMultichain = options.requireKeyForMultichain ?? true;
 
-  return (ctx, info) => {
-    const key = requestKey(ctx);
+  return (request, info) => {
+    const key = requestKey(request);
     if (key === undefined) {
-      info.identity = anonymousCaller(ctx, anonymousPlan);
+      info.identity = anonymousCaller(request, anonymousPlan);
       if (info.form === 'multichain' && requireKeyForMultichain) {
         info.rejection = { kind: 'Unauthorized', message: 'API key required' };
       }
@@ -79,7 +78,7 @@ export function identify(options: IdentityOptions): Step {
       if (grant !== undefined) matched.set(key, grant);
     }
     if (!grant) {
-      info.identity = anonymousCaller(ctx, anonymousPlan);
+      info.identity = anonymousCaller(request, anonymousPlan);
       info.rejection = { kind: 'Unauthorized', message: 'Invalid API key' };
       return;
     }
@@ -87,9 +86,9 @@ export function identify(options: IdentityOptions): Step {
   };
 }
 
-/** Built only for a caller without a valid key (ctx.ip is not free; nor is a closure per request). */
-function anonymousCaller(ctx: ParameterizedContext, plan: Plan): Identity {
-  return { kind: 'anonymous', id: `ip:${ctx.ip}`, plan };
+/** Built only for a caller without a valid key (a Koa context's ip is not free; nor is a closure per request). */
+function anonymousCaller(request: HostRequest, plan: Plan): Identity {
+  return { kind: 'anonymous', id: `ip:${request.ip}`, plan };
 }
 
 /** Compare against every grant in constant time per comparison, without an early exit. */
@@ -105,12 +104,12 @@ function findGrant(grants: readonly Grant[], digest: Buffer): Grant | undefined 
 export function authorize(options: IdentityOptions): Step {
   const restricted = (options.restrictedAddresses ?? []).map((a) => a.toLowerCase());
   const secret = options.secretKey === undefined ? undefined : sha256(options.secretKey);
-  return (ctx, info) => {
+  return (request, info) => {
     if (info.rejection) throw new ApiException(info.rejection);
     if (restricted.length > 0) {
-      const path = safeDecode(ctx.path).toLowerCase();
+      const path = safeDecode(request.path).toLowerCase();
       if (restricted.some((address) => path.includes(address))) {
-        const given = firstValue(ctx.query.key);
+        const given = firstValue(request.query['key']);
         const unlocked = secret !== undefined && given !== undefined && timingSafeEqual(sha256(given), secret);
         if (!unlocked) throw new ApiException({ kind: 'Forbidden' });
       }
@@ -118,8 +117,8 @@ export function authorize(options: IdentityOptions): Step {
   };
 }
 
-function firstValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
+function firstValue(value: string | readonly string[] | undefined): string | undefined {
+  return typeof value === 'string' || value === undefined ? value : value[0];
 }
 
 function safeDecode(path: string): string {

@@ -1,6 +1,8 @@
 /** scoutkit/host — the Koa host: middleware for any Koa app, a standalone server, limits. */
 export { explorerMiddleware, renderErrors } from './middleware.ts';
-export type { ExplorerMiddlewareOptions } from './middleware.ts';
+export type { ExplorerMiddleware, ExplorerMiddlewareOptions } from './middleware.ts';
+export { refuseUpgrade, upgradeRequest } from './upgrade.ts';
+export type { UpgradeVerdict } from './upgrade.ts';
 export { createServer } from './server.ts';
 export { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, corsMiddleware, parseCorsOrigins } from './cors.ts';
 export type { CorsOptions } from './cors.ts';
@@ -29,4 +31,4 @@ export type { KeyGrant, KeysConfig, Plan, PlanRate } from './plans.ts';
 export { openStore, StoreUrlError } from './stores.ts';
 export type { OpenedStore } from './stores.ts';
 export { requestInfo } from './request.ts';
-export type { Identity, RequestInfo } from './request.ts';
+export type { HeaderSink, HostRequest, Identity, RequestInfo, Step } from './request.ts';

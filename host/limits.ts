@@ -10,11 +10,10 @@
  * request refused with 503 `{"message":"Rate limiter busy, retry shortly"}` and `retry-after`.
  * A store that is really down answers from its own insurance (see `redisLimiterStore`).
  */
-import type { ParameterizedContext } from 'koa';
 import type { ServiceName } from '../lib/index.ts';
 import { planWindow } from './plans.ts';
 import { ApiException } from './request.ts';
-import type { RequestInfo, Step } from './request.ts';
+import type { HeaderSink, RequestInfo, Step } from './request.ts';
 
 export const LIMIT_HEADERS = [
   'x-ratelimit-limit',
@@ -150,30 +149,31 @@ export function rateLimit(options: RateLimitOptions = {}): Step {
   const store = options.limiter ?? memoryLimiterStore();
   const timeoutMs = options.limiterTimeoutMs ?? DEFAULT_LIMITER_TIMEOUT_MS;
   const tooMany = options.rateLimitMessage === undefined ? {} : { message: options.rateLimitMessage };
-  const busy = (ctx: ParameterizedContext, info: RequestInfo): never => {
+  const costs = options.costs as Readonly<Record<string, number | undefined>> | undefined;
+  const busy = (response: HeaderSink, info: RequestInfo): never => {
     // never serve unlimited: the store is slow or failing, the caller retries
-    ctx.set('retry-after', '1');
+    response.set('retry-after', '1');
     info.limiterBusy = true;
     throw new ApiException({ kind: 'Unavailable', message: LIMITER_BUSY_MESSAGE });
   };
-  const apply = (ctx: ParameterizedContext, info: RequestInfo, limit: number, result: Consumed): void => {
-    ctx.set('x-ratelimit-limit', String(limit));
-    ctx.set('x-ratelimit-remaining', String(result.rate.remaining));
-    ctx.set('x-ratelimit-reset', String(result.rate.resetMs));
-    ctx.set('x-credits-remaining', String(result.credits.remaining));
+  const apply = (response: HeaderSink, info: RequestInfo, limit: number, result: Consumed): void => {
+    response.set('x-ratelimit-limit', String(limit));
+    response.set('x-ratelimit-remaining', String(result.rate.remaining));
+    response.set('x-ratelimit-reset', String(result.rate.resetMs));
+    response.set('x-credits-remaining', String(result.credits.remaining));
     if (!result.rate.admitted) {
       // whole seconds until the window resets (at least 1)
-      ctx.set('retry-after', String(Math.max(1, Math.ceil(result.rate.resetMs / 1000))));
+      response.set('retry-after', String(Math.max(1, Math.ceil(result.rate.resetMs / 1000))));
       throw new ApiException({ kind: 'RateLimited', ...tooMany });
     }
     if (!result.credits.admitted) throw new ApiException({ kind: 'PaymentRequired', form: info.form });
   };
-  return (ctx, info) => {
+  return (_request, info, response) => {
     const identity = info.identity;
     if (!identity) return;
     const { plan } = identity;
     const { requests, windowSeconds } = planWindow(plan);
-    const cost = (options.costs?.[info.endpoint] ?? 1) * (info.units ?? 1);
+    const cost = (costs?.[info.endpoint] ?? 1) * (info.units ?? 1);
     const endsAt = currentPeriodEnd(plan.creditPeriod, Date.now());
     const rate: ConsumeRequest = { key: `rate:${identity.id}`, limit: requests, cost: 1, window: { seconds: windowSeconds } };
     const credits: ConsumeRequest = { key: `credits:${plan.name}:${identity.id}:${endsAt}`, limit: plan.credits, cost, window: { endsAt } };
@@ -183,14 +183,14 @@ export function rateLimit(options: RateLimitOptions = {}): Step {
       try {
         result = consumeBothNow(store as Required<Pick<LimiterStore, 'consumeNow' | 'peekNow'>>, rate, credits);
       } catch {
-        return busy(ctx, info);
+        return busy(response, info);
       }
-      return apply(ctx, info, requests, result);
+      return apply(response, info, requests, result);
     }
     const pending = store.local === true ? consumeBoth(store, rate, credits) : withTimeout(timeoutMs, () => consumeBoth(store, rate, credits));
     return pending.then(
-      (result) => apply(ctx, info, requests, result),
-      () => busy(ctx, info),
+      (result) => apply(response, info, requests, result),
+      () => busy(response, info),
     );
   };
 }

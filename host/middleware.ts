@@ -1,15 +1,20 @@
 /**
  * `explorerMiddleware(explorer, options)`: the explorer as Koa middleware.
  *
- * lib's parsePath recognises the two forms, `/api/v2/...` (default chain) and
- * `/:chain_id/api/v2/...`, under an optional prefix; lib's route table (matchRoute) then picks
- * the endpoint. Anything else passes through untouched. A matched request runs its steps in one
- * function (no koa-compose chain: a step returns a promise only when it must wait):
+ * lib's path classifier (classifyPath) tells the dialect of a path under an optional prefix: for
+ * the API v2's two forms, `/api/v2/...` (default chain) and `/:chain_id/api/v2/...`, the
+ * explorer's route table (keyed by method and template) then picks the endpoint; a path known
+ * under other methods only is a 405. Anything else passes through untouched. A matched request
+ * runs its steps in one function (no koa-compose chain: a step returns a promise only when it
+ * must wait):
  *
  *   identify → rateLimit → knownChain → authorize → answer, inside renderErrors
  *
- * renderErrors is outermost so that headers set before a failure (the limit headers) survive;
- * answer hands lib a plain `EndpointRequest` and writes the `ExplorerResponse` it gets back.
+ * The steps judge a plain request value (`HostRequest`: a Koa context is one as it is), so an
+ * HTTP upgrade is judged by the same code (`judgeUpgrade`, host/upgrade.ts). renderErrors is
+ * outermost so that headers set before a failure (the limit headers) survive; answer reads the
+ * body of a route that declares one (host/body.ts, within the route's cap), hands lib a plain
+ * `EndpointRequest` and writes the `ExplorerResponse` it gets back.
  *
  * The JSON-RPC subset (`POST /api/eth-rpc`, `POST /:chain_id/json-rpc`) and the gateway's
  * `GET /api/json/config` run the same steps with their own last one (host/rpc.ts); a JSON-RPC
@@ -17,24 +22,12 @@
  * Etherscan-compatible dialect (`/api?module=…`, `/{chain_id}/api?module=…` and the legacy paths
  * below them; host/etherscan.ts), charged once per request as the endpoint `etherscan`.
  */
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Middleware, ParameterizedContext } from 'koa';
-import {
-  callCount,
-  CONFIG_ENDPOINT,
-  CONFIG_PATH,
-  errorResponse,
-  ETHERSCAN_ENDPOINT,
-  INSTANCE_RPC_PATH,
-  matchRoute,
-  MULTICHAIN_RPC_PATH,
-  parseEtherscanPath,
-  parseJson,
-  parsePath,
-  RPC_ENDPOINT,
-  toJson,
-} from '../lib/index.ts';
-import type { ApiError, ApiForm, Explorer, JsonValue, RawQuery, ServiceName } from '../lib/index.ts';
+import { allowHeader, callCount, classifyPath, CONFIG_ENDPOINT, errorResponse, ETHERSCAN_ENDPOINT, matchRoute, parseJson, RPC_ENDPOINT, toJson } from '../lib/index.ts';
+import type { ApiError, ApiForm, EndpointRequest, Explorer, JsonValue, RawQuery, RequestBody, RouteMatcher } from '../lib/index.ts';
+import { parseBody } from './body.ts';
 import { authorize, identify } from './identity.ts';
 import type { IdentityOptions } from './identity.ts';
 import { LIMIT_HEADERS, rateLimit } from './limits.ts';
@@ -46,6 +39,8 @@ import { answerConfig, answerRpc, readBody } from './rpc.ts';
 import { corsMiddleware } from './cors.ts';
 import { documentServers } from './openapiServers.ts';
 import type { CorsOptions } from './cors.ts';
+import { judgeUpgradeBy } from './upgrade.ts';
+import type { UpgradeVerdict } from './upgrade.ts';
 
 export interface ExplorerMiddlewareOptions extends IdentityOptions, RateLimitOptions {
   /** serve below this path, e.g. `/explorer` → `/explorer/api/v2/blocks` */
@@ -56,17 +51,30 @@ export interface ExplorerMiddlewareOptions extends IdentityOptions, RateLimitOpt
   readonly publicUrl?: string;
   /** CORS on every answer of ours (host/cors.ts); default: any origin, as Blockscout; `false`: none */
   readonly cors?: CorsOptions | false;
+  /** an upgrade request's client IP from X-Forwarded-For (`judgeUpgrade`; a Koa request's follows its app's `proxy`) */
+  readonly proxy?: boolean;
+}
+
+/** The middleware, and the same steps for an HTTP upgrade request (a socket to come). */
+export interface ExplorerMiddleware extends Middleware {
+  /**
+   * Judge an upgrade request (`server.on('upgrade', …)`) by the steps of an HTTP request to
+   * its path (a GET): keys, limits (it is charged as one request), known chain, restrictions.
+   * Allowed: its identity and the limit headers; refused: the status, headers and JSON body to
+   * answer (`refuseUpgrade` writes them on the socket). Never throws.
+   */
+  judgeUpgrade(req: IncomingMessage): Promise<UpgradeVerdict>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const ALLOWED = ['GET', 'HEAD'];
 
-export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewareOptions = {}): Middleware {
+export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewareOptions = {}): ExplorerMiddleware {
   const prefix = options.prefix ?? '';
   const lowerPrefix = prefix.toLowerCase();
   const steps: readonly Step[] = [identify(options), rateLimit(options), knownChain(explorer), authorize(options)];
   const report = options.onError ?? logUnexpected;
   const cors = options.cors === false ? undefined : corsMiddleware(options.cors);
+  const routes: RouteMatcher<string> = explorer.routes ?? matchRoute;
   // lib's route table picks the endpoint straight from the path (no router in front of it: one
   // match per request), then the same steps serve every endpoint
   const chain = serveSteps(steps, answer(explorer, documentServers({ prefix, ...options })), report, cors);
@@ -78,42 +86,50 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
   };
   const configChain = serveSteps(steps, answerConfig(explorer, { prefix, ...options }, writeJson), report, cors);
   const etherscanChain = serveSteps(steps, answerEtherscan(explorer, writeJson), report, cors);
-  const multichainRpc = new RegExp(`^/([^/]+)${MULTICHAIN_RPC_PATH}/?$`, 'i');
-  const same = (sub: string, path: string) => sub.toLowerCase() === path || sub.toLowerCase() === `${path}/`;
 
-  return (ctx, next) => {
+  const middleware: Middleware = (ctx, next) => {
     const path = ctx.path;
     // the prefix matches in any case, as a router's would
     if (prefix !== '' && path.slice(0, prefix.length).toLowerCase() !== lowerPrefix) return next();
-    const sub = prefix === '' ? path : path.slice(prefix.length);
     // the raw path (lib decodes segments)
-    const parsed = parsePath(sub);
-    const match = parsed === null ? null : matchRoute(parsed.subPath);
-    if (parsed !== null && match !== null) {
-      const form: ApiForm = parsed.chainId === undefined ? 'instance' : 'multichain';
-      const chainId = parsed.chainId ?? explorer.defaultChain;
-      return chain(ctx, next, setRequestInfo(ctx, { endpoint: match.endpoint, chainId, form, params: match.params }));
+    const sub = prefix === '' ? path : path.slice(prefix.length);
+    // not one of ours: pass through untouched; under a prefix of its own, a path nothing
+    // downstream answered gets the API's JSON 404
+    const passOn = () => (prefix !== '' && (sub === '' || sub.startsWith('/')) ? next().then(() => notFoundUnderPrefix(ctx, cors)) : next());
+    const dialect = classifyPath(sub);
+    if (dialect === null) return passOn();
+    const form: ApiForm = dialect.dialect === 'config' || dialect.chainId === undefined ? 'instance' : 'multichain';
+    const chainId = dialect.dialect === 'config' ? explorer.defaultChain : (dialect.chainId ?? explorer.defaultChain);
+    switch (dialect.dialect) {
+      case 'api': {
+        const match = routes(dialect.subPath, ctx.method);
+        if (match !== null) {
+          const info: RequestInfo =
+            match.bodyLimit === undefined
+              ? { endpoint: match.endpoint, chainId, form, params: match.params }
+              : { endpoint: match.endpoint, chainId, form, params: match.params, bodyLimit: match.bodyLimit };
+          return chain(ctx, next, setRequestInfo(ctx, info));
+        }
+        // known under other methods: the steps, then 405 (with `allow`)
+        const others = routes.any(dialect.subPath);
+        const first = others[0];
+        if (first === undefined) return passOn();
+        return chain(ctx, next, setRequestInfo(ctx, { endpoint: first.endpoint, chainId, form, params: first.params, allow: allowHeader(others) }));
+      }
+      // the JSON-RPC subset and the gateway's config: the same steps, their own last one
+      case 'rpc':
+        return enterRpc(ctx, next, form, chainId);
+      case 'etherscan': {
+        const { legacyPath } = dialect;
+        const info = setRequestInfo(ctx, { endpoint: ETHERSCAN_ENDPOINT, chainId, form, params: legacyPath === undefined ? {} : { legacyPath } });
+        return readEtherscanBody(ctx).then(() => etherscanChain(ctx, next, info));
+      }
+      case 'config':
+        return configChain(ctx, next, setRequestInfo(ctx, { endpoint: CONFIG_ENDPOINT, chainId, form, params: {} }));
     }
-    // the JSON-RPC subset and the gateway's config: the same steps, their own last one
-    if (explorer.rpc !== undefined) {
-      if (same(sub, INSTANCE_RPC_PATH)) return enterRpc(ctx, next, 'instance', explorer.defaultChain);
-      const rpc = multichainRpc.exec(sub);
-      if (rpc !== null) return enterRpc(ctx, next, 'multichain', safeDecode(rpc[1] ?? ''));
-    }
-    const dialect = explorer.etherscan === undefined ? null : parseEtherscanPath(sub);
-    if (dialect !== null) {
-      const legacyPath = dialect.legacy === undefined ? undefined : sub.replace(/^.*?\/api(?=\/)/i, '');
-      const form: ApiForm = dialect.chainId === undefined ? 'instance' : 'multichain';
-      const info = setRequestInfo(ctx, { endpoint: ETHERSCAN_ENDPOINT, chainId: dialect.chainId ?? explorer.defaultChain, form, params: legacyPath === undefined ? {} : { legacyPath } });
-      return readEtherscanBody(ctx).then(() => etherscanChain(ctx, next, info));
-    }
-    if (same(sub, CONFIG_PATH)) {
-      return configChain(ctx, next, setRequestInfo(ctx, { endpoint: CONFIG_ENDPOINT, chainId: explorer.defaultChain, form: 'instance', params: {} }));
-    }
-    // under a prefix of its own, a path nothing downstream answered gets the API's JSON 404
-    if (prefix !== '' && (sub === '' || sub.startsWith('/'))) return next().then(() => notFoundUnderPrefix(ctx, cors));
-    return next(); // not one of ours: pass through untouched
   };
+  const judgeUpgrade = judgeUpgradeBy({ explorer, steps, routes, prefix, proxy: options.proxy ?? false });
+  return Object.assign(middleware, { judgeUpgrade });
 }
 
 /** The JSON 404 of a path under the prefix that nothing answered (a preflight: CORS answers it). */
@@ -141,7 +157,8 @@ function serveSteps(
   const run = async (ctx: ParameterizedContext, next: () => Promise<unknown>, info: RequestInfo): Promise<void> => {
     try {
       for (const step of steps) {
-        const waiting = step(ctx, info);
+        // a Koa context is a plain request value (and a header sink) as it is: no copy
+        const waiting = step(ctx, info, ctx);
         if (waiting !== undefined) await waiting;
       }
       await last(ctx, next);
@@ -154,8 +171,8 @@ function serveSteps(
 }
 
 /** An unconfigured chain is 404, with or without a key (after counting, so it has limit headers). */
-function knownChain(explorer: Explorer): Step {
-  return (_ctx, info) => {
+export function knownChain(explorer: Explorer): Step {
+  return (_request, info) => {
     if (!explorer.chainIds.includes(info.chainId)) {
       throw new ApiException({ kind: 'NotFound', message: `Unknown chain: ${info.chainId}` });
     }
@@ -190,19 +207,17 @@ function renderError(ctx: ParameterizedContext, e: unknown, report: (error: unkn
 /** `servers`: our OpenAPI document as mounted here (host/openapiServers.ts), when not at the root. */
 function answer(explorer: Explorer, servers?: (document: JsonValue) => JsonValue): Middleware {
   return async (ctx) => {
-    if (!ALLOWED.includes(ctx.method)) {
-      ctx.set('allow', ALLOWED.join(', '));
+    const info = requestInfo(ctx);
+    if (info?.allow !== undefined) {
+      ctx.set('allow', info.allow);
       throw new ApiException({ kind: 'MethodNotAllowed' });
     }
-    const info = requestInfo(ctx);
     if (!info || !isEndpoint(info.endpoint)) throw new ApiException({ kind: 'RouteNotFound' });
-    const response = await explorer.dispatch({
-      endpoint: info.endpoint,
-      chainId: info.chainId,
-      form: info.form,
-      params: info.params,
-      query: ctx.query as RawQuery,
-    });
+    const request: EndpointRequest =
+      info.bodyLimit === undefined
+        ? { endpoint: info.endpoint, chainId: info.chainId, form: info.form, params: info.params, query: ctx.query as RawQuery }
+        : { endpoint: info.endpoint, chainId: info.chainId, form: info.form, params: info.params, query: ctx.query as RawQuery, method: ctx.method, ...(await readRouteBody(ctx, info.bodyLimit)) };
+    const response = await explorer.dispatch(request);
     for (const name in response.headers) ctx.set(name, response.headers[name] as string);
     ctx.status = response.status;
     // lib's answers name their JSON content type: set it once (koa keeps a type already set)
@@ -229,8 +244,19 @@ function streamBody(stream: AsyncIterable<string>, ctx: ParameterizedContext): R
   return readable;
 }
 
-const isEndpoint = (name: ServiceName): name is Exclude<ServiceName, typeof RPC_ENDPOINT | typeof CONFIG_ENDPOINT | typeof ETHERSCAN_ENDPOINT> =>
+const isEndpoint = (name: RequestInfo['endpoint']): name is EndpointRequest['endpoint'] =>
   name !== RPC_ENDPOINT && name !== CONFIG_ENDPOINT && name !== ETHERSCAN_ENDPOINT;
+
+/** The body of a route that declares one, read within its cap (over it: 413, and the connection is closed after the answer). */
+async function readRouteBody(ctx: ParameterizedContext, maxBytes: number): Promise<{ readonly body?: RequestBody }> {
+  const parsed = await parseBody(ctx.req, maxBytes);
+  if ('tooLarge' in parsed) {
+    // the rest of the body is not read: the connection cannot carry another request
+    ctx.set('connection', 'close');
+    throw new ApiException({ kind: 'PayloadTooLarge', maxBytes });
+  }
+  return parsed.body === undefined ? {} : { body: parsed.body };
+}
 
 export function writeJson(ctx: ParameterizedContext, status: number, body: JsonValue): void {
   ctx.status = status;
@@ -250,15 +276,7 @@ function jsonText(body: JsonValue): string {
   return text;
 }
 
-function logUnexpected(error: unknown, ctx: ParameterizedContext): void {
+function logUnexpected(error: unknown, ctx: Pick<ParameterizedContext, 'method' | 'path'>): void {
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`${JSON.stringify({ level: 'error', method: ctx.method, path: ctx.path, error: message })}\n`);
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

@@ -2,15 +2,17 @@
  * `createServer(options)`: a Koa app serving the explorer middleware, `/health` (liveness),
  * `/ready` (every chain's DataSource answers), `/metrics` (Prometheus), one JSON log line per
  * request, and a graceful `close()` (stop accepting, let in-flight requests finish, then close
- * the stores).
+ * the stores). It listens on an http.Server of its own (`listen`, then `http`), or serves one
+ * its user owns (`attach`, or `callback()` as Koa's); `judgeUpgrade` judges that server's
+ * upgrade requests by the same steps as its HTTP requests.
  */
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import type { IncomingMessage, RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
-import { createExplorer, errorResponse, parsePath } from '../lib/index.ts';
-import type { DataSource, Explorer, FailedRequest, RpcNode } from '../lib/index.ts';
+import { chainConfigs, createExplorer, errorResponse, parsePath } from '../lib/index.ts';
+import type { ChainConfig, ChainSetting, Explorer, FailedRequest } from '../lib/index.ts';
 import { DEFAULT_DOCS_PATH, docsPage } from './docs.ts';
 import { corsMiddleware } from './cors.ts';
 import { createMetrics } from './metrics.ts';
@@ -18,6 +20,7 @@ import type { ExplorerMetrics } from './metrics.ts';
 import { explorerMiddleware, writeJson } from './middleware.ts';
 import type { ExplorerMiddlewareOptions } from './middleware.ts';
 import { requestInfo } from './request.ts';
+import type { UpgradeVerdict } from './upgrade.ts';
 
 export interface RequestLogLine {
   readonly time: string;
@@ -31,12 +34,13 @@ export interface RequestLogLine {
 }
 
 export interface ServerOptions extends ExplorerMiddlewareOptions {
-  /** one DataSource per chain id */
-  readonly chains: Readonly<Record<string, DataSource>>;
+  /**
+   * one config per chain id: `{ store, node? }`, the node being where JSON-RPC state reads are
+   * forwarded (`createRpcNode(url)` from scoutkit/rpc); a bare DataSource stands for `{ store }`
+   */
+  readonly chains: Readonly<Record<string, ChainSetting>>;
   /** chain of the per-instance form; default the first chain */
   readonly defaultChain?: string;
-  /** per chain id: the node JSON-RPC state reads are forwarded to (`createRpcNode(url)` from scoutkit/rpc) */
-  readonly nodes?: Readonly<Record<string, RpcNode>>;
   /** a ready-made explorer over the same chains (default: `createExplorer({ chains, defaultChain })`) */
   readonly explorer?: Explorer;
   /** receives one line per request; default: JSON on stdout; `false` for no log */
@@ -88,25 +92,40 @@ export interface ScoutkitServer {
   readonly metricsPath?: string;
   /** the path of the API docs page when it is served: `/`, or `docs.path` when `docs.root` is false */
   readonly docsPath?: string;
+  /** the http.Server it serves: its own once `listen` resolved, or the one given to `attach`; undefined before */
+  readonly http: Server | undefined;
   /** listen; port 0 picks a free one */
   listen(port?: number, host?: string): Promise<{ readonly port: number; readonly url: string }>;
+  /**
+   * serve on an http.Server its user owns (and listens with): its requests go to this app, and
+   * `close()` closes it as it would its own. Once, instead of `listen`.
+   */
+  attach(server: Server): void;
+  /** the app's request listener (Koa's `app.callback()`), for a server `attach` does not fit (http2, https, a test harness) */
+  callback(): RequestListener;
+  /**
+   * judge an HTTP upgrade request (`server.on('upgrade', (req, socket) => …)`) by the steps of
+   * its HTTP requests (keys, limits, known chain, restrictions; the same limiter state): allow,
+   * or the refusal to write back (`refuseUpgrade(socket, verdict)`). Never throws.
+   */
+  judgeUpgrade(req: IncomingMessage): Promise<UpgradeVerdict>;
   /** graceful: stop accepting, finish in-flight requests, close the limiter and the stores */
   close(): Promise<void>;
 }
 
 export function createServer(options: ServerOptions): ScoutkitServer {
+  const chains = chainConfigs(options.chains);
   const metricsPath = options.metrics === false ? undefined : checkMetricsPath(options.metrics?.path ?? DEFAULT_METRICS_PATH);
   const metrics =
     options.metrics === false
       ? undefined
-      : createMetrics({ chainIds: Object.keys(options.chains), processMetrics: options.metrics?.processMetrics ?? true });
+      : createMetrics({ chainIds: Object.keys(chains), processMetrics: options.metrics?.processMetrics ?? true });
   const onStoreError = options.onStoreError ?? writeStoreError;
   const explorer =
     options.explorer ??
     createExplorer({
-      chains: options.chains,
+      chains,
       ...(options.defaultChain !== undefined ? { defaultChain: options.defaultChain } : {}),
-      ...(options.nodes !== undefined ? { nodes: options.nodes } : {}),
       onError(error, request) {
         metrics?.storeError(error, request);
         onStoreError(error, request);
@@ -141,10 +160,10 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     if (scrape && ctx.path === metricsPath) await scrape(ctx, next);
     else if (ctx.path === '/health') writeJson(ctx, 200, { status: 'ok' });
     else {
-      const chains = await readiness(options.chains, options.readyTimeoutMs ?? 2000);
-      const ready = !closing && Object.values(chains).every((c) => c.ready);
+      const states = await readiness(chains, options.readyTimeoutMs ?? 2000);
+      const ready = !closing && Object.values(states).every((c) => c.ready);
       if (!ready) ctx.set('retry-after', '1');
-      writeJson(ctx, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', chains });
+      writeJson(ctx, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', chains: states });
     }
     closeWhenClosing(ctx);
   };
@@ -169,7 +188,8 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     );
   }
   // CORS is the server's (above): the middleware adds none of its own
-  app.use(explorerMiddleware(explorer, { ...options, cors: false }));
+  const api = explorerMiddleware(explorer, { ...options, cors: false });
+  app.use(api);
   app.use(async (ctx) => {
     const { status, body } = errorResponse({ kind: 'RouteNotFound' });
     writeJson(ctx, status, body as { message: string });
@@ -181,13 +201,24 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     ...(metrics ? { metrics } : {}),
     ...(metricsPath !== undefined ? { metricsPath } : {}),
     ...(docsPath !== undefined ? { docsPath: docsRoot ? '/' : docsPath } : {}),
+    get http() {
+      return server;
+    },
     async listen(port = 0, host = '127.0.0.1') {
+      if (server !== undefined) throw new Error('createServer: already listening or attached');
       server = app.listen(port, host);
       await once(server, 'listening');
       const address = server.address() as AddressInfo;
       const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       return { port: address.port, url: `http://${shown}:${address.port}` };
     },
+    attach(owned) {
+      if (server !== undefined) throw new Error('createServer: already listening or attached');
+      owned.on('request', app.callback());
+      server = owned;
+    },
+    callback: () => app.callback(),
+    judgeUpgrade: (req) => api.judgeUpgrade(req),
     close() {
       closing ??= (async () => {
         const s = server;
@@ -249,15 +280,15 @@ function checkMetricsPath(path: string): string {
 type ChainReadiness = { readonly ready: true; readonly highestBlock: number | null } | { readonly ready: false };
 
 async function readiness(
-  chains: Readonly<Record<string, DataSource>>,
+  chains: Readonly<Record<string, ChainConfig>>,
   timeoutMs: number,
 ): Promise<Record<string, ChainReadiness>> {
   const entries = await Promise.all(
-    Object.entries(chains).map(async ([id, source]): Promise<[string, ChainReadiness]> => {
+    Object.entries(chains).map(async ([id, { store }]): Promise<[string, ChainReadiness]> => {
       let timer: NodeJS.Timeout | undefined;
       try {
         const highestBlock = await Promise.race([
-          source.getHighestBlockNumber(),
+          store.getHighestBlockNumber(),
           new Promise<never>((_r, reject) => {
             timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
           }),

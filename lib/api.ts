@@ -2,10 +2,10 @@
  * The public request/response values of the core. The host turns HTTP into an
  * `EndpointRequest` (or a raw `ExplorerRequest`) and writes the `ExplorerResponse` back.
  */
+import type { ChainConfig, ChainSetting } from './chain-config.ts';
 import type { ENDPOINTS } from './endpoints/index.ts';
 import type { JsonValue } from './json.ts';
-import type { DataSource } from './ports.ts';
-import type { RpcNode } from './rpc/node.ts';
+import type { RouteMatcher } from './routes.ts';
 
 /** Raw query as a web framework gives it: repeated keys arrive as arrays. */
 export type RawQuery = Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -23,14 +23,39 @@ export interface ExplorerResponse {
   readonly stream?: AsyncIterable<string>;
 }
 
+/** The methods a route may declare (HEAD is answered by a GET route). */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A file of a multipart body, read whole (within the route's cap). */
+export interface UploadedFile {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly content: Uint8Array;
+}
+
+/**
+ * A request body as the host parsed it (or a library caller built it, see `jsonBody`).
+ * `value` is what the route's body codec decodes: a JSON body's value; a form's fields (a
+ * repeated field: an array of its values) and, for multipart, its files (`UploadedFile`, an
+ * array when repeated) under their field names.
+ */
+export interface RequestBody {
+  readonly type: 'json' | 'urlencoded' | 'multipart';
+  readonly value: unknown;
+  /** bytes as received; the route's cap applies to it (over it: 413) */
+  readonly size: number;
+}
+
 /** A request by path: `/api/v2/...` (default chain) or `/{chain_id}/api/v2/...`. */
 export interface ExplorerRequest {
   readonly path: string;
   readonly query?: RawQuery;
   /** overrides the chain implied by the path */
   readonly chainId?: string;
-  /** default GET; anything but GET/HEAD is answered 405 */
+  /** default GET (HEAD is answered as GET); a path known under other methods only is 405 */
   readonly method?: string;
+  /** read by routes that declare a body (never by a GET route) */
+  readonly body?: RequestBody;
 }
 
 /**
@@ -41,7 +66,12 @@ export type ApiForm = 'instance' | 'multichain';
 
 /** A request already routed: the host's router matched `endpoint` and extracted `params`. */
 export interface EndpointRequest {
-  readonly endpoint: EndpointName;
+  /** a registry name, or one added with `createExplorer({ endpoints })` (unknown: 404) */
+  readonly endpoint: EndpointName | (string & {});
+  /** default: the endpoint's own; another one is 405 (HEAD is a GET) */
+  readonly method?: string;
+  /** read only when the endpoint declares a body */
+  readonly body?: RequestBody;
   readonly chainId: string;
   /** default 'instance' */
   readonly form?: ApiForm;
@@ -55,11 +85,15 @@ export type EndpointName = keyof typeof ENDPOINTS;
 /** Where both forms put the API: `/api/v2/...` and `/{chain_id}/api/v2/...`. */
 export const API_PREFIX = '/api/v2';
 
-/** One row of the route table: a path template under `/api/v2` in @koa/router syntax. */
+/** One row of the route table: a method and a path template under `/api/v2` in @koa/router syntax. */
 export interface Route<N extends string = EndpointName> {
   readonly endpoint: N;
   /** e.g. `/addresses/:address_hash_param/tokens` */
   readonly template: string;
+  /** default GET (which also answers HEAD) */
+  readonly method?: HttpMethod;
+  /** the route reads a body of at most this many bytes (its endpoint's `body.maxBytes`) */
+  readonly bodyLimit?: number;
 }
 
 /** A JSON-RPC request to one chain: the body as parsed JSON (undefined when it was not JSON). */
@@ -87,15 +121,17 @@ export interface EtherscanRequest {
 
 /** What `onError` hears about the request whose data source failed. */
 export interface FailedRequest {
-  readonly endpoint: ServiceName;
+  /** a service, or the name of an endpoint added with `createExplorer({ endpoints })` */
+  readonly endpoint: ServiceName | (string & {});
   readonly chainId: string;
 }
 
 export interface ExplorerOptions {
-  /** one DataSource per chain id (strings, as in `/{chain_id}/api/v2`) */
-  readonly chains: Readonly<Record<string, DataSource>>;
-  /** per chain id: the node that answers the JSON-RPC state reads a store cannot (eth_call, ...) */
-  readonly nodes?: Readonly<Record<string, RpcNode>>;
+  /**
+   * one config per chain id (strings, as in `/{chain_id}/api/v2`): `{ store, node? }`; a bare
+   * DataSource stands for `{ store }`
+   */
+  readonly chains: Readonly<Record<string, ChainSetting>>;
   /** the chain served by the per-instance form `/api/v2/...`; defaults to the first chain */
   readonly defaultChain?: string;
 }
@@ -106,6 +142,13 @@ export interface Explorer {
   readonly chainIds: readonly string[];
   /** the chain of the per-instance form */
   readonly defaultChain: string;
+  /** each chain's config, as given (a bare DataSource became `{ store }`) */
+  readonly chains?: Readonly<Record<string, ChainConfig>>;
+  /**
+   * the route table below `/api/v2`, keyed by method and template: the registry's routes and
+   * those added with `createExplorer({ endpoints })` (absent: the registry's, `matchRoute`)
+   */
+  readonly routes?: RouteMatcher<string>;
   /** answer a request by path (both forms); never throws */
   handle(request: ExplorerRequest): Promise<ExplorerResponse>;
   /** answer a routed request; unknown chain → 404; never throws */

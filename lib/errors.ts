@@ -17,6 +17,8 @@ export type ApiError =
   | { readonly kind: 'ChainIndexing' }
   | { readonly kind: 'RouteNotFound' }
   | { readonly kind: 'MethodNotAllowed' }
+  /** a request body over its route's cap (`body.maxBytes` of the endpoint) */
+  | { readonly kind: 'PayloadTooLarge'; readonly maxBytes: number }
   | { readonly kind: 'Unauthorized'; readonly message: string }
   | { readonly kind: 'Forbidden' }
   /** the multichain form answers the hosted gateway's body `{"error": "Out of credits"}` */
@@ -64,6 +66,8 @@ export function errorResponse(error: ApiError): ErrorResponse {
       return { status: 404, body: { message: 'Page not found' } };
     case 'MethodNotAllowed':
       return { status: 405, body: { message: 'Method not allowed' } };
+    case 'PayloadTooLarge':
+      return { status: 413, body: { message: `Request body too large: at most ${error.maxBytes} bytes` } };
     case 'Unauthorized':
       return { status: 401, body: { message: error.message } };
     case 'Forbidden':

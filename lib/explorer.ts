@@ -13,24 +13,31 @@ import type {
   ExplorerResponse,
   FailedRequest,
   RawQuery,
+  Route,
   RpcRequest,
 } from './api.ts';
 import { ETHERSCAN_ENDPOINT, RPC_ENDPOINT } from './api.ts';
 import type { ResponseCacheOptions } from './cache.ts';
+import type { ChainConfig } from './chain-config.ts';
+import { chainConfigs } from './chain-config.ts';
+import { classifyPath } from './classify.ts';
 import { createResponseCache, requestKey } from './cache.ts';
 import type { ReadDataVersion } from './data-version.ts';
 import { createVersionReader } from './data-version.ts';
-import { endpointByName } from './endpoints/index.ts';
+import type { AnyEndpoint } from './endpoints/endpoint.ts';
+import { methodOf } from './endpoints/endpoint.ts';
+import { ENDPOINT_NAMES, endpointByName } from './endpoints/index.ts';
 import type { EtherscanQuery } from './etherscan/index.ts';
-import { answerEtherscan, answerLegacy, legacyAction, parseEtherscanPath } from './etherscan/index.ts';
+import { answerEtherscan, answerLegacy, legacyAction } from './etherscan/index.ts';
 import type { ApiError } from './errors.ts';
 import { errorResponse } from './errors.ts';
 import type { JsonValue } from './json.ts';
+import { decodeBody } from './params/body.ts';
 import { decodeRequest } from './params/decode.ts';
-import type { DataSource } from './ports.ts';
 import type { RenderOptions } from './render/context.ts';
 import { answerRpc } from './rpc/index.ts';
-import { matchRoute, parsePath } from './routes.ts';
+import type { RouteMatcher } from './routes.ts';
+import { matchRoute, routeMatcher, routeOf, ROUTES } from './routes.ts';
 import { StreamedBody, streamedHeaders } from './streamed.ts';
 
 export const DEFAULT_IPFS_GATEWAY = 'https://ipfs.io/ipfs/';
@@ -53,6 +60,12 @@ export interface CreateExplorerOptions extends ExplorerOptions {
    * contracts), in ms since the epoch; default Date.now. Tests set it to reach fixed data.
    */
   readonly now?: () => number;
+  /**
+   * Endpoints beside the registry's, by name (`erased(defineEndpoint({...}))`): routed by their
+   * method and route like the registry's, never cached when their method is not GET. A name or
+   * a method and route the registry already has is refused.
+   */
+  readonly endpoints?: Readonly<Record<string, AnyEndpoint>>;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
@@ -66,15 +79,17 @@ const fromError = (error: ApiError): ExplorerResponse => {
 };
 
 export function createExplorer(options: CreateExplorerOptions): Explorer {
-  const chainIds = Object.keys(options.chains);
+  const chains = chainConfigs(options.chains);
+  const chainIds = Object.keys(chains);
   const defaultChain = options.defaultChain ?? chainIds[0];
-  if (defaultChain === undefined || options.chains[defaultChain] === undefined) {
+  if (defaultChain === undefined || chains[defaultChain] === undefined) {
     throw new Error('createExplorer: configure at least one chain, and a defaultChain among them');
   }
   const render: RenderOptions = { ipfsGateway: options.ipfsGateway ?? DEFAULT_IPFS_GATEWAY };
   const now = options.now ?? Date.now;
-  const sourceOf = (chainId: string): DataSource | undefined =>
-    Object.prototype.hasOwnProperty.call(options.chains, chainId) ? options.chains[chainId] : undefined;
+  const chainOf = (chainId: string): ChainConfig | undefined =>
+    Object.prototype.hasOwnProperty.call(chains, chainId) ? chains[chainId] : undefined;
+  const { endpointOf, routes } = endpointTable(options.endpoints);
 
   const cache = createResponseCache(options.cache);
   const csvLimit = options.csvExport?.limit === undefined ? {} : { csvExportLimit: options.csvExport.limit };
@@ -92,35 +107,42 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
   const versionReaders = new Map<string, ReadDataVersion>(
     chainIds.map((id) => [
       id,
-      cache.enabled ? createVersionReader(options.chains[id] as DataSource, { pollMs: options.cache?.versionPollMs, now: options.cache?.now }) : unversioned,
+      cache.enabled ? createVersionReader((chains[id] as ChainConfig).store, { pollMs: options.cache?.versionPollMs, now: options.cache?.now }) : unversioned,
     ]),
   );
 
   async function dispatch(request: EndpointRequest): Promise<ExplorerResponse> {
-    const ds = sourceOf(request.chainId);
-    if (ds === undefined) return fromError({ kind: 'NotFound', message: `Unknown chain: ${request.chainId}` });
+    const chain = chainOf(request.chainId);
+    if (chain === undefined) return fromError({ kind: 'NotFound', message: `Unknown chain: ${request.chainId}` });
+    const endpoint = endpointOf(request.endpoint);
+    if (endpoint === undefined) return fromError({ kind: 'RouteNotFound' });
+    if (request.method !== undefined && !answers(endpoint, request.method)) return fromError({ kind: 'MethodNotAllowed' });
+    // a write is never cached
+    if (endpoint.method !== undefined && endpoint.method !== 'GET') return answer(chain, endpoint, request);
     // no cache, no version: one statement fewer per request
     const known = (versionReaders.get(request.chainId) ?? unversioned)();
     const version = typeof known === 'string' || known === undefined ? known : await known;
-    if (version === undefined) return answer(ds, request);
+    if (version === undefined) return answer(chain, endpoint, request);
     // an answer over a time window is kept for the current minute of the clock only
-    const key = endpointByName(request.endpoint).clock === true ? `${requestKey(request)}@${Math.floor(now() / 60_000)}` : requestKey(request);
+    const key = endpoint.clock === true ? `${requestKey(request)}@${Math.floor(now() / 60_000)}` : requestKey(request);
     const hit = cache.get(key, version);
     if (hit !== undefined) return hit;
-    const response = await answer(ds, request);
+    const response = await answer(chain, endpoint, request);
     // failures of the source (5xx) are not kept; everything else is a function of the data;
     // a streamed answer is read once, by its one client, so it is never kept
     if (response.status < 500 && response.stream === undefined) cache.set(key, version, response);
     return response;
   }
 
-  async function answer(ds: DataSource, request: EndpointRequest): Promise<ExplorerResponse> {
-    const endpoint = endpointByName(request.endpoint);
+  async function answer(chain: ChainConfig, endpoint: AnyEndpoint, request: EndpointRequest): Promise<ExplorerResponse> {
     const decoded = decodeRequest(endpoint, request.params, request.query);
     if (E.isLeft(decoded)) return fromError(decoded.left);
+    // a route that declares no body reads none
+    const input = endpoint.body === undefined ? E.right(undefined) : decodeBody(endpoint.body, request.body);
+    if (E.isLeft(input)) return fromError(input.left);
     try {
-      const deps = { ds, chainId: request.chainId, chainIds, form: request.form ?? 'instance', render, now, ...csvLimit } as const;
-      const result = await endpoint.handler(deps)(decoded.right)();
+      const deps = { chain, ds: chain.store, chainId: request.chainId, chainIds, form: request.form ?? 'instance', render, now, ...csvLimit } as const;
+      const result = await endpoint.handler(deps)({ ...decoded.right, body: input.right })();
       if (E.isLeft(result)) return fromError(result.left);
       const body = result.right;
       if (body instanceof StreamedBody) {
@@ -135,43 +157,41 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
 
   async function handle(request: ExplorerRequest): Promise<ExplorerResponse> {
     const method = (request.method ?? 'GET').toUpperCase();
-    const dialect = parseEtherscanPath(request.path);
-    if (dialect !== null) {
-      const legacyPath = dialect.legacy === undefined ? undefined : request.path.split('?')[0]?.replace(/^.*?\/api(?=\/)/i, '');
-      return etherscan({ chainId: request.chainId ?? dialect.chainId ?? defaultChain, query: request.query ?? {}, ...(legacyPath !== undefined ? { legacyPath } : {}) });
+    const path = classifyPath(request.path);
+    if (path?.dialect === 'etherscan') {
+      const { legacyPath } = path;
+      return etherscan({ chainId: request.chainId ?? path.chainId ?? defaultChain, query: request.query ?? {}, ...(legacyPath !== undefined ? { legacyPath } : {}) });
     }
-    const parsed = parsePath(request.path);
-    const match = parsed === null ? null : matchRoute(parsed.subPath);
-    if (parsed === null || match === null) return fromError({ kind: 'RouteNotFound' });
-    if (method !== 'GET' && method !== 'HEAD') return fromError({ kind: 'MethodNotAllowed' });
-    const chainId = request.chainId ?? parsed.chainId ?? defaultChain;
+    if (path?.dialect !== 'api') return fromError({ kind: 'RouteNotFound' });
+    const match = routes(path.subPath, method);
+    if (match === null) return fromError(routes.any(path.subPath).length > 0 ? { kind: 'MethodNotAllowed' } : { kind: 'RouteNotFound' });
+    const chainId = request.chainId ?? path.chainId ?? defaultChain;
     return dispatch({
       endpoint: match.endpoint,
       chainId,
-      form: parsed.chainId === undefined ? 'instance' : 'multichain',
+      form: path.chainId === undefined ? 'instance' : 'multichain',
       params: match.params,
       query: request.query ?? {},
+      ...(request.body !== undefined ? { body: request.body } : {}),
     });
   }
 
   async function rpc(request: RpcRequest): Promise<ExplorerResponse> {
-    const ds = sourceOf(request.chainId);
-    if (ds === undefined) return fromError({ kind: 'NotFound', message: `Unknown chain: ${request.chainId}` });
-    const node = options.nodes !== undefined && Object.prototype.hasOwnProperty.call(options.nodes, request.chainId) ? options.nodes[request.chainId] : undefined;
-    const body = await answerRpc({ ds, chainId: request.chainId, ...(node !== undefined ? { node } : {}) }, request.body, (error) =>
+    const chain = chainOf(request.chainId);
+    if (chain === undefined) return fromError({ kind: 'NotFound', message: `Unknown chain: ${request.chainId}` });
+    const body = await answerRpc({ chain, ds: chain.store, chainId: request.chainId }, request.body, (error) =>
       options.onError?.(error, { endpoint: RPC_ENDPOINT, chainId: request.chainId }),
     );
     return { status: 200, headers: JSON_HEADERS, body };
   }
 
   async function etherscan(request: EtherscanRequest): Promise<ExplorerResponse> {
-    const ds = sourceOf(request.chainId);
-    if (ds === undefined) return { status: 404, headers: JSON_HEADERS, body: { status: '0', message: `Unknown chain: ${request.chainId}`, result: null } };
-    const node = options.nodes !== undefined && Object.prototype.hasOwnProperty.call(options.nodes, request.chainId) ? options.nodes[request.chainId] : undefined;
+    const chain = chainOf(request.chainId);
+    if (chain === undefined) return { status: 404, headers: JSON_HEADERS, body: { status: '0', message: `Unknown chain: ${request.chainId}`, result: null } };
     const ctx = {
-      ds,
+      chain,
+      ds: chain.store,
       chainId: request.chainId,
-      ...(node !== undefined ? { node } : {}),
       onError: (error: unknown) => options.onError?.(error, { endpoint: ETHERSCAN_ENDPOINT, chainId: request.chainId }),
     };
     const query = firstValues(request.query);
@@ -182,7 +202,37 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     return { status: answer.status, headers: JSON_HEADERS, body: answer.body };
   }
 
-  return { chainIds, defaultChain, handle, dispatch, rpc, etherscan };
+  return { chainIds, defaultChain, chains, routes, handle, dispatch, rpc, etherscan };
+}
+
+/** Whether an endpoint answers a method (HEAD: a GET endpoint). */
+function answers(endpoint: AnyEndpoint, method: string): boolean {
+  const own = methodOf(endpoint);
+  const asked = method.toUpperCase();
+  return asked === own || (asked === 'HEAD' && own === 'GET');
+}
+
+/**
+ * The endpoints by name and the route table: the registry's, and with `extra` a table of its
+ * own over both (a name, or a method and template, already taken is refused).
+ */
+function endpointTable(extra: Readonly<Record<string, AnyEndpoint>> | undefined): {
+  readonly endpointOf: (name: string) => AnyEndpoint | undefined;
+  readonly routes: RouteMatcher<string>;
+} {
+  const byName = new Map<string, AnyEndpoint>(ENDPOINT_NAMES.map((name) => [name, endpointByName(name)]));
+  if (extra === undefined || Object.keys(extra).length === 0) return { endpointOf: (name) => byName.get(name), routes: matchRoute };
+  const taken = new Set(ROUTES.map((r) => `${r.method ?? 'GET'} ${r.template}`));
+  const added: Route<string>[] = [];
+  for (const [name, endpoint] of Object.entries(extra)) {
+    const route = routeOf(name, endpoint);
+    const key = `${route.method ?? 'GET'} ${route.template}`;
+    if (byName.has(name) || taken.has(key)) throw new Error(`createExplorer: endpoint ${name} (${key}) is already in the route table`);
+    byName.set(name, endpoint);
+    taken.add(key);
+    added.push(route);
+  }
+  return { endpointOf: (name) => byName.get(name), routes: routeMatcher<string>([...ROUTES, ...added]) };
 }
 
 /** One string per parameter (the first of repeated ones), as the dialect reads them. */

@@ -9,11 +9,21 @@ export type {
   ExplorerRequest,
   ExplorerResponse,
   FailedRequest,
+  HttpMethod,
   RawQuery,
+  RequestBody,
   Route,
   RpcRequest,
   ServiceName,
+  UploadedFile,
 } from './api.ts';
+export { chainConfigs, toChainConfig } from './chain-config.ts';
+export type { ChainConfig, ChainSetting } from './chain-config.ts';
+export { classifyPath } from './classify.ts';
+export type { PathClass } from './classify.ts';
+export { defineEndpoint, erased } from './endpoints/endpoint.ts';
+export type { AnyEndpoint, BodySpec, Endpoint, EndpointDeps, EndpointInput } from './endpoints/endpoint.ts';
+export { jsonBody } from './params/body.ts';
 export { RPC_ENDPOINT, CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT } from './api.ts';
 export { ETHERSCAN_ACTIONS, ETHERSCAN_PATH, LEGACY_PATHS, parseEtherscanPath } from './etherscan/index.ts';
 export type { EtherscanAction, EtherscanAnswer, EtherscanContext, EtherscanPath, EtherscanQuery } from './etherscan/index.ts';
@@ -45,8 +55,8 @@ export type {
 export type { Address, BlockHash, TransactionHash } from './hashes.ts';
 export { asAddress, asBlockHash, asTransactionHash, isAddress, isBlockHash, isTransactionHash } from './hashes.ts';
 export type { CreateExplorerOptions } from './explorer.ts';
-export { ROUTES, API_PREFIX, matchRoute, parsePath, routeMatcher } from './routes.ts';
-export type { RouteMatch } from './routes.ts';
+export { ROUTES, API_PREFIX, allowHeader, matchRoute, parsePath, routeMatcher } from './routes.ts';
+export type { MethodRoute, RouteMatch, RouteMatcher } from './routes.ts';
 export { openApiDocument, OPENAPI_PATH } from './openapi/index.ts';
 export type { OpenApiOptions } from './openapi/index.ts';
 export type { ApiError, ParamError } from './errors.ts';

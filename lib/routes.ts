@@ -1,23 +1,63 @@
 /**
- * The one route table, derived from the registry: path templates under `/api/v2` (in
- * @koa/router syntax) → endpoint. Used by `handle` (lib) and by the Koa host for both the
- * per-instance and the multichain form. Fixed segments match before parameters, whatever the
+ * The one route table, derived from the registry: a method and a path template under `/api/v2`
+ * (in @koa/router syntax) → endpoint. Used by `handle` (lib) and by the Koa host for both the
+ * per-instance and the multichain form. The table is keyed by method: a path is matched among
+ * the templates of the request's method only (HEAD: GET's); a path known under other methods
+ * only is a 405, an unknown one a 404. Fixed segments match before parameters, whatever the
  * registry order: `/transactions/stats` would never be taken for a transaction hash.
  */
-import type { EndpointName, Route } from './api.ts';
+import type { EndpointName, HttpMethod, Route } from './api.ts';
 import { API_PREFIX } from './api.ts';
+import { methodOf } from './endpoints/endpoint.ts';
 import { ENDPOINT_NAMES, ENDPOINTS } from './endpoints/index.ts';
 
 export { API_PREFIX };
 
 /** `/blocks/{block_hash_or_number_param}` → `/blocks/:block_hash_or_number_param` */
-const koaTemplate = (route: string): string => route.replace(/\{([^}]+)\}/g, ':$1');
+export const koaTemplate = (route: string): string => route.replace(/\{([^}]+)\}/g, ':$1');
 
-export const ROUTES: readonly Route[] = ENDPOINT_NAMES.map((endpoint) => ({ endpoint, template: koaTemplate(ENDPOINTS[endpoint].route) }));
+/** The route of an endpoint: its method, its template, the cap of its body when it reads one. */
+export function routeOf<N extends string>(
+  endpoint: N,
+  e: { readonly method?: HttpMethod; readonly route: string; readonly body?: { readonly maxBytes: number } },
+): Route<N> {
+  const route = { endpoint, method: methodOf(e), template: koaTemplate(e.route) };
+  return e.body === undefined ? route : { ...route, bodyLimit: e.body.maxBytes };
+}
+
+export const ROUTES: readonly Route[] = ENDPOINT_NAMES.map((endpoint) => routeOf(endpoint, ENDPOINTS[endpoint]));
 
 export interface RouteMatch<N extends string = EndpointName> {
   readonly endpoint: N;
   readonly params: Readonly<Record<string, string>>;
+  /** the route reads a body of at most this many bytes (absent: it reads none) */
+  readonly bodyLimit?: number;
+}
+
+/** A path's route under one method of the table. */
+export interface MethodRoute<N extends string = EndpointName> extends RouteMatch<N> {
+  readonly method: HttpMethod;
+}
+
+/**
+ * A route table: `(subPath, method)` finds the route of that method (default GET; HEAD finds
+ * GET's); when it finds none, `any(subPath)` tells a 405 (the path's routes under other
+ * methods) from a 404 (none).
+ */
+export interface RouteMatcher<N extends string = EndpointName> {
+  (subPath: string, method?: string): RouteMatch<N> | null;
+  /** the path's route under each method it is known under (table order); empty: an unknown path */
+  any(subPath: string): readonly MethodRoute<N>[];
+}
+
+/** The `allow` header of a path known under these methods (GET brings HEAD). */
+export function allowHeader(routes: readonly { readonly method: HttpMethod }[]): string {
+  const methods: string[] = [];
+  for (const { method } of routes) {
+    if (!methods.includes(method)) methods.push(method);
+    if (method === 'GET' && !methods.includes('HEAD')) methods.push('HEAD');
+  }
+  return methods.join(', ');
 }
 
 const isParam = (segment: string): boolean => segment.startsWith(':');
@@ -41,8 +81,33 @@ function byPrecedence(a: readonly string[], b: readonly string[]): number {
   return a.length - b.length;
 }
 
-/** A matcher over a route table (templates in @koa/router syntax, below `/api/v2`). */
-export function routeMatcher<N extends string>(routes: readonly Route<N>[]): (subPath: string) => RouteMatch<N> | null {
+/** A matcher over a route table (methods and templates in @koa/router syntax, below `/api/v2`). */
+export function routeMatcher<N extends string>(routes: readonly Route<N>[]): RouteMatcher<N> {
+  const byMethod = new Map<string, (subPath: string) => RouteMatch<N> | null>();
+  for (const route of routes) {
+    const method = route.method ?? 'GET';
+    if (!byMethod.has(method)) byMethod.set(method, templateMatcher(routes.filter((r) => (r.method ?? 'GET') === method)));
+  }
+  const methods = [...byMethod.keys()] as HttpMethod[];
+  const matchGet = byMethod.get('GET');
+  const match = (subPath: string, method = 'GET'): RouteMatch<N> | null => {
+    // GET (and HEAD) is nearly every request: no lookup by method for it
+    const matcher = method === 'GET' || method === 'HEAD' ? matchGet : byMethod.get(method);
+    return matcher === undefined ? null : matcher(subPath);
+  };
+  const any = (subPath: string): MethodRoute<N>[] => {
+    const found: MethodRoute<N>[] = [];
+    for (const method of methods) {
+      const m = (byMethod.get(method) as (subPath: string) => RouteMatch<N> | null)(subPath);
+      if (m !== null) found.push({ ...m, method });
+    }
+    return found;
+  };
+  return Object.assign(match, { any });
+}
+
+/** A matcher over the templates of one method. */
+function templateMatcher<N extends string>(routes: readonly Route<N>[]): (subPath: string) => RouteMatch<N> | null {
   const compiled = routes
     .map((route) => {
       // a template with a trailing slash (`/smart-contracts/`, as the documents spell it) matches with or without it (`/tokens` answers as `/tokens/`)
@@ -77,14 +142,14 @@ export function routeMatcher<N extends string>(routes: readonly Route<N>[]): (su
       names.forEach((name, i) => {
         params[name] = safeDecode(m[i + 1] ?? '');
       });
-      return { endpoint: route.endpoint, params };
+      return route.bodyLimit === undefined ? { endpoint: route.endpoint, params } : { endpoint: route.endpoint, params, bodyLimit: route.bodyLimit };
     }
     return null;
   };
 }
 
-/** Match a path below `/api/v2` (e.g. `/transactions/0x…`). */
-export const matchRoute: (subPath: string) => RouteMatch | null = routeMatcher(ROUTES);
+/** Match a method and a path below `/api/v2` (e.g. `/transactions/0x…`) in the registry's table. */
+export const matchRoute: RouteMatcher = routeMatcher(ROUTES);
 
 function safeDecode(segment: string): string {
   if (!segment.includes('%')) return segment;

@@ -1,12 +1,13 @@
 /**
- * What an endpoint module declares: its route, its path and query codecs, the codec of its
- * answer, and its handler `(deps) => (input) => TaskEither<ApiError, JsonValue>`. The
+ * What an endpoint module declares: its method and route, its path, query (and body) codecs,
+ * the codec of its answer, and its handler `(deps) => (input) => TaskEither<ApiError, JsonValue>`. The
  * registry (./index.ts) derives the route table, the endpoint names, the typed client and
  * the OpenAPI document from these declarations.
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as t from 'io-ts';
-import type { ApiForm } from '../api.ts';
+import type { ApiForm, HttpMethod } from '../api.ts';
+import type { ChainConfig } from '../chain-config.ts';
 import type { ApiError } from '../errors.ts';
 import type { JsonValue } from '../json.ts';
 import type { Decoded, ParamSpec } from '../params/decode.ts';
@@ -15,6 +16,9 @@ import type { RenderOptions } from '../render/context.ts';
 import type { StreamedBody } from '../streamed.ts';
 
 export interface EndpointDeps {
+  /** the chain's config (its store, its node, and what the next ports add) */
+  readonly chain: ChainConfig;
+  /** the chain's store: `chain.store` */
   readonly ds: DataSource;
   readonly chainId: string;
   /** every configured chain id */
@@ -33,9 +37,28 @@ export type EndpointBody = JsonValue | StreamedBody;
 /** A path below `/api/v2`, parameters in braces: `/blocks/{block_hash_or_number_param}`. */
 export type RouteTemplate = `/${string}`;
 
-export interface Endpoint<P extends ParamSpec, Q extends ParamSpec, R extends t.Mixed = t.Mixed> {
+/**
+ * A route's request body: what decodes it and how large it may be. The host parses JSON,
+ * urlencoded and multipart bodies (see `RequestBody` for the value the codec gets) within
+ * `maxBytes`, only for routes that declare one.
+ */
+export interface BodySpec<B> {
+  /** decodes the parsed body; its failures are the 422 (pointers into the body) */
+  readonly codec: t.Decoder<unknown, B>;
+  /** the largest body read, in bytes: a larger one is 413 */
+  readonly maxBytes: number;
+}
+
+/** What a handler receives: the decoded path and query, and the decoded body of a route that declares one. */
+export type EndpointInput<P extends ParamSpec, Q extends ParamSpec, B = undefined> = Decoded<P, Q> & { readonly body: B };
+
+export interface Endpoint<P extends ParamSpec, Q extends ParamSpec, B = undefined, R extends t.Mixed = t.Mixed> {
+  /** default GET (HEAD is answered as GET); the route table is keyed by method and route */
+  readonly method?: HttpMethod;
   /** the path below `/api/v2` (both forms), with the official documents' parameter names */
   readonly route: RouteTemplate;
+  /** the request body, for a route that reads one (a GET route never does) */
+  readonly body?: BodySpec<B>;
   /** one line for the OpenAPI document */
   readonly summary: string;
   readonly path: P;
@@ -57,18 +80,21 @@ export interface Endpoint<P extends ParamSpec, Q extends ParamSpec, R extends t.
   readonly meta?: true;
   /** the 200 body is not JSON but a streamed file of this media type (`response` then describes it as a string) */
   readonly produces?: 'text/csv';
-  readonly handler: (deps: EndpointDeps) => (input: Decoded<P, Q>) => TE.TaskEither<ApiError, EndpointBody>;
+  readonly handler: (deps: EndpointDeps) => (input: EndpointInput<P, Q, B>) => TE.TaskEither<ApiError, EndpointBody>;
 }
 
 /** An endpoint with its parameter types erased, as dispatch sees it (see `erased`). */
-export type AnyEndpoint = Omit<Endpoint<ParamSpec, ParamSpec>, 'handler' | 'requiredQuery'> & {
+export type AnyEndpoint = Omit<Endpoint<ParamSpec, ParamSpec, unknown>, 'handler' | 'requiredQuery'> & {
   readonly requiredQuery?: readonly string[];
-  readonly handler: (deps: EndpointDeps) => (input: Decoded<ParamSpec, ParamSpec>) => TE.TaskEither<ApiError, EndpointBody>;
+  readonly handler: (deps: EndpointDeps) => (input: EndpointInput<ParamSpec, ParamSpec, unknown>) => TE.TaskEither<ApiError, EndpointBody>;
 };
 
-export function defineEndpoint<P extends ParamSpec, Q extends ParamSpec, R extends t.Mixed>(e: Endpoint<P, Q, R>): Endpoint<P, Q, R> {
+export function defineEndpoint<P extends ParamSpec, Q extends ParamSpec, B = undefined, R extends t.Mixed = t.Mixed>(e: Endpoint<P, Q, B, R>): Endpoint<P, Q, B, R> {
   return e;
 }
+
+/** The method an endpoint answers (its declared one, default GET). */
+export const methodOf = (e: { readonly method?: HttpMethod }): HttpMethod => e.method ?? 'GET';
 
 /**
  * The one place parameter types are erased: the handler only ever receives what its own

@@ -6,19 +6,20 @@
  * parameter, an unknown entity and an empty list are `status "0"` with a message (an empty list
  * also with `result: []`). Only the dispatch errors (missing/unknown module or action) are 400.
  */
+import type { ChainConfig } from '../chain-config.ts';
 import type { JsonValue } from '../json.ts';
 import type { DataSource } from '../ports.ts';
-import type { RpcNode } from '../rpc/node.ts';
 
 /** The request's parameters, one string per name (the first of repeated ones). */
 export type EtherscanQuery = Readonly<Record<string, string>>;
 
 export interface EtherscanContext {
+  /** the chain's config: its store and the node that answers `module=proxy` state reads (eth_call, ...), when configured */
+  readonly chain: ChainConfig;
+  /** the chain's store: `chain.store` */
   readonly ds: DataSource;
   /** the chain id the explorer serves this store under (decimal) */
   readonly chainId: string;
-  /** the node that answers `module=proxy` state reads (eth_call, ...), when configured */
-  readonly node?: RpcNode;
   /** told about a failing store behind a JSON-RPC read of `module=proxy` */
   readonly onError?: (error: unknown) => void;
 }

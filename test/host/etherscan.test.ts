@@ -68,8 +68,7 @@ t.teardown(async () => {
 
 async function served(t: Test, store: TestStore) {
   const server = createServer({
-    chains: { [String(CHAIN_ID)]: store },
-    nodes: { [String(CHAIN_ID)]: createRpcNode(anvil.url) },
+    chains: { [String(CHAIN_ID)]: { store, node: createRpcNode(anvil.url) } },
     keys: [
       { key: 'k-metered', plan: PLAN },
       { key: 'k-poor', plan: POOR },

@@ -49,13 +49,12 @@ t.teardown(async () => {
 
 async function served(t: Test, store: TestStore, withNode: boolean) {
   const server = createServer({
-    chains: { [CHAIN]: store },
+    chains: { [CHAIN]: withNode ? { store, node: createRpcNode(anvil.url) } : store },
     keys,
     anonymousPlan: LOCAL_PLAN,
     log: false,
     docs: false,
     metrics: false,
-    ...(withNode ? { nodes: { [CHAIN]: createRpcNode(anvil.url) } } : {}),
   });
   const { url } = await server.listen(0);
   t.teardown(() => server.close());

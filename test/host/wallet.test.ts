@@ -33,8 +33,7 @@ t.test('viem and ethers send through /api/eth-rpc; the API shows what they sent'
     await indexing;
   });
   const server = createServer({
-    chains: { [CHAIN]: store },
-    nodes: { [CHAIN]: createRpcNode(anvil.url) },
+    chains: { [CHAIN]: { store, node: createRpcNode(anvil.url) } },
     anonymousPlan: LOCAL_PLAN,
     log: false,
     docs: false,

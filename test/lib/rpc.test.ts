@@ -32,7 +32,7 @@ t.test('a store that fails: -32603 for its call, the cause to onError, the rest 
 });
 
 t.test('a node that does not answer: -32000, never a throw', async (t) => {
-  const explorer = createExplorer({ chains: { '1': chain1 }, nodes: { '1': createRpcNode('http://127.0.0.1:9', { timeoutMs: 2000 }) } });
+  const explorer = createExplorer({ chains: { '1': { store: chain1, node: createRpcNode('http://127.0.0.1:9', { timeoutMs: 2000 }) } } });
   const reply = await explorer.rpc({ chainId: '1', body: call('eth_call', [{ to: `0x${'11'.repeat(20)}` }, 'latest']) });
   const one = reply.body as One;
   t.equal(one.error?.code, -32000);

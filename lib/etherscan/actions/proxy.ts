@@ -65,7 +65,7 @@ export const PROXY_ACTIONS: readonly EtherscanAction[] = PROXY.map(([method, par
   async run(ctx, query) {
     // an absent parameter is null (the method then says which one is wrong)
     const params = paramsOf(query).map((p) => (p === undefined ? null : p));
-    const outcome = await runMethod({ ds: ctx.ds, chainId: ctx.chainId, ...(ctx.node !== undefined ? { node: ctx.node } : {}) }, method, params, ctx.onError);
+    const outcome = await runMethod({ chain: ctx.chain, ds: ctx.ds, chainId: ctx.chainId }, method, params, ctx.onError);
     return rpcShaped(idOf(query), 'result' in outcome ? { result: outcome.result } : { error: outcome.error as unknown as JsonValue });
   },
 }));

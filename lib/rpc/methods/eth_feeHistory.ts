@@ -73,10 +73,10 @@ export const eth_feeHistory: RpcMethod = {
     const percentiles = percentilesOf(params[2]);
     if (typeof percentiles === 'string') return invalidParams(percentiles);
     const call = { method: 'eth_feeHistory', params };
-    if (spec.value.kind === 'tag' && spec.value.tag === 'pending' && ctx.node !== undefined) return forward(ctx, call);
+    if (spec.value.kind === 'tag' && spec.value.tag === 'pending' && ctx.chain.node !== undefined) return forward(ctx, call);
     const [head, newest] = await Promise.all([ctx.ds.getHighestBlockNumber(), resolveNumber(ctx.ds, spec.value)]);
     if (head === null || newest === null || newest > head) {
-      if (ctx.node !== undefined) return forward(ctx, call);
+      if (ctx.chain.node !== undefined) return forward(ctx, call);
       return rpcError(RPC_CODES.serverError, `request beyond head block: requested ${newest ?? 0}, head ${head ?? 0}`);
     }
     const blocks = Math.min(count, newest + 1);
@@ -87,7 +87,7 @@ export const eth_feeHistory: RpcMethod = {
     const stored = read.slice(0, blocks);
     const after = read[blocks];
     if (stored.length !== blocks || stored[0]?.number !== oldest) {
-      if (ctx.node !== undefined) return forward(ctx, call);
+      if (ctx.chain.node !== undefined) return forward(ctx, call);
       return rpcError(RPC_CODES.serverError, `the store does not hold blocks ${oldest} to ${newest}`);
     }
     const result: Record<string, JsonValue> = {
@@ -98,7 +98,7 @@ export const eth_feeHistory: RpcMethod = {
     if (percentiles.length > 0) {
       const txs = await transactionsInRange(ctx.ds, oldest, newest, MAX_FEE_HISTORY_TRANSACTIONS + 1);
       if (txs.length > MAX_FEE_HISTORY_TRANSACTIONS) {
-        if (ctx.node !== undefined) return forward(ctx, call);
+        if (ctx.chain.node !== undefined) return forward(ctx, call);
         return rpcError(RPC_CODES.limitExceeded, `the blocks hold more than ${MAX_FEE_HISTORY_TRANSACTIONS} transactions: ask for fewer blocks`);
       }
       const byBlock = new Map<number, TransactionRecord[]>();

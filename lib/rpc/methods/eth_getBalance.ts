@@ -21,7 +21,7 @@ export const eth_getBalance: RpcMethod = {
     const [head, at] = await Promise.all([ctx.ds.getHighestBlockNumber(), resolveNumber(ctx.ds, spec.value)]);
     if (head === null || at !== head || ctx.ds.getCoinBalance === undefined) return forward(ctx, call);
     const balance = await ctx.ds.getCoinBalance(who.value);
-    if (balance === null && ctx.node !== undefined) return forward(ctx, call);
+    if (balance === null && ctx.chain.node !== undefined) return forward(ctx, call);
     return { result: hexQuantity(balance ?? 0n) };
   },
 };

@@ -17,7 +17,7 @@ export const eth_getTransactionByHash: RpcMethod = {
     const tx = await ctx.ds.getTransaction(h.value);
     // unknown, or a copy in a block that lost consensus only: the store cannot say where it is now
     if (tx === null || (tx.blockHash !== null && (await ctx.ds.getBlock({ hash: tx.blockHash }))?.consensus === false)) {
-      return ctx.node === undefined ? { result: null } : forward(ctx, { method: 'eth_getTransactionByHash', params });
+      return ctx.chain.node === undefined ? { result: null } : forward(ctx, { method: 'eth_getTransactionByHash', params });
     }
     return { result: renderTransaction(tx, ctx.chainId) };
   },

@@ -22,7 +22,7 @@ export const eth_getTransactionCount: RpcMethod = {
     if (!spec.ok) return invalidParams(spec.message);
     const call = { method: 'eth_getTransactionCount', params };
     const s = spec.value;
-    if (s.kind === 'tag' && (s.tag === 'pending' || (s.tag !== 'earliest' && ctx.node !== undefined))) return forward(ctx, call);
+    if (s.kind === 'tag' && (s.tag === 'pending' || (s.tag !== 'earliest' && ctx.chain.node !== undefined))) return forward(ctx, call);
     const [head, at] = await Promise.all([ctx.ds.getHighestBlockNumber(), resolveNumber(ctx.ds, s)]);
     if (head === null || at === null || at > head) return forward(ctx, call);
     const nonce = await storedNonce(ctx.ds, who.value, at);

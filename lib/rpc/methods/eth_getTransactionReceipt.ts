@@ -15,7 +15,7 @@ export const eth_getTransactionReceipt: RpcMethod = {
   async run(ctx, params) {
     const h = hash(params[0], 'transaction hash');
     if (!h.ok) return invalidParams(h.message);
-    const unknown = () => (ctx.node === undefined ? { result: null } : forward(ctx, { method: 'eth_getTransactionReceipt', params }));
+    const unknown = () => (ctx.chain.node === undefined ? { result: null } : forward(ctx, { method: 'eth_getTransactionReceipt', params }));
     const tx = await ctx.ds.getTransaction(h.value);
     if (tx === null || tx.blockNumber === null || tx.blockHash === null || tx.index === null) return unknown();
     const [block, logs, cumulative] = await Promise.all([

@@ -1,0 +1,108 @@
+/**
+ * HTTP upgrade requests (a socket to come) judged by the steps of an HTTP request: the
+ * `IncomingMessage` of `server.on('upgrade', …)` becomes the plain request value the steps take
+ * (`HostRequest`), its path is classified and routed as a GET's, then identify → rateLimit →
+ * knownChain → authorize run as for any request (the same instances: one limiter state). The
+ * verdict says allow (with the identity and the limit headers) or gives the refusal to write
+ * back on the socket (`refuseUpgrade`). No socket protocol lives here.
+ */
+import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import { parse } from 'node:querystring';
+import type { Duplex } from 'node:stream';
+import { allowHeader, classifyPath, CONFIG_ENDPOINT, errorResponse, ETHERSCAN_ENDPOINT, RPC_ENDPOINT, toJson } from '../lib/index.ts';
+import type { ApiError, ApiForm, Explorer, JsonValue, RouteMatcher } from '../lib/index.ts';
+import { LIMIT_HEADERS } from './limits.ts';
+import { ApiException } from './request.ts';
+import type { HostRequest, RequestInfo, Step } from './request.ts';
+
+export type UpgradeVerdict =
+  | { readonly allow: true; readonly info: RequestInfo; readonly headers: Readonly<Record<string, string>> }
+  | { readonly allow: false; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: JsonValue };
+
+/**
+ * The plain request value of an upgrade request, read as Koa reads a request (the raw path, the
+ * query by node's querystring); the client IP from X-Forwarded-For's first entry when `proxy`.
+ */
+export function upgradeRequest(req: IncomingMessage, proxy = false): HostRequest {
+  const url = req.url ?? '/';
+  const mark = url.indexOf('?');
+  const forwarded = req.headers['x-forwarded-for'];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+  return {
+    method: req.method ?? 'GET',
+    path: mark === -1 ? url : url.slice(0, mark),
+    headers: req.headers,
+    query: mark === -1 ? {} : parse(url.slice(mark + 1)),
+    ip: proxy && first ? first : (req.socket.remoteAddress ?? ''),
+  };
+}
+
+export interface UpgradeJudgeOptions {
+  readonly explorer: Explorer;
+  readonly steps: readonly Step[];
+  readonly routes: RouteMatcher<string>;
+  readonly prefix: string;
+  readonly proxy: boolean;
+}
+
+/** `judgeUpgrade` over the middleware's own steps (see `ExplorerMiddleware.judgeUpgrade`). */
+export function judgeUpgradeBy(options: UpgradeJudgeOptions): (req: IncomingMessage) => Promise<UpgradeVerdict> {
+  const { explorer, steps, routes, prefix } = options;
+  return async (req) => {
+    const headers: Record<string, string> = {};
+    const sink = { set: (name: string, value: string) => (headers[name.toLowerCase()] = value) };
+    try {
+      const request = upgradeRequest(req, options.proxy);
+      const info = routed(request.path, headers);
+      for (const step of steps) {
+        const waiting = step(request, info, sink);
+        if (waiting !== undefined) await waiting;
+      }
+      return { allow: true, info, headers };
+    } catch (e) {
+      let error: ApiError;
+      if (e instanceof ApiException) error = e.error;
+      else {
+        const message = e instanceof Error ? (e.stack ?? e.message) : String(e);
+        process.stderr.write(`${JSON.stringify({ level: 'error', method: req.method, path: req.url?.split('?')[0], upgrade: true, error: message })}\n`);
+        error = { kind: 'Internal' };
+      }
+      for (const header of LIMIT_HEADERS) headers[header] ??= '-1';
+      const { status, body } = errorResponse(error);
+      return { allow: false, status, headers, body: body as JsonValue };
+    }
+  };
+
+  /** The request's service, as the middleware routes it (an upgrade is a GET); a path of none is refused. */
+  function routed(path: string, headers: Record<string, string>): RequestInfo {
+    if (prefix !== '' && path.slice(0, prefix.length).toLowerCase() !== prefix.toLowerCase()) throw new ApiException({ kind: 'RouteNotFound' });
+    const dialect = classifyPath(prefix === '' ? path : path.slice(prefix.length));
+    if (dialect === null) throw new ApiException({ kind: 'RouteNotFound' });
+    if (dialect.dialect === 'config') return { endpoint: CONFIG_ENDPOINT, chainId: explorer.defaultChain, form: 'instance', params: {} };
+    const form: ApiForm = dialect.chainId === undefined ? 'instance' : 'multichain';
+    const chainId = dialect.chainId ?? explorer.defaultChain;
+    if (dialect.dialect === 'rpc') return { endpoint: RPC_ENDPOINT, chainId, form, params: {} };
+    if (dialect.dialect === 'etherscan') return { endpoint: ETHERSCAN_ENDPOINT, chainId, form, params: {} };
+    const match = routes(dialect.subPath, 'GET');
+    if (match !== null) return { endpoint: match.endpoint, chainId, form, params: match.params };
+    const others = routes.any(dialect.subPath);
+    if (others.length === 0) throw new ApiException({ kind: 'RouteNotFound' });
+    headers['allow'] = allowHeader(others);
+    throw new ApiException({ kind: 'MethodNotAllowed' });
+  }
+}
+
+/** Answer a refused upgrade on its socket (status, headers, JSON body) and close it. */
+export function refuseUpgrade(socket: Duplex, verdict: Extract<UpgradeVerdict, { readonly allow: false }>): void {
+  const body = toJson(verdict.body);
+  const head = [
+    `HTTP/1.1 ${verdict.status} ${STATUS_CODES[verdict.status] ?? ''}`,
+    ...Object.entries(verdict.headers).map(([name, value]) => `${name}: ${value}`),
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    'connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
+

@@ -1,0 +1,55 @@
+/**
+ * The one path classifier: which dialect a path (below any mount prefix, without its query)
+ * belongs to. Shared by lib's `handle` and the Koa host, so the two never disagree.
+ *
+ *   api        `/api/v2/...`, `/{chain_id}/api/v2/...`          (then the route table)
+ *   rpc        `/api/eth-rpc`, `/{chain_id}/json-rpc`           (JSON-RPC subset)
+ *   etherscan  `/api`, `/{chain_id}/api` and the legacy paths below them
+ *   config     `/api/json/config`                                (the gateway's config)
+ *
+ * A chain id is undefined for the per-instance form (the default chain answers).
+ */
+import { parseEtherscanPath } from './etherscan/index.ts';
+import { CONFIG_PATH, INSTANCE_RPC_PATH, MULTICHAIN_RPC_PATH } from './gateway/config.ts';
+import { parsePath } from './routes.ts';
+
+export type PathClass =
+  | { readonly dialect: 'api'; readonly chainId: string | undefined; readonly subPath: string }
+  | { readonly dialect: 'rpc'; readonly chainId: string | undefined }
+  /** `legacyPath`: a legacy path below `/api` (e.g. `/legacy/logs/get-logs`), as sent */
+  | { readonly dialect: 'etherscan'; readonly chainId: string | undefined; readonly legacyPath: string | undefined }
+  | { readonly dialect: 'config' };
+
+const MULTICHAIN_RPC = new RegExp(`^/([^/]+)${MULTICHAIN_RPC_PATH}/?$`, 'i');
+/** a path equal to `fixed`, in any case, with or without one trailing slash */
+const same = (path: string, fixed: string): boolean => {
+  const lower = path.toLowerCase();
+  return lower === fixed || lower === `${fixed}/`;
+};
+
+/** The dialect of a path; null when it is none of ours. */
+export function classifyPath(path: string): PathClass | null {
+  const query = path.indexOf('?');
+  const clean = query === -1 ? path : path.slice(0, query);
+  const api = parsePath(clean);
+  if (api !== null) return { dialect: 'api', chainId: api.chainId, subPath: api.subPath };
+  if (same(clean, INSTANCE_RPC_PATH)) return { dialect: 'rpc', chainId: undefined };
+  const rpc = MULTICHAIN_RPC.exec(clean);
+  if (rpc !== null) return { dialect: 'rpc', chainId: safeDecode(rpc[1] ?? '') };
+  const etherscan = parseEtherscanPath(clean);
+  if (etherscan !== null) {
+    // the legacy path below `/api` (or `/{chain_id}/api`), as sent
+    const legacyPath = etherscan.legacy === undefined ? undefined : clean.replace(/^.*?\/api(?=\/)/i, '');
+    return { dialect: 'etherscan', chainId: etherscan.chainId, legacyPath };
+  }
+  if (same(clean, CONFIG_PATH)) return { dialect: 'config' };
+  return null;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
