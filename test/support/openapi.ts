@@ -162,35 +162,53 @@ function propertiesOf(schema: JsonObject, what: string): JsonObject {
 
 export const SPEC_PATCHES: readonly SpecPatch[] = [
   {
-    name: 'raw-trace-calltracer',
+    name: 'raw-trace-parity-shapes',
     reason:
-      'raw-trace passes the node trace through: from a Geth-style node (callTracer, what scoutkit indexes) a nested call object, ' +
-      'not the Parity-style array RawTrace describes (reference/blockscout-behaviour-more.md §8.3)',
+      'RawTrace describes only a successful call: the Parity-style traces Blockscout renders (and every tracing node answers) ' +
+      'also hold a create (`init` instead of `input`, result {address, code, gasUsed}), a failed call or create (`error` instead ' +
+      'of `result`) and a self-destruct (`type: "suicide"`, action {address, balance, refundAddress})',
     apply(schemas) {
       const s = schemaObject(schemas, 'RawTrace');
-      if (!s || s.type !== 'array') throw new Error(`patch raw-trace-calltracer: RawTrace is ${JSON.stringify(s)}`);
-      const hex = { type: 'string', pattern: '^0x[0-9a-fA-F]*$' };
-      schemas.RawTrace = {
+      const item = s?.items;
+      if (!s || s.type !== 'array' || item === null || typeof item !== 'object' || Array.isArray(item)) {
+        throw new Error(`patch raw-trace-parity-shapes: RawTrace is ${JSON.stringify(s)}`);
+      }
+      const props = propertiesOf(item, 'RawTrace.items');
+      const { subtraces, traceAddress, action: callAction } = props;
+      if (subtraces === undefined || traceAddress === undefined || callAction === undefined) {
+        throw new Error(`patch raw-trace-parity-shapes: RawTrace.items is ${JSON.stringify(item)}`);
+      }
+      const actionProps = propertiesOf(callAction as JsonObject, 'RawTrace.items.action');
+      // each document's own scalars (11.2.7: HexString; the Pro API: HexData)
+      const hex = actionProps.gas;
+      const address = actionProps.from;
+      if (hex === undefined || address === undefined) throw new Error('patch raw-trace-parity-shapes: no action.gas / action.from');
+      const object = (properties: JsonObject, required: string[]): JsonObject => ({ type: 'object', additionalProperties: false, required, properties });
+      const place = { subtraces, traceAddress };
+      const placed = ['action', 'subtraces', 'traceAddress', 'type'];
+      const createAction = object({ from: address, gas: hex, init: hex, value: hex }, ['from', 'gas', 'init', 'value']);
+      s.items = {
         anyOf: [
-          { ...s },
-          {
-            type: 'object',
-            required: ['type', 'from', 'input'],
-            properties: {
-              type: { type: 'string' },
-              from: ref('AddressHash'),
-              to: ref('AddressHash'),
-              value: hex,
-              gas: hex,
-              gasUsed: hex,
-              input: hex,
-              output: hex,
-              error: { type: 'string' },
-              revertReason: { type: 'string' },
-              calls: { type: 'array', items: { type: 'object' } },
+          item,
+          object(
+            {
+              action: createAction,
+              result: object({ address: address, code: hex, gasUsed: hex }, ['code', 'gasUsed']),
+              ...place,
+              type: { type: 'string', enum: ['create', 'create2'] },
             },
-            additionalProperties: false,
-          },
+            [...placed, 'result'],
+          ),
+          object({ action: callAction, error: { type: 'string' }, ...place, type: { type: 'string', enum: ['call'] } }, [...placed, 'error']),
+          object({ action: createAction, error: { type: 'string' }, ...place, type: { type: 'string', enum: ['create', 'create2'] } }, [...placed, 'error']),
+          object(
+            {
+              action: object({ address: address, balance: hex, refundAddress: address }, ['address', 'balance']),
+              ...place,
+              type: { type: 'string', enum: ['suicide'] },
+            },
+            placed,
+          ),
         ],
       };
     },
