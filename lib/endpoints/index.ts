@@ -56,6 +56,7 @@ import { search } from './search.ts';
 import { searchCheckRedirect } from './searchCheckRedirect.ts';
 import { searchQuick } from './searchQuick.ts';
 import { statsMarketChart } from './statsMarketChart.ts';
+import { statsSecondaryCoinMarketChart } from './statsSecondaryCoinMarketChart.ts';
 import { statsTransactionsChart } from './statsTransactionsChart.ts';
 import { transactionsStats } from './transactionsStats.ts';
 import { token } from './token.ts';
@@ -73,6 +74,7 @@ import { tokens } from './tokens.ts';
 import { transaction } from './transaction.ts';
 import { transactionInternalTransactions } from './transactionInternalTransactions.ts';
 import { transactionLogs } from './transactionLogs.ts';
+import { transactionPreview } from './transactionPreview.ts';
 import { transactionRawTrace } from './transactionRawTrace.ts';
 import { transactions } from './transactions.ts';
 import { transactionStateChanges } from './transactionStateChanges.ts';
@@ -105,6 +107,7 @@ const EXPLORER_ENDPOINTS = {
   transactionTokenTransfers,
   transactionInternalTransactions,
   transactionRawTrace,
+  transactionPreview,
   internalTransactions,
   tokenTransfers,
   token,
@@ -129,6 +132,7 @@ const EXPLORER_ENDPOINTS = {
   mainPageTransactions,
   mainPageIndexingStatus,
   statsMarketChart,
+  statsSecondaryCoinMarketChart,
   stats,
   statsTransactionsChart,
   statsHotSmartContracts,

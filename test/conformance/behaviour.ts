@@ -605,6 +605,45 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     t.same(bodyOf(pro), reverted, 'the multichain form answers the same');
   });
 
+  await t.test('transaction preview: status, timestamp, method, the two parties', async (t) => {
+    const party = (hash: string, name: string) => ({ hash: toChecksum(hash), name, ens_domain_name: null, metadata: null });
+    const tx = f.transactions;
+    t.same(await get(`/transactions/${tx.coinTransfer}/preview`), {
+      status: 'ok',
+      timestamp: '2023-11-14T22:21:20.000000Z',
+      method: null,
+      from: party(f.eoas.bob, 'bob'),
+      to: party(f.eoas.carol, 'carol'),
+    }, 'a coin transfer between EOAs: no method');
+    const reverted = { status: 'error', timestamp: '2023-11-14T22:20:20.000000Z', from: party(f.eoas.frank, 'frank'), to: party(f.tokens.erc20, 'USD Fixture') };
+    t.same(await get(`/transactions/${tx.reverted}/preview`), { ...reverted, method: '0x23b872dd' }, 'a failed token call: status error, the selector');
+    t.same(await get(`/transactions/${tx.reverted}/preview`, { decode_input: 'true' }), { ...reverted, method: 'transferFrom' }, 'decode_input: the decoded name');
+    t.same(await get(`/transactions/${tx.reverted}/preview`, { decode_input: 'false', preload_ens: 'true', preload_metadata: 'true' }), { ...reverted, method: '0x23b872dd' }, 'no ENS, no metadata service: nulls');
+    t.same(await get(`/transactions/${tx.failedInternalCall}/preview`, { decode_input: 'true' }), {
+      status: 'ok',
+      timestamp: '2023-11-14T22:18:08.000000Z',
+      method: '0xb61d27f6',
+      from: party(f.eoas.alice, 'alice'),
+      to: party(f.contracts.hotWallet, 'HotWallet'),
+    }, 'an input that does not decode: its selector');
+    t.same(await get(`/transactions/${tx.contractCreation}/preview`), {
+      status: 'ok',
+      timestamp: '2023-11-14T22:13:32.000000Z',
+      method: null,
+      from: party(f.eoas.deployer, 'deployer'),
+      to: null,
+    }, 'a contract creation: to null');
+    const pending = await get(`/transactions/${f.pendingHashes[0] ?? ''}/preview`);
+    t.same([pending['status'], pending['timestamp'], pending['method']], [null, null, null], 'pending: no status, no timestamp');
+    const pro = await ex.handle({ path: `/1/api/v2/transactions/${tx.reverted}/preview` });
+    t.same(bodyOf(pro), { ...reverted, method: '0x23b872dd' }, 'the multichain form answers the same');
+  });
+
+  await t.test('secondary coin market chart: no market source, no secondary coin → empty', async (t) => {
+    t.same(await get('/stats/charts/secondary-coin-market'), { chart_data: [] });
+    t.same(bodyOf(await ex.handle({ path: '/1/api/v2/stats/charts/secondary-coin-market' })), { chart_data: [] }, 'multichain');
+  });
+
   await t.test('smart contracts: list order, q, filter, counters, detail, audit reports', async (t) => {
     const sc = f.smartContracts;
     const all = await walk(ex, '/api/v2/smart-contracts', { items_count: '50' });

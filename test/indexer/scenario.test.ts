@@ -378,14 +378,17 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       const hexLower = (v: unknown): unknown => (typeof v === 'string' && /^0x[0-9a-fA-F]*$/.test(v) ? v.toLowerCase() : v);
       type Trace = { action: Record<string, unknown>; result?: Record<string, unknown>; error?: string; subtraces: number; traceAddress: number[]; type: string };
       // what does not depend on the tracer: the node's gas accounting of the top frame and its error texts differ between
-      // callTracer and trace_transaction, so gas and error text are left out, the presence of an error is kept
+      // callTracer and trace_transaction, so gas and error text are left out, the presence of an error is kept. Where the
+      // node's Parity format and Blockscout's differ: a failed frame's result (the node keeps its revert output, Blockscout
+      // sends error instead of result) and a CREATE2 (the node: type create with action.creationMethod create2;
+      // Blockscout: type create2)
       const comparable = (x: Trace) => ({
-        type: x.type,
+        type: x.action['creationMethod'] === 'create2' ? 'create2' : x.type,
         traceAddress: x.traceAddress,
         subtraces: x.subtraces,
         action: Object.fromEntries(['callType', 'from', 'to', 'input', 'init', 'value', 'address', 'refundAddress', 'balance'].filter((k) => k in x.action).map((k) => [k, hexLower(x.action[k])])),
         failed: x.error !== undefined,
-        result: x.result === undefined ? null : Object.fromEntries(['output', 'address', 'code'].filter((k) => k in (x.result ?? {})).map((k) => [k, hexLower(x.result?.[k])])),
+        result: x.result === undefined || x.error !== undefined ? null : Object.fromEntries(['output', 'address', 'code'].filter((k) => k in (x.result ?? {})).map((k) => [k, hexLower(x.result?.[k])])),
       });
       for (const hash of facts.allTxs) {
         const node = (await rpc(anvil.url, 'trace_transaction', [hash])) as Trace[];

@@ -118,7 +118,7 @@ export async function officialSpecs(): Promise<ApiSpecs | null> {
 // ---- which document holds a form ---------------------------------------------------------------
 
 /**
- * Paths the Pro API 0.5.0 does not document at all (it has no `/config/*` path): their
+ * Paths the Pro API 0.5.0 does not document at all (it has no `/config/*` path, no preview): their
  * multichain form is held to the 11.2.7 document, whose bodies it shares. Every other
  * multichain answer is held to the Pro API. test/support/openapi.test.ts checks the list.
  */
@@ -130,6 +130,7 @@ export const NOT_IN_PRO_API: readonly string[] = [
   '/config/public-metrics',
   '/config/db-background-migrations',
   '/config/smart-contracts/languages',
+  '/transactions/{transaction_hash_param}/preview',
 ];
 
 /** The official document that holds an answer of ours: `form` is ours (`instance` | `multichain`). */
