@@ -82,7 +82,7 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
     const sub = prefix === '' ? path : path.slice(prefix.length);
     // the raw path (lib decodes segments)
     const parsed = parsePath(sub);
-    const match = parsed === null ? null : matchRoute(parsed.subPath);
+    const match = parsed === null ? null : matchRoute(parsed.subPath, parsed.api);
     if (parsed !== null && match !== null) {
       const form: ApiForm = parsed.chainId === undefined ? 'instance' : 'multichain';
       const chainId = parsed.chainId ?? explorer.defaultChain;

@@ -138,7 +138,7 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
       return etherscan({ chainId: request.chainId ?? dialect.chainId ?? defaultChain, query: request.query ?? {}, ...(legacyPath !== undefined ? { legacyPath } : {}) });
     }
     const parsed = parsePath(request.path);
-    const match = parsed === null ? null : matchRoute(parsed.subPath);
+    const match = parsed === null ? null : matchRoute(parsed.subPath, parsed.api);
     if (parsed === null || match === null) return fromError({ kind: 'RouteNotFound' });
     if (method !== 'GET' && method !== 'HEAD') return fromError({ kind: 'MethodNotAllowed' });
     const chainId = request.chainId ?? parsed.chainId ?? defaultChain;

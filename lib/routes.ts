@@ -4,7 +4,7 @@
  * per-instance and the multichain form. Fixed segments match before parameters, whatever the
  * registry order: `/transactions/stats` would never be taken for a transaction hash.
  */
-import type { EndpointName, Route } from './api.ts';
+import type { ApiVersion, EndpointName, Route } from './api.ts';
 import { API_PREFIX } from './api.ts';
 import { ENDPOINT_NAMES, ENDPOINTS } from './endpoints/index.ts';
 
@@ -13,7 +13,10 @@ export { API_PREFIX };
 /** `/blocks/{block_hash_or_number_param}` → `/blocks/:block_hash_or_number_param` */
 const koaTemplate = (route: string): string => route.replace(/\{([^}]+)\}/g, ':$1');
 
-export const ROUTES: readonly Route[] = ENDPOINT_NAMES.map((endpoint) => ({ endpoint, template: koaTemplate(ENDPOINTS[endpoint].route) }));
+export const ROUTES: readonly Route[] = ENDPOINT_NAMES.map((endpoint) => {
+  const e: { readonly route: string; readonly api?: ApiVersion } = ENDPOINTS[endpoint];
+  return { endpoint, template: koaTemplate(e.route), ...(e.api === undefined ? {} : { api: e.api }) };
+});
 
 export interface RouteMatch<N extends string = EndpointName> {
   readonly endpoint: N;
@@ -41,8 +44,17 @@ function byPrecedence(a: readonly string[], b: readonly string[]): number {
   return a.length - b.length;
 }
 
-/** A matcher over a route table (templates in @koa/router syntax, below `/api/v2`). */
-export function routeMatcher<N extends string>(routes: readonly Route<N>[]): (subPath: string) => RouteMatch<N> | null {
+/**
+ * A matcher over a route table (templates in @koa/router syntax, below `/api/v2`): a path below
+ * `/api/v2`, or with `api` `v1` a path below `/api/v1` (matched against the v1 routes only).
+ */
+export function routeMatcher<N extends string>(routes: readonly Route<N>[]): (subPath: string, api?: ApiVersion) => RouteMatch<N> | null {
+  const v2 = versionMatcher(routes.filter((r) => (r.api ?? 'v2') === 'v2'));
+  const v1 = versionMatcher(routes.filter((r) => r.api === 'v1'));
+  return (subPath, api = 'v2') => (api === 'v1' ? v1 : v2)(subPath);
+}
+
+function versionMatcher<N extends string>(routes: readonly Route<N>[]): (subPath: string) => RouteMatch<N> | null {
   const compiled = routes
     .map((route) => {
       // a template with a trailing slash (`/smart-contracts/`, as the documents spell it) matches with or without it (`/tokens` answers as `/tokens/`)
@@ -83,8 +95,8 @@ export function routeMatcher<N extends string>(routes: readonly Route<N>[]): (su
   };
 }
 
-/** Match a path below `/api/v2` (e.g. `/transactions/0x…`). */
-export const matchRoute: (subPath: string) => RouteMatch | null = routeMatcher(ROUTES);
+/** Match a path below `/api/v2` (e.g. `/transactions/0x…`), or with `v1` below `/api/v1`. */
+export const matchRoute: (subPath: string, api?: ApiVersion) => RouteMatch | null = routeMatcher(ROUTES);
 
 function safeDecode(segment: string): string {
   if (!segment.includes('%')) return segment;
@@ -98,20 +110,29 @@ function safeDecode(segment: string): string {
 export interface ParsedPath {
   /** chain id from `/{chain_id}/api/v2/...`, undefined for the per-instance form */
   readonly chainId: string | undefined;
-  /** the part after `/api/v2` */
+  /** the part after `/api/v2` (or `/api/v1`) */
   readonly subPath: string;
+  /** which version's routes `subPath` is below */
+  readonly api: ApiVersion;
 }
 
 const API_PREFIX_SLASH = `${API_PREFIX}/`;
 
-/** Split a full path into its chain and the part below `/api/v2`; null when it is neither form. */
+/**
+ * Split a full path into its chain and the part below `/api/v2`; null when it is neither form.
+ * A v1 path of the route table (`/api/v1/search`, `/{chain_id}/api/v1/search`) → `api: 'v1'`;
+ * any other path below `/api/v1` is not ours (null).
+ */
 export function parsePath(path: string): ParsedPath | null {
   const query = path.indexOf('?');
   const clean = query === -1 ? path : path.slice(0, query);
   if (clean === API_PREFIX || clean.startsWith(API_PREFIX_SLASH)) {
-    return { chainId: undefined, subPath: clean.slice(API_PREFIX.length) || '/' };
+    return { chainId: undefined, subPath: clean.slice(API_PREFIX.length) || '/', api: 'v2' };
   }
   const m = /^\/([^/]+)(\/api\/v2(?:\/.*)?)$/.exec(clean);
-  if (!m) return null;
-  return { chainId: safeDecode(m[1] ?? ''), subPath: (m[2] ?? '').slice(API_PREFIX.length) || '/' };
+  if (m) return { chainId: safeDecode(m[1] ?? ''), subPath: (m[2] ?? '').slice(API_PREFIX.length) || '/', api: 'v2' };
+  const v1 = /^(?:\/([^/]+))?\/api\/v1(\/.*)$/.exec(clean);
+  if (v1 === null || matchRoute(v1[2] ?? '/', 'v1') === null) return null;
+  return { chainId: v1[1] === undefined ? undefined : safeDecode(v1[1]), subPath: v1[2] ?? '/', api: 'v1' };
 }
+

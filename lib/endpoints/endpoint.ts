@@ -6,7 +6,7 @@
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as t from 'io-ts';
-import type { ApiForm } from '../api.ts';
+import type { ApiForm, ApiVersion } from '../api.ts';
 import type { ApiError } from '../errors.ts';
 import type { JsonValue } from '../json.ts';
 import type { Decoded, ParamSpec } from '../params/decode.ts';
@@ -36,6 +36,8 @@ export type RouteTemplate = `/${string}`;
 export interface Endpoint<P extends ParamSpec, Q extends ParamSpec> {
   /** the path below `/api/v2` (both forms), with the official documents' parameter names */
   readonly route: RouteTemplate;
+  /** `v1`: the route is below `/api/v1` instead (the official documents' `/v1/search`, Blockscout's v1 alias) */
+  readonly api?: ApiVersion;
   /** one line for the OpenAPI document */
   readonly summary: string;
   readonly path: P;

@@ -55,6 +55,7 @@ import { smartContractsCounters } from './smartContractsCounters.ts';
 import { search } from './search.ts';
 import { searchCheckRedirect } from './searchCheckRedirect.ts';
 import { searchQuick } from './searchQuick.ts';
+import { searchV1 } from './searchV1.ts';
 import { statsMarketChart } from './statsMarketChart.ts';
 import { statsSecondaryCoinMarketChart } from './statsSecondaryCoinMarketChart.ts';
 import { statsTransactionsChart } from './statsTransactionsChart.ts';
@@ -123,6 +124,7 @@ const EXPLORER_ENDPOINTS = {
   search,
   searchQuick,
   searchCheckRedirect,
+  searchV1,
   blocks,
   block,
   blockCountdown,

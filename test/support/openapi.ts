@@ -35,7 +35,10 @@ interface FormSpec {
   readonly prefix: string;
   /** dereferenced document (patches applied) */
   readonly doc: JsonObject;
-  /** normalised template (param names erased) → path key of the document */
+  /**
+   * normalised template (param names erased) → path key of the document: paths below /api/v2 by
+   * their part below it, paths below /api/v1 in full (`/api/v1/search`)
+   */
   readonly pathIndex: ReadonlyMap<string, string>;
 }
 
@@ -312,7 +315,7 @@ function normaliseTemplate(p: string): string {
   return trimmed.replace(/\{[^}]*\}/g, '{}');
 }
 
-async function loadForm(form: ApiForm, file: string, prefix: string): Promise<{ spec: FormSpec; applied: string[] }> {
+async function loadForm(form: ApiForm, file: string, prefix: string, v1Prefix: string): Promise<{ spec: FormSpec; applied: string[] }> {
   const raw = (await SwaggerParser.parse(file)) as unknown as JsonObject;
   const components = raw.components as JsonObject | undefined;
   const schemas = components?.schemas as JsonObject | undefined;
@@ -325,8 +328,8 @@ async function loadForm(form: ApiForm, file: string, prefix: string): Promise<{ 
   const doc = (await SwaggerParser.dereference(raw as never)) as unknown as JsonObject;
   const pathIndex = new Map<string, string>();
   for (const key of Object.keys((doc.paths as JsonObject | undefined) ?? {})) {
-    if (!key.startsWith(prefix)) continue;
-    pathIndex.set(normaliseTemplate(key.slice(prefix.length)), key);
+    if (key.startsWith(prefix)) pathIndex.set(normaliseTemplate(key.slice(prefix.length)), key);
+    else if (key.startsWith(`${v1Prefix}/`)) pathIndex.set(normaliseTemplate(`/api/v1${key.slice(v1Prefix.length)}`), key);
   }
   return { spec: { form, prefix, doc, pathIndex }, applied };
 }
@@ -338,8 +341,8 @@ export function loadApiSpecs(): Promise<ApiSpecs> {
   cached ??= (async () => {
     const files = specFiles();
     const [instance, pro] = await Promise.all([
-      loadForm('instance', files.instance, '/v2'),
-      loadForm('pro', files.pro, '/{chain_id}/api/v2'),
+      loadForm('instance', files.instance, '/v2', '/v1'),
+      loadForm('pro', files.pro, '/{chain_id}/api/v2', '/{chain_id}/api/v1'),
     ]);
     return {
       instance: instance.spec,
@@ -430,7 +433,8 @@ function describe(e: ErrorObject): string {
 
 /**
  * Validate a response body. `pathTemplate` is the part below /api/v2 with the document's
- * parameter names or any names in braces (`/addresses/{address_hash_param}/tokens`).
+ * parameter names or any names in braces (`/addresses/{address_hash_param}/tokens`), or a
+ * path below /api/v1 in full (`/api/v1/search`).
  * Returns human-readable errors; empty means valid. The body must be plain JSON (numbers,
  * not bigints): pass `JSON.parse(text)` of what the API writes.
  */
