@@ -75,6 +75,7 @@ import { tokens } from './tokens.ts';
 import { transaction } from './transaction.ts';
 import { transactionInternalTransactions } from './transactionInternalTransactions.ts';
 import { transactionLogs } from './transactionLogs.ts';
+import { transactionFheOperations } from './transactionFheOperations.ts';
 import { transactionPreview } from './transactionPreview.ts';
 import { transactionRawTrace } from './transactionRawTrace.ts';
 import { transactions } from './transactions.ts';
@@ -109,6 +110,7 @@ const EXPLORER_ENDPOINTS = {
   transactionInternalTransactions,
   transactionRawTrace,
   transactionPreview,
+  transactionFheOperations,
   internalTransactions,
   tokenTransfers,
   token,

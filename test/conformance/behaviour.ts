@@ -639,6 +639,14 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     t.same(bodyOf(pro), { ...reverted, method: '0x23b872dd' }, 'the multichain form answers the same');
   });
 
+  await t.test('FHE operations: none indexed → no items, zero metrics; the transaction says 0 too', async (t) => {
+    const none = { items: [], total_hcu: 0, max_depth_hcu: 0, operation_count: 0 };
+    for (const hash of [f.transactions.failedInternalCall, f.transactions.coinTransfer, f.pendingHashes[0] ?? '']) {
+      t.same(await get(`/transactions/${hash}/fhe-operations`), none, hash);
+      t.equal((await get(`/transactions/${hash}`))['fhe_operations_count'], 0);
+    }
+  });
+
   await t.test('secondary coin market chart: no market source, no secondary coin → empty', async (t) => {
     t.same(await get('/stats/charts/secondary-coin-market'), { chart_data: [] });
     t.same(bodyOf(await ex.handle({ path: '/1/api/v2/stats/charts/secondary-coin-market' })), { chart_data: [] }, 'multichain');

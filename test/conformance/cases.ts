@@ -246,6 +246,8 @@ export function endpointCases(f: FixtureFacts): Case[] {
     c('transactionPreview', `/transactions/${f.pendingHashes[0] ?? ''}/preview`),
     c('transactionPreview', `/transactions/${tx.failedInternalCall}/preview`, { decode_input: 'true', preload_ens: 'true', preload_metadata: 'false' }),
     c('statsSecondaryCoinMarketChart', '/stats/charts/secondary-coin-market'),
+    c('transactionFheOperations', `/transactions/${tx.failedInternalCall}/fhe-operations`),
+    c('transactionFheOperations', `/transactions/${f.pendingHashes[0] ?? ''}/fhe-operations`),
     c('smartContracts', '/smart-contracts'),
     c('smartContracts', '/smart-contracts/', { items_count: '3' }),
     c('smartContracts', '/smart-contracts', { q: f.smartContracts.byFrame.slice(0, 12) }),

@@ -85,6 +85,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     (x: string) => `/transactions/${x}/internal-transactions`,
     (x: string) => `/transactions/${x}/raw-trace`,
     (x: string) => `/transactions/${x}/preview`,
+    (x: string) => `/transactions/${x}/fhe-operations`,
   ];
   for (const p of hashPaths) {
     for (const bad of ['0x', '0x123', `0X${h.slice(2)}`, `${h}0`, a]) {
@@ -183,7 +184,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     cases.push({ path, query: { value: '1.5' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err('value', d)) });
     cases.push({ path, query: { token_id: 'x' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err('token_id', d)) });
   }
-  for (const path of [`/transactions/${h}/raw-trace`, `/transactions/${h}/preview`, '/stats/charts/secondary-coin-market', `/smart-contracts/${a}`, `/smart-contracts/${a}/audit-reports`]) {
+  for (const path of [`/transactions/${h}/raw-trace`, `/transactions/${h}/preview`, `/transactions/${h}/fhe-operations`, '/stats/charts/secondary-coin-market', `/smart-contracts/${a}`, `/smart-contracts/${a}/audit-reports`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   }
   for (const [name, bad] of [['filter', 'rust'], ['sort', 'name'], ['order', 'DESC']] as const) {
@@ -437,6 +438,7 @@ export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
       `/blocks/9007199254740991`,
       `/transactions/${nowhere}/raw-trace`,
       `/transactions/${nowhere}/preview`,
+      `/transactions/${nowhere}/fhe-operations`,
       `/smart-contracts/${noToken}`,
       `/smart-contracts/${f.eoas.alice}`,
       `/smart-contracts/${noToken}/audit-reports`,
