@@ -135,4 +135,3 @@ export function parsePath(path: string): ParsedPath | null {
   if (v1 === null || matchRoute(v1[2] ?? '/', 'v1') === null) return null;
   return { chainId: v1[1] === undefined ? undefined : safeDecode(v1[1]), subPath: v1[2] ?? '/', api: 'v1' };
 }
-
