@@ -102,7 +102,7 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
     const chainId = dialect.dialect === 'config' ? explorer.defaultChain : (dialect.chainId ?? explorer.defaultChain);
     switch (dialect.dialect) {
       case 'api': {
-        const match = routes(dialect.subPath, ctx.method);
+        const match = routes(dialect.subPath, ctx.method, dialect.api);
         if (match !== null) {
           const info: RequestInfo =
             match.bodyLimit === undefined
@@ -111,7 +111,7 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
           return chain(ctx, next, setRequestInfo(ctx, info));
         }
         // known under other methods: the steps, then 405 (with `allow`)
-        const others = routes.any(dialect.subPath);
+        const others = routes.any(dialect.subPath, dialect.api);
         const first = others[0];
         if (first === undefined) return passOn();
         return chain(ctx, next, setRequestInfo(ctx, { endpoint: first.endpoint, chainId, form, params: first.params, allow: allowHeader(others) }));

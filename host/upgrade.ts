@@ -84,9 +84,9 @@ export function judgeUpgradeBy(options: UpgradeJudgeOptions): (req: IncomingMess
     const chainId = dialect.chainId ?? explorer.defaultChain;
     if (dialect.dialect === 'rpc') return { endpoint: RPC_ENDPOINT, chainId, form, params: {} };
     if (dialect.dialect === 'etherscan') return { endpoint: ETHERSCAN_ENDPOINT, chainId, form, params: {} };
-    const match = routes(dialect.subPath, 'GET');
+    const match = routes(dialect.subPath, 'GET', dialect.api);
     if (match !== null) return { endpoint: match.endpoint, chainId, form, params: match.params };
-    const others = routes.any(dialect.subPath);
+    const others = routes.any(dialect.subPath, dialect.api);
     if (others.length === 0) throw new ApiException({ kind: 'RouteNotFound' });
     headers['allow'] = allowHeader(others);
     throw new ApiException({ kind: 'MethodNotAllowed' });

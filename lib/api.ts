@@ -85,7 +85,16 @@ export type EndpointName = keyof typeof ENDPOINTS;
 /** Where both forms put the API: `/api/v2/...` and `/{chain_id}/api/v2/...`. */
 export const API_PREFIX = '/api/v2';
 
-/** One row of the route table: a method and a path template under `/api/v2` in @koa/router syntax. */
+/**
+ * The API version a route is below: `v2` (every endpoint but one) or `v1` — the official
+ * documents' `/api/v1/search`, which Blockscout keeps as the v1 path of its v2 search.
+ */
+export type ApiVersion = 'v1' | 'v2';
+
+/** `/api/v2`, or `/api/v1` for a v1 route. */
+export const apiPrefix = (api: ApiVersion = 'v2'): string => (api === 'v1' ? '/api/v1' : API_PREFIX);
+
+/** One row of the route table: a method and a path template under `/api/v2` (or `/api/v1`) in @koa/router syntax. */
 export interface Route<N extends string = EndpointName> {
   readonly endpoint: N;
   /** e.g. `/addresses/:address_hash_param/tokens` */
@@ -94,6 +103,8 @@ export interface Route<N extends string = EndpointName> {
   readonly method?: HttpMethod;
   /** the route reads a body of at most this many bytes (its endpoint's `body.maxBytes`) */
   readonly bodyLimit?: number;
+  /** `v1`: the template is below `/api/v1` (default `v2`) */
+  readonly api?: ApiVersion;
 }
 
 /** A JSON-RPC request to one chain: the body as parsed JSON (undefined when it was not JSON). */

@@ -9,12 +9,13 @@
  *
  * A chain id is undefined for the per-instance form (the default chain answers).
  */
+import type { ApiVersion } from './api.ts';
 import { parseEtherscanPath } from './etherscan/index.ts';
 import { CONFIG_PATH, INSTANCE_RPC_PATH, MULTICHAIN_RPC_PATH } from './gateway/config.ts';
 import { parsePath } from './routes.ts';
 
 export type PathClass =
-  | { readonly dialect: 'api'; readonly chainId: string | undefined; readonly subPath: string }
+  | { readonly dialect: 'api'; readonly chainId: string | undefined; readonly subPath: string; readonly api: ApiVersion }
   | { readonly dialect: 'rpc'; readonly chainId: string | undefined }
   /** `legacyPath`: a legacy path below `/api` (e.g. `/legacy/logs/get-logs`), as sent */
   | { readonly dialect: 'etherscan'; readonly chainId: string | undefined; readonly legacyPath: string | undefined }
@@ -32,7 +33,7 @@ export function classifyPath(path: string): PathClass | null {
   const query = path.indexOf('?');
   const clean = query === -1 ? path : path.slice(0, query);
   const api = parsePath(clean);
-  if (api !== null) return { dialect: 'api', chainId: api.chainId, subPath: api.subPath };
+  if (api !== null) return { dialect: 'api', chainId: api.chainId, subPath: api.subPath, api: api.api };
   if (same(clean, INSTANCE_RPC_PATH)) return { dialect: 'rpc', chainId: undefined };
   const rpc = MULTICHAIN_RPC.exec(clean);
   if (rpc !== null) return { dialect: 'rpc', chainId: safeDecode(rpc[1] ?? '') };

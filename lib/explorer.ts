@@ -163,8 +163,8 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
       return etherscan({ chainId: request.chainId ?? path.chainId ?? defaultChain, query: request.query ?? {}, ...(legacyPath !== undefined ? { legacyPath } : {}) });
     }
     if (path?.dialect !== 'api') return fromError({ kind: 'RouteNotFound' });
-    const match = routes(path.subPath, method);
-    if (match === null) return fromError(routes.any(path.subPath).length > 0 ? { kind: 'MethodNotAllowed' } : { kind: 'RouteNotFound' });
+    const match = routes(path.subPath, method, path.api);
+    if (match === null) return fromError(routes.any(path.subPath, path.api).length > 0 ? { kind: 'MethodNotAllowed' } : { kind: 'RouteNotFound' });
     const chainId = request.chainId ?? path.chainId ?? defaultChain;
     return dispatch({
       endpoint: match.endpoint,

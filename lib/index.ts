@@ -1,6 +1,7 @@
 /** scoutkit core — the public entry of lib/. */
 export type {
   ApiForm,
+  ApiVersion,
   EndpointName,
   EndpointRequest,
   EtherscanRequest,

@@ -6,7 +6,7 @@
  * only is a 405, an unknown one a 404. Fixed segments match before parameters, whatever the
  * registry order: `/transactions/stats` would never be taken for a transaction hash.
  */
-import type { EndpointName, HttpMethod, Route } from './api.ts';
+import type { ApiVersion, EndpointName, HttpMethod, Route } from './api.ts';
 import { API_PREFIX } from './api.ts';
 import { methodOf } from './endpoints/endpoint.ts';
 import { ENDPOINT_NAMES, ENDPOINTS } from './endpoints/index.ts';
@@ -16,12 +16,12 @@ export { API_PREFIX };
 /** `/blocks/{block_hash_or_number_param}` → `/blocks/:block_hash_or_number_param` */
 export const koaTemplate = (route: string): string => route.replace(/\{([^}]+)\}/g, ':$1');
 
-/** The route of an endpoint: its method, its template, the cap of its body when it reads one. */
+/** The route of an endpoint: its method, its template (and API version), the cap of its body when it reads one. */
 export function routeOf<N extends string>(
   endpoint: N,
-  e: { readonly method?: HttpMethod; readonly route: string; readonly body?: { readonly maxBytes: number } },
+  e: { readonly method?: HttpMethod; readonly route: string; readonly api?: ApiVersion; readonly body?: { readonly maxBytes: number } },
 ): Route<N> {
-  const route = { endpoint, method: methodOf(e), template: koaTemplate(e.route) };
+  const route: Route<N> = { endpoint, method: methodOf(e), template: koaTemplate(e.route), ...(e.api === undefined ? {} : { api: e.api }) };
   return e.body === undefined ? route : { ...route, bodyLimit: e.body.maxBytes };
 }
 
@@ -45,9 +45,9 @@ export interface MethodRoute<N extends string = EndpointName> extends RouteMatch
  * methods) from a 404 (none).
  */
 export interface RouteMatcher<N extends string = EndpointName> {
-  (subPath: string, method?: string): RouteMatch<N> | null;
+  (subPath: string, method?: string, api?: ApiVersion): RouteMatch<N> | null;
   /** the path's route under each method it is known under (table order); empty: an unknown path */
-  any(subPath: string): readonly MethodRoute<N>[];
+  any(subPath: string, api?: ApiVersion): readonly MethodRoute<N>[];
 }
 
 /** The `allow` header of a path known under these methods (GET brings HEAD). */
@@ -81,24 +81,32 @@ function byPrecedence(a: readonly string[], b: readonly string[]): number {
   return a.length - b.length;
 }
 
-/** A matcher over a route table (methods and templates in @koa/router syntax, below `/api/v2`). */
+/**
+ * A matcher over a route table (methods and templates in @koa/router syntax): a path below
+ * `/api/v2`, or with `api` `v1` a path below `/api/v1` (matched against the v1 routes only).
+ */
 export function routeMatcher<N extends string>(routes: readonly Route<N>[]): RouteMatcher<N> {
-  const byMethod = new Map<string, (subPath: string) => RouteMatch<N> | null>();
+  const key = (api: ApiVersion, method: string) => `${api} ${method}`;
+  const byKey = new Map<string, (subPath: string) => RouteMatch<N> | null>();
+  const methods = new Map<ApiVersion, HttpMethod[]>();
   for (const route of routes) {
     const method = route.method ?? 'GET';
-    if (!byMethod.has(method)) byMethod.set(method, templateMatcher(routes.filter((r) => (r.method ?? 'GET') === method)));
+    const api = route.api ?? 'v2';
+    if (byKey.has(key(api, method))) continue;
+    byKey.set(key(api, method), templateMatcher(routes.filter((r) => (r.method ?? 'GET') === method && (r.api ?? 'v2') === api)));
+    methods.set(api, [...(methods.get(api) ?? []), method]);
   }
-  const methods = [...byMethod.keys()] as HttpMethod[];
-  const matchGet = byMethod.get('GET');
-  const match = (subPath: string, method = 'GET'): RouteMatch<N> | null => {
-    // GET (and HEAD) is nearly every request: no lookup by method for it
-    const matcher = method === 'GET' || method === 'HEAD' ? matchGet : byMethod.get(method);
+  const matchGet = byKey.get(key('v2', 'GET'));
+  const match = (subPath: string, method = 'GET', api: ApiVersion = 'v2'): RouteMatch<N> | null => {
+    const get = method === 'GET' || method === 'HEAD';
+    // a GET (or HEAD) of the API v2 is nearly every request: no lookup for it
+    const matcher = get && api === 'v2' ? matchGet : byKey.get(key(api, get ? 'GET' : method));
     return matcher === undefined ? null : matcher(subPath);
   };
-  const any = (subPath: string): MethodRoute<N>[] => {
+  const any = (subPath: string, api: ApiVersion = 'v2'): MethodRoute<N>[] => {
     const found: MethodRoute<N>[] = [];
-    for (const method of methods) {
-      const m = (byMethod.get(method) as (subPath: string) => RouteMatch<N> | null)(subPath);
+    for (const method of methods.get(api) ?? []) {
+      const m = (byKey.get(key(api, method)) as (subPath: string) => RouteMatch<N> | null)(subPath);
       if (m !== null) found.push({ ...m, method });
     }
     return found;
@@ -106,7 +114,7 @@ export function routeMatcher<N extends string>(routes: readonly Route<N>[]): Rou
   return Object.assign(match, { any });
 }
 
-/** A matcher over the templates of one method. */
+/** A matcher over the templates of one method (and API version). */
 function templateMatcher<N extends string>(routes: readonly Route<N>[]): (subPath: string) => RouteMatch<N> | null {
   const compiled = routes
     .map((route) => {
@@ -148,7 +156,7 @@ function templateMatcher<N extends string>(routes: readonly Route<N>[]): (subPat
   };
 }
 
-/** Match a method and a path below `/api/v2` (e.g. `/transactions/0x…`) in the registry's table. */
+/** Match a method and a path below `/api/v2` (e.g. `/transactions/0x…`), or with `v1` below `/api/v1`, in the registry's table. */
 export const matchRoute: RouteMatcher = routeMatcher(ROUTES);
 
 function safeDecode(segment: string): string {
@@ -163,20 +171,28 @@ function safeDecode(segment: string): string {
 export interface ParsedPath {
   /** chain id from `/{chain_id}/api/v2/...`, undefined for the per-instance form */
   readonly chainId: string | undefined;
-  /** the part after `/api/v2` */
+  /** the part after `/api/v2` (or `/api/v1`) */
   readonly subPath: string;
+  /** which version's routes `subPath` is below */
+  readonly api: ApiVersion;
 }
 
 const API_PREFIX_SLASH = `${API_PREFIX}/`;
 
-/** Split a full path into its chain and the part below `/api/v2`; null when it is neither form. */
+/**
+ * Split a full path into its chain and the part below `/api/v2`; null when it is neither form.
+ * A v1 path of the route table (`/api/v1/search`, `/{chain_id}/api/v1/search`) → `api: 'v1'`;
+ * any other path below `/api/v1` is not ours (null).
+ */
 export function parsePath(path: string): ParsedPath | null {
   const query = path.indexOf('?');
   const clean = query === -1 ? path : path.slice(0, query);
   if (clean === API_PREFIX || clean.startsWith(API_PREFIX_SLASH)) {
-    return { chainId: undefined, subPath: clean.slice(API_PREFIX.length) || '/' };
+    return { chainId: undefined, subPath: clean.slice(API_PREFIX.length) || '/', api: 'v2' };
   }
   const m = /^\/([^/]+)(\/api\/v2(?:\/.*)?)$/.exec(clean);
-  if (!m) return null;
-  return { chainId: safeDecode(m[1] ?? ''), subPath: (m[2] ?? '').slice(API_PREFIX.length) || '/' };
+  if (m) return { chainId: safeDecode(m[1] ?? ''), subPath: (m[2] ?? '').slice(API_PREFIX.length) || '/', api: 'v2' };
+  const v1 = /^(?:\/([^/]+))?\/api\/v1(\/.*)$/.exec(clean);
+  if (v1 === null || matchRoute.any(v1[2] ?? '/', 'v1').length === 0) return null;
+  return { chainId: v1[1] === undefined ? undefined : safeDecode(v1[1]), subPath: v1[2] ?? '/', api: 'v1' };
 }

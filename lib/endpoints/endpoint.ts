@@ -6,7 +6,7 @@
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as t from 'io-ts';
-import type { ApiForm, HttpMethod } from '../api.ts';
+import type { ApiForm, ApiVersion, HttpMethod } from '../api.ts';
 import type { ChainConfig } from '../chain-config.ts';
 import type { ApiError } from '../errors.ts';
 import type { JsonValue } from '../json.ts';
@@ -59,6 +59,8 @@ export interface Endpoint<P extends ParamSpec, Q extends ParamSpec, B = undefine
   readonly route: RouteTemplate;
   /** the request body, for a route that reads one (a GET route never does) */
   readonly body?: BodySpec<B>;
+  /** `v1`: the route is below `/api/v1` instead (the official documents' `/v1/search`, Blockscout's v1 alias) */
+  readonly api?: ApiVersion;
   /** one line for the OpenAPI document */
   readonly summary: string;
   readonly path: P;

@@ -55,7 +55,9 @@ import { smartContractsCounters } from './smartContractsCounters.ts';
 import { search } from './search.ts';
 import { searchCheckRedirect } from './searchCheckRedirect.ts';
 import { searchQuick } from './searchQuick.ts';
+import { searchV1 } from './searchV1.ts';
 import { statsMarketChart } from './statsMarketChart.ts';
+import { statsSecondaryCoinMarketChart } from './statsSecondaryCoinMarketChart.ts';
 import { statsTransactionsChart } from './statsTransactionsChart.ts';
 import { transactionsStats } from './transactionsStats.ts';
 import { token } from './token.ts';
@@ -73,6 +75,8 @@ import { tokens } from './tokens.ts';
 import { transaction } from './transaction.ts';
 import { transactionInternalTransactions } from './transactionInternalTransactions.ts';
 import { transactionLogs } from './transactionLogs.ts';
+import { transactionFheOperations } from './transactionFheOperations.ts';
+import { transactionPreview } from './transactionPreview.ts';
 import { transactionRawTrace } from './transactionRawTrace.ts';
 import { transactions } from './transactions.ts';
 import { transactionStateChanges } from './transactionStateChanges.ts';
@@ -105,6 +109,8 @@ const EXPLORER_ENDPOINTS = {
   transactionTokenTransfers,
   transactionInternalTransactions,
   transactionRawTrace,
+  transactionPreview,
+  transactionFheOperations,
   internalTransactions,
   tokenTransfers,
   token,
@@ -120,6 +126,7 @@ const EXPLORER_ENDPOINTS = {
   search,
   searchQuick,
   searchCheckRedirect,
+  searchV1,
   blocks,
   block,
   blockCountdown,
@@ -129,6 +136,7 @@ const EXPLORER_ENDPOINTS = {
   mainPageTransactions,
   mainPageIndexingStatus,
   statsMarketChart,
+  statsSecondaryCoinMarketChart,
   stats,
   statsTransactionsChart,
   statsHotSmartContracts,

@@ -12,7 +12,7 @@
  * `credits.endpoints` are below that base; a JSON-RPC batch costs its cost once per call.
  */
 import type { ServiceName } from '../api.ts';
-import { API_PREFIX, CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT, RPC_ENDPOINT } from '../api.ts';
+import { apiPrefix, CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT, RPC_ENDPOINT } from '../api.ts';
 import { methodOf } from '../endpoints/endpoint.ts';
 import { ENDPOINT_NAMES, ENDPOINTS } from '../endpoints/index.ts';
 import type { JsonObject } from '../json.ts';
@@ -46,7 +46,7 @@ export function gatewayConfig(options: GatewayConfigOptions): GatewayConfig {
   const fallback = options.defaultCost ?? 1;
   const cost = (name: ServiceName): number => options.costs?.[name] ?? fallback;
   const endpoints: Record<string, number> = {};
-  for (const name of ENDPOINT_NAMES) endpoints[`${methodOf(ENDPOINTS[name])} ${API_PREFIX}${ENDPOINTS[name].route}`] = cost(name);
+  for (const name of ENDPOINT_NAMES) endpoints[`${methodOf(ENDPOINTS[name])} ${apiPrefix(ENDPOINTS[name].api)}${ENDPOINTS[name].route}`] = cost(name);
   endpoints[`POST ${MULTICHAIN_RPC_PATH}`] = cost(RPC_ENDPOINT);
   endpoints[`GET ${CONFIG_PATH}`] = cost(CONFIG_ENDPOINT);
   // the Etherscan-compatible dialect (and its legacy paths), one cost per request

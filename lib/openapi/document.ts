@@ -5,7 +5,8 @@
  */
 import type { ApiForm } from '../api.ts';
 import * as t from 'io-ts';
-import { API_PREFIX } from '../api.ts';
+import type { ApiVersion } from '../api.ts';
+import { apiPrefix } from '../api.ts';
 import type { AnyEndpoint } from '../endpoints/endpoint.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
 import { COMMON_QUERY } from '../params/decode.ts';
@@ -25,11 +26,9 @@ export interface OpenApiOptions {
 
 export const OPENAPI_PATH = '/openapi.json';
 
-const MULTICHAIN_PREFIX = `/{chain_id}${API_PREFIX}`;
-
-/** OpenAPI path key of a route in a form. */
-export const documentPath = (form: ApiForm, route: string): string =>
-  `${form === 'instance' ? API_PREFIX : MULTICHAIN_PREFIX}${route}`;
+/** OpenAPI path key of a route in a form (below `/api/v2`, or `/api/v1` for a v1 route). */
+export const documentPath = (form: ApiForm, route: string, api: ApiVersion = 'v2'): string =>
+  `${form === 'instance' ? '' : '/{chain_id}'}${apiPrefix(api)}${route}`;
 
 const LIMIT_HEADERS: JsonObject = Object.fromEntries(
   [
@@ -150,7 +149,7 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, AnyEndpo
   for (const form of ['instance', 'multichain'] as const) {
     for (const [name, e] of Object.entries(endpoints)) {
       if (e.meta === true) continue;
-      paths[documentPath(form, e.route)] = { get: operation(name, e, form, options, components) };
+      paths[documentPath(form, e.route, e.api)] = { get: operation(name, e, form, options, components) };
     }
   }
   const schemas = Object.fromEntries([...components.entries()].sort(([a], [b]) => a.localeCompare(b)));

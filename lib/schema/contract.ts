@@ -7,7 +7,7 @@ import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
 import { Address } from './address.ts';
 import { NextPageParams } from './page.ts';
-import { AddressHash, AnyObject, emptyList, HexString, IntegerString, nullable } from './scalars.ts';
+import { AddressHash, emptyList, HexString, Integer, IntegerString, nullable } from './scalars.ts';
 
 export const SmartContract = component(
   'SmartContract',
@@ -57,26 +57,39 @@ export const AuditReports = component(
   t.type({ items: emptyList('audit reports are not collected'), next_page_params: NextPageParams }),
 );
 
+const hex = HexString;
+
+/** A call frame's action (Parity format). */
+const CallAction = t.intersection([
+  t.type({ callType: t.keyof({ call: null, callcode: null, delegatecall: null, staticcall: null }), from: AddressHash, gas: hex, input: hex, value: hex }),
+  t.partial({ to: AddressHash }),
+]);
+/** A create frame's action: the init code under `init`. */
+const CreateAction = t.type({ from: AddressHash, gas: hex, init: hex, value: hex });
+/** A self-destruct's action: the contract, its balance and the beneficiary. */
+const SuicideAction = t.intersection([t.type({ address: AddressHash, balance: hex }), t.partial({ refundAddress: AddressHash })]);
+
+const CallResult = t.type({ gasUsed: hex, output: hex });
+const CreateResult = t.intersection([t.type({ code: hex, gasUsed: hex }), t.partial({ address: AddressHash })]);
+
+const place = { subtraces: Integer, traceAddress: t.array(Integer) };
+
 /**
- * One callTracer frame as the node reports it (hex quantities, lower-case addresses); absent
- * fields are left out. `calls` nests frames of the same shape.
+ * One trace of raw-trace, Parity style (Blockscout's `internal_transactions_to_raw`): a call, a
+ * create (create2) or a self-destruct (`suicide`); a failed call or create carries `error`
+ * (the node's text) instead of `result`.
  */
-export const CallTracerFrame = component(
-  'CallTracerFrame',
-  t.intersection([
-    t.type({ type: t.string, from: AddressHash, input: HexString }),
-    t.partial({
-      to: AddressHash,
-      value: HexString,
-      gas: HexString,
-      gasUsed: HexString,
-      output: HexString,
-      error: t.string,
-      revertReason: t.string,
-      calls: t.array(AnyObject),
-    }),
+export const RawTraceItem = component(
+  'RawTraceItem',
+  t.union([
+    t.intersection([t.type({ action: CallAction, type: t.literal('call'), ...place }), t.partial({ result: CallResult, error: t.string })]),
+    t.intersection([
+      t.type({ action: CreateAction, type: t.keyof({ create: null, create2: null }), ...place }),
+      t.partial({ result: CreateResult, error: t.string }),
+    ]),
+    t.type({ action: SuicideAction, type: t.literal('suicide'), ...place }),
   ]),
 );
 
-/** The node's callTracer tree of a mined transaction; `[]` for a pending one. */
-export const RawTrace = t.union([CallTracerFrame, emptyList('a pending transaction has no trace')]);
+/** The Parity-style trace array of a mined transaction's frames, depth-first; `[]` for a pending one. */
+export const RawTrace = t.array(RawTraceItem);

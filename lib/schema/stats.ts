@@ -20,6 +20,11 @@ export const MarketChart = t.type({
   available_supply: NoSupply,
 });
 
+/** `/stats/charts/secondary-coin-market`: the secondary coin's daily closing prices (none without a market source). */
+export const SecondaryCoinMarketChart = t.type({
+  chart_data: emptyList('there is no market data source and no secondary coin (no closing prices)'),
+});
+
 /** `/stats`: every key of Blockscout's default answer (no market source: prices null). */
 const GasPrice = nullable(t.number);
 export const ChainStats = t.type({

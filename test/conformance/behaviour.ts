@@ -549,28 +549,107 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     t.same(bodyOf(pro), await get(`/blocks/${w.busiestBlock}/withdrawals`, { items_count: '5' }), 'the multichain form answers the same');
   });
 
-  await t.test('raw trace: the callTracer tree of the kept frames', async (t) => {
+  await t.test('raw trace: the Parity-style traces of the kept frames', async (t) => {
     const frames = chain.bundles.flatMap((b) => b.traceFrames ?? []);
-    for (const hash of [f.transactions.failedInternalCall, f.transactions.createdByContract, f.transactions.reverted, f.transactions.coinTransfer]) {
-      const tree = await get(`/transactions/${hash}/raw-trace`);
-      const own = frames.filter((x) => x.transactionHash === hash).sort((a, b) => a.index - b.index);
-      const top = own[0];
-      if (top === undefined) {
-        t.fail(`${hash}: the fixture keeps frames`);
-        continue;
-      }
-      t.equal(tree['type'], top.type, `${hash}: top frame type`);
-      t.equal(tree['from'], top.from, `${hash}: top frame from`);
-      t.equal(tree['input'], top.input, `${hash}: top frame input`);
-      t.equal(tree['gas'], top.gas === null ? undefined : `0x${top.gas.toString(16)}`, `${hash}: gas as a hex quantity`);
-      const calls = (tree['calls'] as Body[] | undefined) ?? [];
-      t.equal(calls.length, own.length - 1, `${hash}: every other frame a child of the top one`);
-      t.same(calls.map((c) => c['error'] ?? null), own.slice(1).map((x) => x.error), `${hash}: errors in order`);
-    }
-    const reverted = await get(`/transactions/${f.transactions.reverted}/raw-trace`);
-    t.equal(reverted['error'], 'execution reverted', 'a failed top call carries its error');
-    t.match(String(reverted['output']), /^0x08c379a0/, 'and its revert data as output');
+    const own = (hash: string) => frames.filter((x) => x.transactionHash === hash).sort((a, b) => a.index - b.index);
+    const hex = (n: bigint | null) => `0x${(n ?? 0n).toString(16)}`;
+    const rawOf = async (hash: string): Promise<Body[]> => (await get(`/transactions/${hash}/raw-trace`)) as unknown as Body[];
+    const shape = (traces: Body[]) => traces.map((x) => [x['type'], (x['action'] as Body)['callType'] ?? null, x['traceAddress'], x['subtraces'], x['error'] ?? null]);
+
+    // a call whose second inner call reverted: the top call succeeds, its failed child carries error instead of result
+    const failed = await rawOf(f.transactions.failedInternalCall);
+    t.same(shape(failed), [
+      ['call', 'call', [], 2, null],
+      ['call', 'call', [0], 0, null],
+      ['call', 'call', [1], 0, 'execution reverted'],
+    ], 'failed internal call: three calls, the second child failed');
+    const [top, paid, refused] = own(f.transactions.failedInternalCall);
+    t.same(failed[0], {
+      action: { callType: 'call', from: top?.from, gas: hex(top?.gas ?? null), input: top?.input, to: top?.to, value: '0x0' },
+      result: { gasUsed: hex(top?.gasUsed ?? null), output: '0x' },
+      subtraces: 2,
+      traceAddress: [],
+      type: 'call',
+    }, 'the top call: its action and result');
+    t.equal((failed[1]?.['action'] as Body)['value'], '0x2386f26fc10000', 'the paid child moves 0.01 ether, in hex');
+    t.equal((failed[1]?.['action'] as Body)['from'], paid?.from);
+    t.notOk('result' in (failed[2] ?? {}), 'the failed child has no result');
+    t.equal((failed[2]?.['action'] as Body)['to'], refused?.to);
+
+    // a factory call creating ten contracts: ten creates below one call
+    const created = await rawOf(f.transactions.createdByContract);
+    const createFrames = own(f.transactions.createdByContract).slice(1);
+    t.same(shape(created), [['call', 'call', [], 10, null], ...createFrames.map((_x, i) => ['create', null, [i], 0, null])], 'factory: one call, ten creates');
+    t.same(created.slice(1).map((x) => x['action']), createFrames.map((x) => ({ from: x.from, gas: hex(x.gas), init: x.input, value: '0x0' })), 'creates: from, gas, init code, value');
+    t.same(created.slice(1).map((x) => x['result']), createFrames.map((x) => ({ address: x.to, code: x.output, gasUsed: hex(x.gasUsed) })), 'creates: the created address, its code, gas used');
+    t.equal((created[1]?.['result'] as Body)['address'], f.transactions.createdByContractAddress, 'the first create made the fixture\'s contract');
+
+    // a reverted transaction: one failed call
+    const reverted = await rawOf(f.transactions.reverted);
+    t.same(shape(reverted), [['call', 'call', [], 0, 'execution reverted']], 'reverted: one failed call');
+    t.same(Object.keys(reverted[0] ?? {}), ['action', 'error', 'subtraces', 'traceAddress', 'type'], "Blockscout's key order, no result");
+
+    // a plain coin transfer: one call with the transaction's value
+    const coin = await rawOf(f.transactions.coinTransfer);
+    const transfer = txRecord(f.transactions.coinTransfer);
+    t.same(coin, [{
+      action: { callType: 'call', from: transfer?.from, gas: hex(own(f.transactions.coinTransfer)[0]?.gas ?? null), input: '0x', to: transfer?.to, value: hex(transfer?.value ?? null) },
+      result: { gasUsed: '0x0', output: '0x' },
+      subtraces: 0,
+      traceAddress: [],
+      type: 'call',
+    }], 'coin transfer: one call');
+
     t.same(await get(`/transactions/${f.pendingHashes[0] ?? ''}/raw-trace`), [], 'pending: []');
+    const pro = await ex.handle({ path: `/1/api/v2/transactions/${f.transactions.reverted}/raw-trace` });
+    t.same(bodyOf(pro), reverted, 'the multichain form answers the same');
+  });
+
+  await t.test('transaction preview: status, timestamp, method, the two parties', async (t) => {
+    const party = (hash: string, name: string) => ({ hash: toChecksum(hash), name, ens_domain_name: null, metadata: null });
+    const tx = f.transactions;
+    t.same(await get(`/transactions/${tx.coinTransfer}/preview`), {
+      status: 'ok',
+      timestamp: '2023-11-14T22:21:20.000000Z',
+      method: null,
+      from: party(f.eoas.bob, 'bob'),
+      to: party(f.eoas.carol, 'carol'),
+    }, 'a coin transfer between EOAs: no method');
+    const reverted = { status: 'error', timestamp: '2023-11-14T22:20:20.000000Z', from: party(f.eoas.frank, 'frank'), to: party(f.tokens.erc20, 'USD Fixture') };
+    t.same(await get(`/transactions/${tx.reverted}/preview`), { ...reverted, method: '0x23b872dd' }, 'a failed token call: status error, the selector');
+    t.same(await get(`/transactions/${tx.reverted}/preview`, { decode_input: 'true' }), { ...reverted, method: 'transferFrom' }, 'decode_input: the decoded name');
+    t.same(await get(`/transactions/${tx.reverted}/preview`, { decode_input: 'false', preload_ens: 'true', preload_metadata: 'true' }), { ...reverted, method: '0x23b872dd' }, 'no ENS, no metadata service: nulls');
+    t.same(await get(`/transactions/${tx.failedInternalCall}/preview`, { decode_input: 'true' }), {
+      status: 'ok',
+      timestamp: '2023-11-14T22:18:08.000000Z',
+      method: '0xb61d27f6',
+      from: party(f.eoas.alice, 'alice'),
+      to: party(f.contracts.hotWallet, 'HotWallet'),
+    }, 'an input that does not decode: its selector');
+    t.same(await get(`/transactions/${tx.contractCreation}/preview`), {
+      status: 'ok',
+      timestamp: '2023-11-14T22:13:32.000000Z',
+      method: null,
+      from: party(f.eoas.deployer, 'deployer'),
+      to: null,
+    }, 'a contract creation: to null');
+    const pending = await get(`/transactions/${f.pendingHashes[0] ?? ''}/preview`);
+    t.same([pending['status'], pending['timestamp'], pending['method']], [null, null, null], 'pending: no status, no timestamp');
+    const pro = await ex.handle({ path: `/1/api/v2/transactions/${tx.reverted}/preview` });
+    t.same(bodyOf(pro), { ...reverted, method: '0x23b872dd' }, 'the multichain form answers the same');
+  });
+
+  await t.test('FHE operations: none indexed → no items, zero metrics; the transaction says 0 too', async (t) => {
+    const none = { items: [], total_hcu: 0, max_depth_hcu: 0, operation_count: 0 };
+    for (const hash of [f.transactions.failedInternalCall, f.transactions.coinTransfer, f.pendingHashes[0] ?? '']) {
+      t.same(await get(`/transactions/${hash}/fhe-operations`), none, hash);
+      t.equal((await get(`/transactions/${hash}`))['fhe_operations_count'], 0);
+    }
+  });
+
+  await t.test('secondary coin market chart: no market source, no secondary coin → empty', async (t) => {
+    t.same(await get('/stats/charts/secondary-coin-market'), { chart_data: [] });
+    t.same(bodyOf(await ex.handle({ path: '/1/api/v2/stats/charts/secondary-coin-market' })), { chart_data: [] }, 'multichain');
   });
 
   await t.test('smart contracts: list order, q, filter, counters, detail, audit reports', async (t) => {

@@ -2,22 +2,32 @@
  * The requests the conformance suite makes: one or more per explorer endpoint of the
  * registry, each with its route (the OpenAPI path template it validates against).
  */
-import type { EndpointName } from '../../lib/index.ts';
+import type { ApiVersion, EndpointName } from '../../lib/index.ts';
 import { ENDPOINT_NAMES, ENDPOINTS } from '../../lib/index.ts';
+import { documentedTemplate } from '../support/openapiOurs.ts';
 import type { FixtureFacts } from '../../fixture/index.ts';
 
 export interface Case {
   readonly endpoint: EndpointName;
   /** path template of the official documents (below /api/v2) */
   readonly template: string;
-  /** concrete path below /api/v2 */
+  /** concrete path below /api/v2 (below /api/v1 for a v1 endpoint: see formPrefix) */
   readonly path: string;
   readonly query?: Readonly<Record<string, string>>;
   readonly status?: number;
 }
 
-/** The route of an endpoint module (the official documents' path template below /api/v2). */
-export const templateOf = (endpoint: EndpointName): string => ENDPOINTS[endpoint].route;
+/**
+ * The route of an endpoint module (the official documents' path template below /api/v2); a v1
+ * endpoint's in full (`/api/v1/search`).
+ */
+export const templateOf = (endpoint: EndpointName): string => documentedTemplate(ENDPOINTS[endpoint]);
+
+/** Where an endpoint's case paths go in a form: `/api/v2`, `/1/api/v2` (or `/api/v1`, `/1/api/v1` for a v1 endpoint). */
+export function formPrefix(form: 'instance' | 'multichain', endpoint: EndpointName): string {
+  const e: { readonly api?: ApiVersion } = ENDPOINTS[endpoint];
+  return `${form === 'instance' ? '' : '/1'}/api/${e.api ?? 'v2'}`;
+}
 
 /** The explorer endpoints (the registry without its meta entries such as the OpenAPI document). */
 export const EXPLORER_ENDPOINTS: readonly EndpointName[] = ENDPOINT_NAMES.filter((name) => ENDPOINTS[name].meta !== true);
@@ -170,6 +180,9 @@ export function endpointCases(f: FixtureFacts): Case[] {
     c('search', '/search', { q: '!!' }),
     c('search', '/search', { q: f.unknownAddress }),
     c('search', '/search'),
+    c('searchV1', '/search', { q: 'bulk' }),
+    c('searchV1', '/search/', { q: tx.eip1559 }),
+    c('searchV1', '/search', { q: 'fixture', items_count: '2' }),
     c('searchQuick', '/search/quick', { q: 'bul' }),
     c('searchQuick', '/search/quick', { q: tx.eip1559 }),
     c('searchQuick', '/search/quick', { q: 'ab' }),
@@ -229,6 +242,12 @@ export function endpointCases(f: FixtureFacts): Case[] {
     ...advancedFilterCases(f, c),
     ...txCases.map((h) => c('transactionRawTrace', `/transactions/${h}/raw-trace`)),
     c('transactionRawTrace', `/transactions/${f.pendingHashes[0] ?? ''}/raw-trace`),
+    ...txCases.map((h) => c('transactionPreview', `/transactions/${h}/preview`)),
+    c('transactionPreview', `/transactions/${f.pendingHashes[0] ?? ''}/preview`),
+    c('transactionPreview', `/transactions/${tx.failedInternalCall}/preview`, { decode_input: 'true', preload_ens: 'true', preload_metadata: 'false' }),
+    c('statsSecondaryCoinMarketChart', '/stats/charts/secondary-coin-market'),
+    c('transactionFheOperations', `/transactions/${tx.failedInternalCall}/fhe-operations`),
+    c('transactionFheOperations', `/transactions/${f.pendingHashes[0] ?? ''}/fhe-operations`),
     c('smartContracts', '/smart-contracts'),
     c('smartContracts', '/smart-contracts/', { items_count: '3' }),
     c('smartContracts', '/smart-contracts', { q: f.smartContracts.byFrame.slice(0, 12) }),

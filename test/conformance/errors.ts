@@ -84,6 +84,8 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     (x: string) => `/transactions/${x}/token-transfers`,
     (x: string) => `/transactions/${x}/internal-transactions`,
     (x: string) => `/transactions/${x}/raw-trace`,
+    (x: string) => `/transactions/${x}/preview`,
+    (x: string) => `/transactions/${x}/fhe-operations`,
   ];
   for (const p of hashPaths) {
     for (const bad of ['0x', '0x123', `0X${h.slice(2)}`, `${h}0`, a]) {
@@ -182,7 +184,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     cases.push({ path, query: { value: '1.5' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err('value', d)) });
     cases.push({ path, query: { token_id: 'x' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err('token_id', d)) });
   }
-  for (const path of [`/transactions/${h}/raw-trace`, `/smart-contracts/${a}`, `/smart-contracts/${a}/audit-reports`]) {
+  for (const path of [`/transactions/${h}/raw-trace`, `/transactions/${h}/preview`, `/transactions/${h}/fhe-operations`, '/stats/charts/secondary-coin-market', `/smart-contracts/${a}`, `/smart-contracts/${a}/audit-reports`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   }
   for (const [name, bad] of [['filter', 'rust'], ['sort', 'name'], ['order', 'DESC']] as const) {
@@ -291,6 +293,9 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   cases.push({ path: '/tokens/', query: { contract_address_hash: '0x12' }, errors: [err('contract_address_hash', ADDRESS_FORMAT)] });
   cases.push({ path: '/tokens/', query: { holders_count: '-01' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err('holders_count', d)) });
   cases.push({ path: '/tokens/', query: { is_name_null: 'yes' }, errors: [err('is_name_null', 'Invalid boolean. Got: string')] });
+  for (const name of ['decode_input', 'preload_ens', 'preload_metadata']) {
+    cases.push({ path: `/transactions/${h}/preview`, query: { [name]: 'yes' }, errors: [err(name, 'Invalid boolean. Got: string')] });
+  }
   cases.push({
     path: '/tokens/',
     query: { market_cap: '1e5' },
@@ -432,6 +437,8 @@ export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
       `/blocks/${f.headBlockNumber + 1}`,
       `/blocks/9007199254740991`,
       `/transactions/${nowhere}/raw-trace`,
+      `/transactions/${nowhere}/preview`,
+      `/transactions/${nowhere}/fhe-operations`,
       `/smart-contracts/${noToken}`,
       `/smart-contracts/${f.eoas.alice}`,
       `/smart-contracts/${noToken}/audit-reports`,

@@ -6,15 +6,13 @@
  */
 import type { Test } from 'tap';
 import { toJson } from '../../lib/index.ts';
+import type { EndpointName } from '../../lib/index.ts';
 import type { Loaded } from '../support/explorer.ts';
 import { documentedMediaTypes, officialFormOf, officialSpecs, validateResponse } from '../support/openapi.ts';
 import { validateOurs, validateOursStreamed } from '../support/openapiOurs.ts';
-import { endpointCases, EXPLORER_ENDPOINTS, templateOf } from './cases.ts';
+import { endpointCases, EXPLORER_ENDPOINTS, formPrefix, templateOf } from './cases.ts';
 
-const FORMS = [
-  { form: 'instance', prefix: '/api/v2' },
-  { form: 'multichain', prefix: '/1/api/v2' },
-] as const;
+const FORMS = [{ form: 'instance' }, { form: 'multichain' }] as const;
 
 /** Operations whose official documents list no 422 (their 422 is checked against ours only). */
 const UNDOCUMENTED_422: readonly string[] = ['/main-page/blocks', '/main-page/indexing-status', '/addresses', '/smart-contracts/{address_hash_param}'];
@@ -22,11 +20,11 @@ const UNDOCUMENTED_422: readonly string[] = ['/main-page/blocks', '/main-page/in
 export async function openApiSuite(t: Test, loaded: Loaded): Promise<void> {
   const specs = await officialSpecs();
   const cases = endpointCases(loaded.chain.facts);
-  for (const { form, prefix } of FORMS) {
+  for (const { form } of FORMS) {
     await t.test(`${form} form`, async (t) => {
       const seen = new Set<string>();
       for (const c of cases) {
-        const path = `${prefix}${c.path}`;
+        const path = `${formPrefix(form, c.endpoint)}${c.path}`;
         const r = await loaded.explorer.handle({ path, query: c.query ?? {} });
         t.equal(r.status, c.status ?? 200, `${path} status`);
         const label = `${c.endpoint} ${c.path} ${JSON.stringify(c.query ?? {})}`;
@@ -54,7 +52,8 @@ export async function openApiSuite(t: Test, loaded: Loaded): Promise<void> {
   }
   await t.test('error bodies validate too', async (t) => {
     const f = loaded.chain.facts;
-    const checks: [string, string, number][] = [
+    // [template, path below the endpoint's prefix, status, the endpoint (for its prefix; default: a v2 one)]
+    const checks: [string, string, number, EndpointName?][] = [
       ['/transactions/{transaction_hash_param}', `/transactions/0x${'ab'.repeat(32)}`, 404],
       ['/transactions/{transaction_hash_param}', '/transactions/0x1', 422],
       ['/addresses/{address_hash_param}/tokens', `/addresses/${f.hotAddress}/tokens?type=bogus`, 422],
@@ -63,11 +62,11 @@ export async function openApiSuite(t: Test, loaded: Loaded): Promise<void> {
     ];
     // every explorer endpoint: an unknown query parameter is a 422
     const first = new Map(endpointCases(f).map((c) => [c.endpoint, c.path]));
-    for (const name of EXPLORER_ENDPOINTS) checks.push([templateOf(name), `${first.get(name) ?? ''}?surprise=1`, 422]);
-    for (const { form, prefix } of FORMS) {
-      for (const [template, full, status] of checks) {
+    for (const name of EXPLORER_ENDPOINTS) checks.push([templateOf(name), `${first.get(name) ?? ''}?surprise=1`, 422, name]);
+    for (const { form } of FORMS) {
+      for (const [template, full, status, endpoint] of checks) {
         const [path, qs] = full.split('?');
-        const r = await loaded.explorer.handle({ path: `${prefix}${path}`, query: Object.fromEntries(new URLSearchParams(qs ?? '')) });
+        const r = await loaded.explorer.handle({ path: `${formPrefix(form, endpoint ?? 'blocks')}${path}`, query: Object.fromEntries(new URLSearchParams(qs ?? '')) });
         t.equal(r.status, status, `${form} ${full}`);
         const body: unknown = JSON.parse(toJson(r.body));
         t.same(validateOurs(form, template, r.status, body), [], `${form} ${full}: our document`);

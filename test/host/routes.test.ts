@@ -10,7 +10,7 @@ import { explorerMiddleware } from '../../host/index.ts';
 import { fixtureChains, limitHeaders, listen, request } from './helpers.ts';
 import { officialFormOf, officialSpecs, validateResponse } from '../support/openapi.ts';
 import { validateOurs } from '../support/openapiOurs.ts';
-import { endpointCases, EXPLORER_ENDPOINTS, templateOf } from '../conformance/cases.ts';
+import { endpointCases, EXPLORER_ENDPOINTS, formPrefix, templateOf } from '../conformance/cases.ts';
 
 const { chain1, chain5, facts } = await fixtureChains();
 const explorer = createExplorer({ chains: { '1': chain1, '5': chain5 }, defaultChain: '1' });
@@ -60,6 +60,7 @@ const errorCases: Partial<Record<EndpointName, { notFound?: string; invalid?: st
   },
   tokens: { invalid: '/tokens/?type=ERC-99' },
   search: { invalid: '/search?q=bulk&token[address_hash]=0x1' },
+  searchV1: { invalid: '/search?q=bulk&token[address_hash]=0x1' },
   searchQuick: { invalid: '/search/quick?q=bulk&page=2' },
   searchCheckRedirect: { invalid: '/search/check-redirect?q=1&x=1' },
   blocks: { invalid: '/blocks?type=nonsense' },
@@ -72,6 +73,7 @@ const errorCases: Partial<Record<EndpointName, { notFound?: string; invalid?: st
 
 t.test('every endpoint answers in both forms, exactly what lib answers', async (t) => {
   const specs = await officialSpecs();
+  // a v1 endpoint's paths are below /api/v1 (formPrefix)
   const okCases = endpointCases(facts).filter((c) => c.status === undefined).map((c) => ({
     endpoint: c.endpoint,
     kind: 'ok' as const,
@@ -86,9 +88,10 @@ t.test('every endpoint answers in both forms, exactly what lib answers', async (
     const status = STATUS[kind];
     const [subPath, search] = path.split('?');
     const query = Object.fromEntries(new URLSearchParams(search ?? ''));
-    const instance = await request(`${server.url}/api/v2${path}`);
-    const multichain = await request(`${server.url}/1/api/v2${path}`, withKey);
-    for (const [form, reply, prefix] of [['instance', instance, '/api/v2'], ['multichain', multichain, '/1/api/v2']] as const) {
+    const [instancePrefix, multichainPrefix] = [formPrefix('instance', endpoint), formPrefix('multichain', endpoint)];
+    const instance = await request(`${server.url}${instancePrefix}${path}`);
+    const multichain = await request(`${server.url}${multichainPrefix}${path}`, withKey);
+    for (const [form, reply, prefix] of [['instance', instance, instancePrefix], ['multichain', multichain, multichainPrefix]] as const) {
       const expected = await explorer.handle({ path: `${prefix}${subPath}`, query });
       t.equal(expected.status, status, `${endpoint} ${kind} ${form}: lib answers ${status}`);
       t.equal(reply.status, status, `${endpoint} ${kind} ${form}: ${status}`);

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { ENDPOINT_NAMES, ENDPOINTS, matchRoute, OPENAPI_PATH, ROUTES, routeMatcher } from '../../lib/index.ts';
-import { EXPLORER_ENDPOINTS } from '../conformance/cases.ts';
+import type { ApiVersion } from '../../lib/index.ts';
+import { EXPLORER_ENDPOINTS, templateOf } from '../conformance/cases.ts';
 
 const SAMPLE: Readonly<Record<string, string>> = {
   address_hash_param: `0x${'12'.repeat(20)}`,
@@ -21,8 +22,9 @@ t.test('names, routes and modules are one registry', async (t) => {
     [...ENDPOINT_NAMES],
     'one route per endpoint',
   );
-  const routes = ENDPOINT_NAMES.map((n) => ENDPOINTS[n].route);
-  t.equal(new Set(routes).size, routes.length, 'no two endpoints share a route');
+  const apiOf = (n: (typeof ENDPOINT_NAMES)[number]): ApiVersion => (ENDPOINTS[n] as { readonly api?: ApiVersion }).api ?? 'v2';
+  const routes = ENDPOINT_NAMES.map((n) => `${apiOf(n)} ${ENDPOINTS[n].route}`);
+  t.equal(new Set(routes).size, routes.length, 'no two endpoints share a route (of one API version)');
   t.equal(ENDPOINTS.openApi.route, OPENAPI_PATH, 'the document is a registry entry of its own');
   t.same(
     ENDPOINT_NAMES.filter((n) => ENDPOINTS[n].meta === true),
@@ -32,7 +34,7 @@ t.test('names, routes and modules are one registry', async (t) => {
   for (const name of ENDPOINT_NAMES) {
     const route = ENDPOINTS[name].route;
     const path = route.replace(/\{([^}]+)\}/g, (_m, p: string) => SAMPLE[p] ?? 'x');
-    t.same(matchRoute(path), { endpoint: name, params: Object.fromEntries([...route.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1], SAMPLE[m[1] ?? ''] ?? 'x'])) }, `${path} → ${name}`);
+    t.same(matchRoute(path, apiOf(name)), { endpoint: name, params: Object.fromEntries([...route.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1], SAMPLE[m[1] ?? ''] ?? 'x'])) }, `${path} → ${name}`);
     t.same(
       [...route.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
       Object.keys(ENDPOINTS[name].path),
@@ -88,7 +90,8 @@ t.test("the endpoint table of docs/api-behaviour.md lists exactly the registry's
     rows.push(line);
   }
   const listed = rows.map((row) => (/^\| `(\/[^`]*)`/.exec(row)?.[1] ?? row).replace(/\{[^}]*\}/g, '{}'));
-  const registry = EXPLORER_ENDPOINTS.map((n) => ENDPOINTS[n].route.replace(/\{[^}]*\}/g, '{}'));
+  // a v1 endpoint's row names its path in full (`/api/v1/search`)
+  const registry = EXPLORER_ENDPOINTS.map((n) => templateOf(n).replace(/\{[^}]*\}/g, '{}'));
   t.same([...listed].sort(), [...registry].sort(), 'one row per explorer endpoint, no other');
   t.match(section, /`\/api\/v2\/openapi\.json`/, 'and a line on our OpenAPI document');
 });

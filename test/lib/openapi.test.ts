@@ -148,7 +148,7 @@ t.test('every operation exists in the official documents, with compatible parame
       continue;
     }
     const spec = multichain ? specs.pro : specs.instance;
-    const key = multichain ? p : p.replace(/^\/api\/v2/, '/v2');
+    const key = multichain ? p : p.replace(/^\/api\/(v[12])\//, '/$1/');
     const official = ((spec.doc.paths as Obj)[key] as Obj | undefined)?.get as Obj | undefined;
     if (official === undefined) {
       t.fail(`${p}: no GET ${key} in the ${multichain ? 'Pro API 0.5.0' : '11.2.7'} document`);

@@ -4,7 +4,7 @@
  * `/transactions/stats` is never taken for a parameter such as a transaction hash).
  */
 import t from 'tap';
-import { ROUTES, routeMatcher } from '../../lib/routes.ts';
+import { matchRoute, parsePath, ROUTES, routeMatcher } from '../../lib/routes.ts';
 
 /** a deterministic shuffle (mulberry32) */
 function shuffled<T>(xs: readonly T[], seed: number): T[] {
@@ -33,10 +33,28 @@ t.test('every template is matched by its own endpoint, in any registry order', a
   for (let seed = 0; seed < 40; seed++) {
     const match = routeMatcher(shuffled(ROUTES, seed));
     for (const route of ROUTES) {
-      const got = match(filled(route.template))?.endpoint;
+      const got = match(filled(route.template), route.api)?.endpoint;
       if (got !== route.endpoint) t.fail(`seed ${seed}: ${filled(route.template)} → ${String(got)}, expected ${route.endpoint}`);
       checked++;
     }
   }
   t.equal(checked, 40 * ROUTES.length, `${checked} matches checked`);
+});
+
+t.test('the v1 routes: only below /api/v1, in both forms; the rest of /api/v1 is not ours', async (t) => {
+  t.same(
+    ROUTES.filter((r) => r.api === 'v1').map((r) => [r.endpoint, r.template]),
+    [['searchV1', '/search']],
+    'one v1 route: the official documents\' /api/v1/search',
+  );
+  t.same(parsePath('/api/v1/search'), { chainId: undefined, subPath: '/search', api: 'v1' });
+  t.same(parsePath('/api/v1/search/?q=x'), { chainId: undefined, subPath: '/search/', api: 'v1' });
+  t.same(parsePath('/5/api/v1/search'), { chainId: '5', subPath: '/search', api: 'v1' }, 'the multichain form');
+  t.same(parsePath('/api/v2/search'), { chainId: undefined, subPath: '/search', api: 'v2' });
+  for (const other of ['/api/v1', '/api/v1/', '/api/v1/search/quick', '/api/v1/eth-rpc', '/5/api/v1/blocks', '/api/v3/search']) {
+    t.equal(parsePath(other), null, `${other}: not a route of ours`);
+  }
+  t.equal(matchRoute('/search', 'v1')?.endpoint, 'searchV1');
+  t.equal(matchRoute('/search')?.endpoint, 'search', 'the v2 table by default');
+  t.equal(matchRoute('/search/quick', 'v1'), null, 'the v1 table holds only its own routes');
 });

@@ -196,21 +196,44 @@ function checkOracle(specs: ApiSpecs): void {
     }
   });
 
-  t.test('patch 0: raw-trace may be the callTracer object, and only that', async (t) => {
+  t.test('patch 0: raw-trace is the Parity-style array, a create, a failure and a self-destruct included', async (t) => {
     const RAW = '/transactions/{transaction_hash_param}/raw-trace';
-    const frame = { type: 'CALL', from: `0x${'11'.repeat(20)}`, to: `0x${'22'.repeat(20)}`, value: '0x0', gas: '0x5208', gasUsed: '0x5208', input: '0x', output: '0x' };
+    const [a, b] = [`0x${'11'.repeat(20)}`, `0x${'22'.repeat(20)}`];
+    const call = {
+      action: { callType: 'call', from: a, gas: '0x5208', input: '0x', to: b, value: '0x0' },
+      result: { gasUsed: '0x5208', output: '0x' },
+      subtraces: 1,
+      traceAddress: [],
+      type: 'call',
+    };
+    const create = {
+      action: { from: b, gas: '0x100', init: '0x6000', value: '0x0' },
+      result: { address: a, code: '0x00', gasUsed: '0x10' },
+      subtraces: 0,
+      traceAddress: [0],
+      type: 'create2',
+    };
+    const { result: _callResult, ...failedCall } = { ...call, error: 'execution reverted' };
+    const { result: _createResult, ...failedCreate } = { ...create, error: 'out of gas' };
+    const suicide = { action: { address: b, balance: '0x1', refundAddress: a }, subtraces: 0, traceAddress: [1], type: 'suicide' };
     for (const f of forms) {
-      t.same(validateResponse(specs, f, RAW, 200, { ...frame, calls: [{ ...frame, type: 'STATICCALL' }] }), [], `${f} a callTracer tree`);
-      t.same(validateResponse(specs, f, RAW, 200, []), [], `${f} the documented array still validates`);
-      t.not(validateResponse(specs, f, RAW, 200, { ...frame, extra: 1 }).length, 0, `${f} no extra keys`);
-      t.not(validateResponse(specs, f, RAW, 200, { ...frame, gas: 21000 }).length, 0, `${f} quantities are hex strings`);
+      t.same(validateResponse(specs, f, RAW, 200, [call]), [], `${f} a successful call validates unpatched`);
+      t.same(validateResponse(specs, f, RAW, 200, [call, create, failedCall, failedCreate, suicide]), [], `${f} every Parity shape`);
+      t.same(validateResponse(specs, f, RAW, 200, []), [], `${f} empty`);
+      t.not(validateResponse(specs, f, RAW, 200, { type: 'CALL', from: a, input: '0x' }).length, 0, `${f} a callTracer object is not an array`);
+      t.not(validateResponse(specs, f, RAW, 200, [{ ...call, extra: 1 }]).length, 0, `${f} no extra keys`);
+      t.not(validateResponse(specs, f, RAW, 200, [{ ...create, type: 'call' }]).length, 0, `${f} a create action is not a call's`);
+      t.not(validateResponse(specs, f, RAW, 200, [{ ...failedCall, result: call.result }]).length, 0, `${f} error and result are exclusive`);
+      t.not(validateResponse(specs, f, RAW, 200, [{ ...suicide, error: 'x' }]).length, 0, `${f} a self-destruct has no error`);
+      t.not(validateResponse(specs, f, RAW, 200, [{ ...call, subtraces: -1 }]).length, 0, `${f} subtraces ≥ 0`);
+      t.not(validateResponse(specs, f, RAW, 200, [{ ...call, action: { ...call.action, gas: 21000 } }]).length, 0, `${f} quantities are hex strings`);
     }
   });
 
   t.test('patch 1: Transaction.to may be null, and only that', async (t) => {
     t.same(
       SPEC_PATCHES.map((p) => p.name),
-      ['raw-trace-calltracer', 'transaction-to-nullable', 'state-change-erc721-change'],
+      ['raw-trace-parity-shapes', 'transaction-to-nullable', 'state-change-erc721-change'],
       'exactly the two known spec bugs and the raw-trace shape are patched',
     );
     for (const f of forms) {

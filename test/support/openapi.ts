@@ -35,7 +35,10 @@ interface FormSpec {
   readonly prefix: string;
   /** dereferenced document (patches applied) */
   readonly doc: JsonObject;
-  /** normalised template (param names erased) → path key of the document */
+  /**
+   * normalised template (param names erased) → path key of the document: paths below /api/v2 by
+   * their part below it, paths below /api/v1 in full (`/api/v1/search`)
+   */
   readonly pathIndex: ReadonlyMap<string, string>;
 }
 
@@ -118,7 +121,7 @@ export async function officialSpecs(): Promise<ApiSpecs | null> {
 // ---- which document holds a form ---------------------------------------------------------------
 
 /**
- * Paths the Pro API 0.5.0 does not document at all (it has no `/config/*` path): their
+ * Paths the Pro API 0.5.0 does not document at all (it has no `/config/*` path, no preview): their
  * multichain form is held to the 11.2.7 document, whose bodies it shares. Every other
  * multichain answer is held to the Pro API. test/support/openapi.test.ts checks the list.
  */
@@ -130,6 +133,7 @@ export const NOT_IN_PRO_API: readonly string[] = [
   '/config/public-metrics',
   '/config/db-background-migrations',
   '/config/smart-contracts/languages',
+  '/transactions/{transaction_hash_param}/preview',
 ];
 
 /** The official document that holds an answer of ours: `form` is ours (`instance` | `multichain`). */
@@ -162,35 +166,53 @@ function propertiesOf(schema: JsonObject, what: string): JsonObject {
 
 export const SPEC_PATCHES: readonly SpecPatch[] = [
   {
-    name: 'raw-trace-calltracer',
+    name: 'raw-trace-parity-shapes',
     reason:
-      'raw-trace passes the node trace through: from a Geth-style node (callTracer, what scoutkit indexes) a nested call object, ' +
-      'not the Parity-style array RawTrace describes (reference/blockscout-behaviour-more.md §8.3)',
+      'RawTrace describes only a successful call: the Parity-style traces Blockscout renders (and every tracing node answers) ' +
+      'also hold a create (`init` instead of `input`, result {address, code, gasUsed}), a failed call or create (`error` instead ' +
+      'of `result`) and a self-destruct (`type: "suicide"`, action {address, balance, refundAddress})',
     apply(schemas) {
       const s = schemaObject(schemas, 'RawTrace');
-      if (!s || s.type !== 'array') throw new Error(`patch raw-trace-calltracer: RawTrace is ${JSON.stringify(s)}`);
-      const hex = { type: 'string', pattern: '^0x[0-9a-fA-F]*$' };
-      schemas.RawTrace = {
+      const item = s?.items;
+      if (!s || s.type !== 'array' || item === null || typeof item !== 'object' || Array.isArray(item)) {
+        throw new Error(`patch raw-trace-parity-shapes: RawTrace is ${JSON.stringify(s)}`);
+      }
+      const props = propertiesOf(item, 'RawTrace.items');
+      const { subtraces, traceAddress, action: callAction } = props;
+      if (subtraces === undefined || traceAddress === undefined || callAction === undefined) {
+        throw new Error(`patch raw-trace-parity-shapes: RawTrace.items is ${JSON.stringify(item)}`);
+      }
+      const actionProps = propertiesOf(callAction as JsonObject, 'RawTrace.items.action');
+      // each document's own scalars (11.2.7: HexString; the Pro API: HexData)
+      const hex = actionProps.gas;
+      const address = actionProps.from;
+      if (hex === undefined || address === undefined) throw new Error('patch raw-trace-parity-shapes: no action.gas / action.from');
+      const object = (properties: JsonObject, required: string[]): JsonObject => ({ type: 'object', additionalProperties: false, required, properties });
+      const place = { subtraces, traceAddress };
+      const placed = ['action', 'subtraces', 'traceAddress', 'type'];
+      const createAction = object({ from: address, gas: hex, init: hex, value: hex }, ['from', 'gas', 'init', 'value']);
+      s.items = {
         anyOf: [
-          { ...s },
-          {
-            type: 'object',
-            required: ['type', 'from', 'input'],
-            properties: {
-              type: { type: 'string' },
-              from: ref('AddressHash'),
-              to: ref('AddressHash'),
-              value: hex,
-              gas: hex,
-              gasUsed: hex,
-              input: hex,
-              output: hex,
-              error: { type: 'string' },
-              revertReason: { type: 'string' },
-              calls: { type: 'array', items: { type: 'object' } },
+          item,
+          object(
+            {
+              action: createAction,
+              result: object({ address: address, code: hex, gasUsed: hex }, ['code', 'gasUsed']),
+              ...place,
+              type: { type: 'string', enum: ['create', 'create2'] },
             },
-            additionalProperties: false,
-          },
+            [...placed, 'result'],
+          ),
+          object({ action: callAction, error: { type: 'string' }, ...place, type: { type: 'string', enum: ['call'] } }, [...placed, 'error']),
+          object({ action: createAction, error: { type: 'string' }, ...place, type: { type: 'string', enum: ['create', 'create2'] } }, [...placed, 'error']),
+          object(
+            {
+              action: object({ address: address, balance: hex, refundAddress: address }, ['address', 'balance']),
+              ...place,
+              type: { type: 'string', enum: ['suicide'] },
+            },
+            placed,
+          ),
         ],
       };
     },
@@ -293,7 +315,7 @@ function normaliseTemplate(p: string): string {
   return trimmed.replace(/\{[^}]*\}/g, '{}');
 }
 
-async function loadForm(form: ApiForm, file: string, prefix: string): Promise<{ spec: FormSpec; applied: string[] }> {
+async function loadForm(form: ApiForm, file: string, prefix: string, v1Prefix: string): Promise<{ spec: FormSpec; applied: string[] }> {
   const raw = (await SwaggerParser.parse(file)) as unknown as JsonObject;
   const components = raw.components as JsonObject | undefined;
   const schemas = components?.schemas as JsonObject | undefined;
@@ -306,8 +328,8 @@ async function loadForm(form: ApiForm, file: string, prefix: string): Promise<{ 
   const doc = (await SwaggerParser.dereference(raw as never)) as unknown as JsonObject;
   const pathIndex = new Map<string, string>();
   for (const key of Object.keys((doc.paths as JsonObject | undefined) ?? {})) {
-    if (!key.startsWith(prefix)) continue;
-    pathIndex.set(normaliseTemplate(key.slice(prefix.length)), key);
+    if (key.startsWith(prefix)) pathIndex.set(normaliseTemplate(key.slice(prefix.length)), key);
+    else if (key.startsWith(`${v1Prefix}/`)) pathIndex.set(normaliseTemplate(`/api/v1${key.slice(v1Prefix.length)}`), key);
   }
   return { spec: { form, prefix, doc, pathIndex }, applied };
 }
@@ -319,8 +341,8 @@ export function loadApiSpecs(): Promise<ApiSpecs> {
   cached ??= (async () => {
     const files = specFiles();
     const [instance, pro] = await Promise.all([
-      loadForm('instance', files.instance, '/v2'),
-      loadForm('pro', files.pro, '/{chain_id}/api/v2'),
+      loadForm('instance', files.instance, '/v2', '/v1'),
+      loadForm('pro', files.pro, '/{chain_id}/api/v2', '/{chain_id}/api/v1'),
     ]);
     return {
       instance: instance.spec,
@@ -411,7 +433,8 @@ function describe(e: ErrorObject): string {
 
 /**
  * Validate a response body. `pathTemplate` is the part below /api/v2 with the document's
- * parameter names or any names in braces (`/addresses/{address_hash_param}/tokens`).
+ * parameter names or any names in braces (`/addresses/{address_hash_param}/tokens`), or a
+ * path below /api/v1 in full (`/api/v1/search`).
  * Returns human-readable errors; empty means valid. The body must be plain JSON (numbers,
  * not bigints): pass `JSON.parse(text)` of what the API writes.
  */

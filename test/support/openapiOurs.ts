@@ -7,7 +7,7 @@ import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ENDPOINTS, matchRoute, openApiDocument, parsePath, toJson } from '../../lib/index.ts';
-import type { ApiForm, EndpointName, Explorer, ExplorerResponse } from '../../lib/index.ts';
+import type { ApiForm, ApiVersion, EndpointName, Explorer, ExplorerResponse } from '../../lib/index.ts';
 
 /** The chain ids our document is generated for in tests (the `{chain_id}` enum). */
 export const DOC_CHAIN_IDS = ['1', '5'] as const;
@@ -29,8 +29,15 @@ function validatorAjv(): Ajv {
   return ajv;
 }
 
-/** `/api/v2` + route (instance) or `/{chain_id}/api/v2` + route (multichain). */
-export const ourPath = (form: ApiForm, route: string): string => `${form === 'instance' ? '/api/v2' : '/{chain_id}/api/v2'}${route}`;
+/**
+ * `/api/v2` + route (instance) or `/{chain_id}/api/v2` + route (multichain); a v1 endpoint's
+ * template is written in full, `/api/v1/search` (see `documentedTemplate`).
+ */
+export const ourPath = (form: ApiForm, route: string): string =>
+  route.startsWith('/api/') ? `${form === 'instance' ? '' : '/{chain_id}'}${route}` : `${form === 'instance' ? '/api/v2' : '/{chain_id}/api/v2'}${route}`;
+
+/** The template the validators take for an endpoint: its route below `/api/v2`, or a v1 route in full (`/api/v1/search`). */
+export const documentedTemplate = (e: { readonly route: string; readonly api?: ApiVersion }): string => (e.api === 'v1' ? `/api/v1${e.route}` : e.route);
 
 const pointer = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
 const compiled = new Map<string, ValidateFunction | string>();
@@ -110,7 +117,7 @@ export function validatingExplorer(inner: Explorer): ValidatingExplorer {
     if (e.meta === true) return;
     count += 1;
     const errors =
-      r.stream === undefined ? validateOurs(form, e.route, r.status, JSON.parse(toJson(r.body))) : validateOursStreamed(form, e.route, r);
+      r.stream === undefined ? validateOurs(form, documentedTemplate(e), r.status, JSON.parse(toJson(r.body))) : validateOursStreamed(form, documentedTemplate(e), r);
     if (errors.length > 0) failures.push(`${form} ${label} ${r.status}: ${errors.slice(0, 5).join('; ')}`);
   };
   const explorer: Explorer = {
@@ -121,7 +128,7 @@ export function validatingExplorer(inner: Explorer): ValidatingExplorer {
       // an operation is a GET (HEAD answers the same); other methods are 405 before any endpoint
       if (!['GET', 'HEAD'].includes((request.method ?? 'GET').toUpperCase())) return r;
       const parsed = parsePath(request.path);
-      const match = parsed === null ? null : matchRoute(parsed.subPath);
+      const match = parsed === null ? null : matchRoute(parsed.subPath, parsed.api);
       if (parsed !== null && match !== null) {
         check(parsed.chainId === undefined ? 'instance' : 'multichain', match.endpoint, `${request.path} ${JSON.stringify(request.query ?? {})}`, r);
       }

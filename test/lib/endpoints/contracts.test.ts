@@ -1,7 +1,8 @@
 /**
- * raw-trace and smart-contract answers the fixture chain does not reach, over every store: a
- * nested call tree (grandchildren, absent fields left out), a mined transaction without kept
- * frames (Blockscout's 500 string), a contract that self-destructed in its internal creation.
+ * raw-trace and smart-contract answers the fixture chain does not reach, over every store: the
+ * Parity-style traces of a nested call tree (grandchildren, absent fields, a create, a
+ * self-destruct, an unknown frame type), a mined transaction without kept frames (404), a
+ * contract that self-destructed in its internal creation.
  */
 import type { ContractCodeRecord, TraceFrameRecord, TransactionRecord } from '../../../lib/domain/records.ts';
 import { createExplorer, toJson } from '../../../lib/index.ts';
@@ -33,7 +34,7 @@ function frame(x: TransactionRecord, index: number, traceAddress: number[], o: P
   };
 }
 
-storeTest('raw trace trees, traceless transactions, self-destructed contracts', async (t, s) => {
+storeTest('raw traces, traceless transactions, self-destructed contracts', async (t, s) => {
   const b1 = block(1);
   const traced = tx(b1, 0, { to: K });
   const untraced = tx(b1, 1);
@@ -42,6 +43,9 @@ storeTest('raw trace trees, traceless transactions, self-destructed contracts', 
     frame(traced, 1, [0], { type: 'DELEGATECALL', from: K, to: B, value: null, gas: null }),
     frame(traced, 2, [0, 0], { type: 'STATICCALL', from: B, to: A, value: null, output: null, error: 'execution reverted', revertReason: 'nope' }),
     frame(traced, 3, [1], { type: 'CREATE2', from: K, to: GONE, input: '0x6000', output: '0x' }),
+    frame(traced, 4, [2], { type: 'SELFDESTRUCT', from: K, to: B, value: 7n, gas: null, gasUsed: null, output: null }),
+    frame(traced, 5, [3], { type: 'FANCY', from: K, to: B }),
+    frame(traced, 6, [3, 0], { type: 'CALL', from: B, to: A }),
   ];
   const code = (address: ContractCodeRecord['address'], deployed: ContractCodeRecord['deployedBytecode'], x: TransactionRecord): ContractCodeRecord => ({
     address,
@@ -61,31 +65,40 @@ storeTest('raw trace trees, traceless transactions, self-destructed contracts', 
     return { status: r.status, body: JSON.parse(toJson(r.body)) as unknown };
   };
 
-  t.same(await get(`/transactions/${traced.hash}/raw-trace`), {
-    status: 200,
-    body: {
-      from: A,
-      gas: '0x3e8',
-      gasUsed: '0x1f4',
-      to: K,
-      input: '0xabcdef01',
-      output: '0x',
-      value: '0x5',
-      type: 'CALL',
-      calls: [
-        {
-          from: K,
-          gasUsed: '0x1f4',
-          to: B,
-          input: '0x',
-          output: '0x',
-          type: 'DELEGATECALL',
-          calls: [{ from: B, gas: '0x3e8', gasUsed: '0x1f4', to: A, input: '0x', error: 'execution reverted', revertReason: 'nope', type: 'STATICCALL' }],
-        },
-        { from: K, gas: '0x3e8', gasUsed: '0x1f4', to: GONE, input: '0x6000', output: '0x', value: '0x0', type: 'CREATE2' },
-      ],
+  const trace = [
+    {
+      action: { callType: 'call', from: A, gas: '0x3e8', input: '0xabcdef01', to: K, value: '0x5' },
+      result: { gasUsed: '0x1f4', output: '0x' },
+      subtraces: 3,
+      traceAddress: [],
+      type: 'call',
     },
-  }, 'the nested tree, absent fields left out, quantities in hex');
+    {
+      action: { callType: 'delegatecall', from: K, gas: '0x0', input: '0x', to: B, value: '0x0' },
+      result: { gasUsed: '0x1f4', output: '0x' },
+      subtraces: 1,
+      traceAddress: [0],
+      type: 'call',
+    },
+    {
+      action: { callType: 'staticcall', from: B, gas: '0x3e8', input: '0x', to: A, value: '0x0' },
+      error: 'execution reverted',
+      subtraces: 0,
+      traceAddress: [0, 0],
+      type: 'call',
+    },
+    {
+      action: { from: K, gas: '0x3e8', init: '0x6000', value: '0x0' },
+      result: { address: GONE, code: '0x', gasUsed: '0x1f4' },
+      subtraces: 0,
+      traceAddress: [1],
+      type: 'create2',
+    },
+    { action: { address: K, balance: '0x7', refundAddress: B }, subtraces: 0, traceAddress: [2], type: 'suicide' },
+  ];
+  const raw = await ex.handle({ path: `/api/v2/transactions/${traced.hash}/raw-trace` });
+  t.equal(raw.status, 200);
+  t.equal(toJson(raw.body), JSON.stringify(trace), 'Parity-style traces in Blockscout\'s key order: quantities in hex (0x0 where the tracer left one out), error instead of result, a create\'s init and result, a self-destruct as suicide; the unknown frame type left out with its subtree');
   t.same(await get(`/transactions/${untraced.hash}/raw-trace`), { status: 404, body: { message: 'Raw trace not available: the indexer kept no trace of this transaction (its node served no traces)' } }, 'a mined transaction without frames: 404, the store holds no trace');
 
   t.same(await get(`/smart-contracts/${GONE}`), {
