@@ -170,6 +170,17 @@ function isSqliteConnection(c: unknown): c is SqliteConnection {
   return typeof c === 'object' && c !== null && 'run' in c && typeof c.run === 'function' && 'all' in c && typeof c.all === 'function';
 }
 
+/**
+ * The writer's transactions take the write lock up front: knex's sqlite3 client opens each with a plain
+ * `BEGIN;` (deferred), and a deferred transaction that read first and then writes while another
+ * connection holds a read snapshot gets SQLITE_BUSY at once, busy_timeout does not apply to that upgrade.
+ * `BEGIN IMMEDIATE` waits (busy_timeout) for the lock before the transaction's first statement instead.
+ */
+function beginImmediate(conn: AllConnection): void {
+  const all = conn.all.bind(conn);
+  conn.all = (sql, bindings, callback) => all(sql === 'BEGIN;' ? 'BEGIN IMMEDIATE;' : sql, bindings, callback);
+}
+
 function isQueryingClient(c: unknown): c is QueryingClient {
   return typeof c === 'object' && c !== null && 'query' in c && typeof c.query === 'function';
 }
@@ -269,7 +280,7 @@ const sqlite: Dialect = {
           if (reading) {
             if (isPreparingConnection(conn)) prepareReads(conn);
             packRows(conn);
-          }
+          } else if (!inMemory) beginImmediate(conn);
           const next = (i: number): void => {
             if (i === pragmas.length) return done(null, conn);
             conn.run(pragmas[i], (err) => (err === null ? next(i + 1) : done(err, conn)));
