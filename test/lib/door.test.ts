@@ -120,9 +120,9 @@ t.test('one config per chain: a bare DataSource is { store }', async (t) => {
 });
 
 t.test('the one path classifier', async (t) => {
-  t.same(classifyPath('/api/v2/blocks?x=1'), { dialect: 'api', chainId: undefined, subPath: '/blocks' });
-  t.same(classifyPath('/10/api/v2/blocks'), { dialect: 'api', chainId: '10', subPath: '/blocks' });
-  t.same(classifyPath('/api/v2/nothing'), { dialect: 'api', chainId: undefined, subPath: '/nothing' }, 'the route table decides');
+  t.same(classifyPath('/api/v2/blocks?x=1'), { dialect: 'api', chainId: undefined, subPath: '/blocks', api: 'v2' });
+  t.same(classifyPath('/10/api/v2/blocks'), { dialect: 'api', chainId: '10', subPath: '/blocks', api: 'v2' });
+  t.same(classifyPath('/api/v2/nothing'), { dialect: 'api', chainId: undefined, subPath: '/nothing', api: 'v2' }, 'the route table decides');
   t.same(classifyPath('/api/eth-rpc/'), { dialect: 'rpc', chainId: undefined });
   t.same(classifyPath('/10/JSON-RPC'), { dialect: 'rpc', chainId: '10' });
   t.same(classifyPath('/api'), { dialect: 'etherscan', chainId: undefined, legacyPath: undefined });

@@ -34,7 +34,7 @@ t.test('names, routes and modules are one registry', async (t) => {
   for (const name of ENDPOINT_NAMES) {
     const route = ENDPOINTS[name].route;
     const path = route.replace(/\{([^}]+)\}/g, (_m, p: string) => SAMPLE[p] ?? 'x');
-    t.same(matchRoute(path, apiOf(name)), { endpoint: name, params: Object.fromEntries([...route.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1], SAMPLE[m[1] ?? ''] ?? 'x'])) }, `${path} → ${name}`);
+    t.same(matchRoute(path, 'GET', apiOf(name)), { endpoint: name, params: Object.fromEntries([...route.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1], SAMPLE[m[1] ?? ''] ?? 'x'])) }, `${path} → ${name}`);
     t.same(
       [...route.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
       Object.keys(ENDPOINTS[name].path),

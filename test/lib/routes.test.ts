@@ -33,7 +33,7 @@ t.test('every template is matched by its own endpoint, in any registry order', a
   for (let seed = 0; seed < 40; seed++) {
     const match = routeMatcher(shuffled(ROUTES, seed));
     for (const route of ROUTES) {
-      const got = match(filled(route.template), route.api)?.endpoint;
+      const got = match(filled(route.template), route.method, route.api)?.endpoint;
       if (got !== route.endpoint) t.fail(`seed ${seed}: ${filled(route.template)} → ${String(got)}, expected ${route.endpoint}`);
       checked++;
     }
@@ -54,7 +54,7 @@ t.test('the v1 routes: only below /api/v1, in both forms; the rest of /api/v1 is
   for (const other of ['/api/v1', '/api/v1/', '/api/v1/search/quick', '/api/v1/eth-rpc', '/5/api/v1/blocks', '/api/v3/search']) {
     t.equal(parsePath(other), null, `${other}: not a route of ours`);
   }
-  t.equal(matchRoute('/search', 'v1')?.endpoint, 'searchV1');
+  t.equal(matchRoute('/search', 'GET', 'v1')?.endpoint, 'searchV1');
   t.equal(matchRoute('/search')?.endpoint, 'search', 'the v2 table by default');
-  t.equal(matchRoute('/search/quick', 'v1'), null, 'the v1 table holds only its own routes');
+  t.equal(matchRoute('/search/quick', 'GET', 'v1'), null, 'the v1 table holds only its own routes');
 });

@@ -128,7 +128,7 @@ export function validatingExplorer(inner: Explorer): ValidatingExplorer {
       // an operation is a GET (HEAD answers the same); other methods are 405 before any endpoint
       if (!['GET', 'HEAD'].includes((request.method ?? 'GET').toUpperCase())) return r;
       const parsed = parsePath(request.path);
-      const match = parsed === null ? null : matchRoute(parsed.subPath, parsed.api);
+      const match = parsed === null ? null : matchRoute(parsed.subPath, 'GET', parsed.api);
       if (parsed !== null && match !== null) {
         check(parsed.chainId === undefined ? 'instance' : 'multichain', match.endpoint, `${request.path} ${JSON.stringify(request.query ?? {})}`, r);
       }
