@@ -58,7 +58,7 @@ export function answerEtherscan(explorer: Explorer, write: WriteJson): Middlewar
       throw new ApiException({ kind: 'MethodNotAllowed' });
     }
     const info = requestInfo(ctx);
-    if (!info || explorer.etherscan === undefined) throw new ApiException({ kind: 'RouteNotFound' });
+    if (!info) throw new ApiException({ kind: 'RouteNotFound' });
     let query: RawQuery = ctx.query as RawQuery;
     const form = forms.get(ctx);
     if (form !== undefined) {

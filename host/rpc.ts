@@ -61,7 +61,7 @@ export function answerRpc(explorer: Explorer, write: WriteJson): Middleware {
     }
     const info = requestInfo(ctx);
     const read = bodyOf(ctx);
-    if (!info || !read || explorer.rpc === undefined) throw new ApiException({ kind: 'RouteNotFound' });
+    if (!info || !read) throw new ApiException({ kind: 'RouteNotFound' });
     if ('tooLarge' in read) {
       const error = { code: RPC_CODES.invalidRequest, message: `request body too large: at most ${MAX_RPC_BODY_BYTES} bytes` };
       write(ctx, 413, { jsonrpc: '2.0', id: null, error });

@@ -12,7 +12,7 @@
 import type { ApiVersion } from './api.ts';
 import { parseEtherscanPath } from './etherscan/index.ts';
 import { CONFIG_PATH, INSTANCE_RPC_PATH, MULTICHAIN_RPC_PATH } from './gateway/config.ts';
-import { parsePath } from './routes.ts';
+import { parsePath, safeDecode } from './routes.ts';
 
 export type PathClass =
   | { readonly dialect: 'api'; readonly chainId: string | undefined; readonly subPath: string; readonly api: ApiVersion }
@@ -45,12 +45,4 @@ export function classifyPath(path: string): PathClass | null {
   }
   if (same(clean, CONFIG_PATH)) return { dialect: 'config' };
   return null;
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

@@ -159,7 +159,8 @@ function templateMatcher<N extends string>(routes: readonly Route<N>[]): (subPat
 /** Match a method and a path below `/api/v2` (e.g. `/transactions/0x…`), or with `v1` below `/api/v1`, in the registry's table. */
 export const matchRoute: RouteMatcher = routeMatcher(ROUTES);
 
-function safeDecode(segment: string): string {
+/** A path segment decoded, or as sent when it is not valid percent-encoding. */
+export function safeDecode(segment: string): string {
   if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);

@@ -16,6 +16,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { prng } from '../../fixture/chain.ts';
 
 export type FaultKind =
   | 'latency'
@@ -72,18 +73,6 @@ export interface FaultProxy {
   /** calls seen (batch entries count one each) */
   calls(): number;
   close(): Promise<void>;
-}
-
-/** mulberry32: a small seeded PRNG */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const HTML = (status: number, text: string): string =>
