@@ -9,6 +9,7 @@
 import type { ChainConfig } from '../chain-config.ts';
 import type { JsonValue } from '../json.ts';
 import type { DataSource } from '../ports.ts';
+import type { EtherscanParam } from './paramDocs.ts';
 
 /** The request's parameters, one string per name (the first of repeated ones). */
 export type EtherscanQuery = Readonly<Record<string, string>>;
@@ -37,6 +38,12 @@ export interface EtherscanAction {
   readonly module: string;
   /** lower case: Blockscout lower-cases the requested action */
   readonly action: string;
+  /** one line for our OpenAPI document */
+  readonly summary: string;
+  /** its parameters (besides `module`, `action` and `apikey`), for our OpenAPI document */
+  readonly params: readonly EtherscanParam[];
+  /** the body's shape: the envelope `{status, message, result}` (default), a JSON-RPC response, or a bare value */
+  readonly shape?: 'json-rpc' | 'bare';
   run(ctx: EtherscanContext, query: EtherscanQuery): Promise<EtherscanAnswer>;
 }
 

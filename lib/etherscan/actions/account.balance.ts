@@ -7,10 +7,13 @@ import type { EtherscanAction } from '../action.ts';
 import { ok } from '../action.ts';
 import { addressList } from '../params.ts';
 import { balanceRows, currentBalance } from './balances.ts';
+import { ADDRESS_LIST } from '../paramDocs.ts';
 
 export const balance: EtherscanAction = {
   module: 'account',
   action: 'balance',
+  summary: 'The coin balance of an address (several: as balancemulti), in wei',
+  params: [ADDRESS_LIST, { name: 'tag', description: 'Accepted and ignored: the balance at the head' }],
   async run(ctx, query) {
     const list = addressList(query);
     if ('error' in list) return list.error;

@@ -12,6 +12,7 @@ import type { JsonValue } from '../../json.ts';
 import type { DataSource } from '../../ports.ts';
 import type { EtherscanAction, EtherscanAnswer } from '../action.ts';
 import { isAddress, param, requiredMessage } from '../params.ts';
+import { ADDRESS } from '../paramDocs.ts';
 
 const answer = (status: number, outcome: { readonly result: JsonValue } | { readonly error: string }): EtherscanAnswer => ({
   status,
@@ -38,6 +39,9 @@ async function balanceAt(ds: DataSource, address: Address, block: Block): Promis
 export const eth_get_balance: EtherscanAction = {
   module: 'account',
   action: 'eth_get_balance',
+  summary: 'The coin balance of an address at a block (a JSON-RPC shaped body)',
+  params: [ADDRESS, { name: 'block', description: '`latest` (default), `earliest`, `pending` or a block number', example: 'blockNumber' }],
+  shape: 'json-rpc',
   async run(ctx, query) {
     const raw = param(query, 'address');
     if (raw === undefined) return answer(400, { error: requiredMessage('address') });

@@ -8,10 +8,13 @@ import { none, ok } from '../action.ts';
 import { collectWindow, one } from '../paging.ts';
 import { addressParam, windowParam } from '../params.ts';
 import { dateTimeString } from '../rows.ts';
+import { ADDRESS, PAGING } from '../paramDocs.ts';
 
 export const getminedblocks: EtherscanAction = {
   module: 'account',
   action: 'getminedblocks',
+  summary: 'The blocks an address mined',
+  params: [ADDRESS, ...PAGING],
   async run(ctx, query) {
     const miner = addressParam(query);
     if ('error' in miner) return miner.error;

@@ -5,10 +5,13 @@ import { none, ok } from '../action.ts';
 import { collectWindow, one } from '../paging.ts';
 import { addressParam, windowParam } from '../params.ts';
 import { str } from '../rows.ts';
+import { ADDRESS, PAGING } from '../paramDocs.ts';
 
 export const pendingtxlist: EtherscanAction = {
   module: 'account',
   action: 'pendingtxlist',
+  summary: 'The pending transactions from or to an address',
+  params: [ADDRESS, ...PAGING],
   async run(ctx, query) {
     const address = addressParam(query);
     if ('error' in address) return address.error;

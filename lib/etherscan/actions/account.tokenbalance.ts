@@ -8,10 +8,13 @@ import type { EtherscanAction } from '../action.ts';
 import { fail, ok } from '../action.ts';
 import { collectWindow, MAX_SCANNED } from '../paging.ts';
 import { addressParam, param } from '../params.ts';
+import { ADDRESS, CONTRACTADDRESS } from '../paramDocs.ts';
 
 export const tokenbalance: EtherscanAction = {
   module: 'account',
   action: 'tokenbalance',
+  summary: 'The balance an address holds of a token',
+  params: [CONTRACTADDRESS, ADDRESS],
   async run(ctx, query) {
     const missing = ['contractaddress', 'address'].filter((n) => param(query, n) === undefined);
     if (missing.length > 0) return fail(`Required query parameters missing: ${missing.join(', ')}`);

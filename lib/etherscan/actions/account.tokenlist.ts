@@ -9,10 +9,13 @@ import { none, ok } from '../action.ts';
 import { collectWindow, one } from '../paging.ts';
 import { addressParam, windowParam } from '../params.ts';
 import { str, tokensOf } from '../rows.ts';
+import { ADDRESS, PAGING } from '../paramDocs.ts';
 
 export const tokenlist: EtherscanAction = {
   module: 'account',
   action: 'tokenlist',
+  summary: 'The tokens an address holds',
+  params: [ADDRESS, ...PAGING],
   async run(ctx, query) {
     const holder = addressParam(query);
     if ('error' in holder) return holder.error;

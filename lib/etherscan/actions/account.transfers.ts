@@ -12,6 +12,7 @@ import type { TokenTransferFilter } from '../../ports.ts';
 import type { EtherscanAction } from '../action.ts';
 import { fail, none, ok } from '../action.ts';
 import { collectWindow } from '../paging.ts';
+import { LISTING, OPTIONAL_ADDRESS, OPTIONAL_CONTRACTADDRESS } from '../paramDocs.ts';
 import { blockRange, optionalAddress, param, sortParam, windowParam } from '../params.ts';
 import { confirmations, cumulativeGas, functionNameOf, gasKey, headOf, methodIdOf, str, tokensOf, transactionsOf } from '../rows.ts';
 
@@ -31,6 +32,8 @@ function transferAction(action: string, type: TokenType): EtherscanAction {
   return {
     module: 'account',
     action,
+    summary: `The ${type} transfers from or to an address, or of a token`,
+    params: [OPTIONAL_ADDRESS, OPTIONAL_CONTRACTADDRESS, ...LISTING],
     async run(ctx, query) {
       if (param(query, 'address') === undefined && param(query, 'contractaddress') === undefined) {
         return fail('Required query parameters missing: address or contractaddress');

@@ -13,6 +13,7 @@ import { collectWindow, one } from '../paging.ts';
 import { addressParam, blockRange, nonNegative, param, sortParam, windowParam } from '../params.ts';
 import { confirmations, cumulativeGas, functionNameOf, gasKey, headOf, isError, methodIdOf, receiptStatus, str } from '../rows.ts';
 import { firstAtOrAfter, lastAtOrBefore } from './blocktime.ts';
+import { ADDRESS, LISTING } from '../paramDocs.ts';
 
 /** `startblock`/`endblock` narrowed by `start_timestamp`/`end_timestamp`; null when nothing can match. */
 async function blocksOf(ds: Parameters<EtherscanAction['run']>[0]['ds'], query: Parameters<EtherscanAction['run']>[1]): Promise<BlockRange | null> {
@@ -37,6 +38,8 @@ async function blocksOf(ds: Parameters<EtherscanAction['run']>[0]['ds'], query: 
 export const txlist: EtherscanAction = {
   module: 'account',
   action: 'txlist',
+  summary: 'The transactions from, to or creating an address',
+  params: [ADDRESS, { name: 'filter_by', description: 'Only those `from` or `to` the address', enum: ['from', 'to'] }, { name: 'start_timestamp', description: 'From this time (unix seconds)' }, { name: 'end_timestamp', description: 'Up to this time (unix seconds)' }, ...LISTING],
   async run(ctx, query) {
     const address = addressParam(query);
     if ('error' in address) return address.error;

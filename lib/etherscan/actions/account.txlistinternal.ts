@@ -11,12 +11,15 @@ import { none, ok } from '../action.ts';
 import { collectWindow } from '../paging.ts';
 import { blockRange, optionalAddress, param, sortParam, txHashParam, windowParam } from '../params.ts';
 import { str } from '../rows.ts';
+import { LISTING, OPTIONAL_ADDRESS, TXHASH } from '../paramDocs.ts';
 
 const CALL_TYPES = new Set(['call', 'callcode', 'delegatecall', 'staticcall']);
 
 export const txlistinternal: EtherscanAction = {
   module: 'account',
   action: 'txlistinternal',
+  summary: 'The internal transactions of a transaction, of an address, or all',
+  params: [{ name: 'txhash', description: TXHASH.description, example: 'transaction' }, OPTIONAL_ADDRESS, { name: 'include_zero_value', description: 'Also those moving no value', enum: ['true', 'false'] }, ...LISTING],
   async run(ctx, query) {
     const hash = param(query, 'txhash') === undefined ? { value: undefined } : txHashParam(query);
     if ('error' in hash) return hash.error;

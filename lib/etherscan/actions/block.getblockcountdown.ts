@@ -10,10 +10,13 @@ import { averageBlockTimeMs } from '../../stats/averageBlockTime.ts';
 import type { EtherscanAction } from '../action.ts';
 import { fail, ok } from '../action.ts';
 import { nonNegative, param, requiredMessage } from '../params.ts';
+import { BLOCKNO } from '../paramDocs.ts';
 
 export const getblockcountdown: EtherscanAction = {
   module: 'block',
   action: 'getblockcountdown',
+  summary: 'The blocks and time left until a future block',
+  params: [{ ...BLOCKNO, description: 'A block number above the head' }],
   async run(ctx, query) {
     const raw = param(query, 'blockno');
     if (raw === undefined) return fail(requiredMessage('blockno'));

@@ -11,6 +11,8 @@ import { firstAtOrAfter, lastAtOrBefore } from './blocktime.ts';
 export const getblocknobytime: EtherscanAction = {
   module: 'block',
   action: 'getblocknobytime',
+  summary: 'The block at or around a time',
+  params: [{ name: 'timestamp', description: 'Unix seconds', required: true, example: 'blockTimestamp' }, { name: 'closest', description: 'The block at or `before` the time, or at or `after` it', required: true, enum: ['before', 'after'] }],
   async run(ctx, query) {
     const raw = param(query, 'timestamp');
     if (raw === undefined) return fail(requiredMessage('timestamp'));

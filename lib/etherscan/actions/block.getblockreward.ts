@@ -6,10 +6,13 @@
 import type { EtherscanAction } from '../action.ts';
 import { fail, ok } from '../action.ts';
 import { nonNegative, param, requiredMessage } from '../params.ts';
+import { BLOCKNO } from '../paramDocs.ts';
 
 export const getblockreward: EtherscanAction = {
   module: 'block',
   action: 'getblockreward',
+  summary: "A block's miner and rewards",
+  params: [BLOCKNO],
   async run(ctx, query) {
     const raw = param(query, 'blockno');
     if (raw === undefined) return fail(requiredMessage('blockno'));

@@ -2,12 +2,15 @@
 import type { EtherscanAction } from '../action.ts';
 import { fail } from '../action.ts';
 import { addressParam } from '../params.ts';
+import { CONTRACT_ADDRESS } from '../paramDocs.ts';
 
 export const NOT_VERIFIED = 'Contract source code not verified';
 
 export const getabi: EtherscanAction = {
   module: 'contract',
   action: 'getabi',
+  summary: "A verified contract's ABI",
+  params: [CONTRACT_ADDRESS],
   async run(_ctx, query) {
     const address = addressParam(query);
     if ('error' in address) return address.error;

@@ -21,6 +21,8 @@ export const ADDRESSES_REQUIRED = 'Query parameter contractaddresses is required
 export const getcontractcreation: EtherscanAction = {
   module: 'contract',
   action: 'getcontractcreation',
+  summary: 'The creator and creating transaction of contracts',
+  params: [{ name: 'contractaddresses', description: 'Contract addresses separated by commas (the first 10)', required: true, example: 'contract' }],
   async run(ctx, query) {
     const raw = param(query, 'contractaddresses');
     if (raw === undefined) return fail(ADDRESSES_REQUIRED, ADDRESSES_REQUIRED);

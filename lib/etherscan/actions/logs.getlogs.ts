@@ -13,6 +13,8 @@ import { collectWindow } from '../paging.ts';
 import type { Read, Window } from '../params.ts';
 import { isAddress, nonNegative, param, windowParam } from '../params.ts';
 import { hex, transactionsOf } from '../rows.ts';
+import type { EtherscanParam } from '../paramDocs.ts';
+import { OPTIONAL_ADDRESS, PAGING } from '../paramDocs.ts';
 
 /** Blockscout's cap on one getLogs answer. */
 export const MAX_LOGS = 1000;
@@ -114,4 +116,22 @@ export async function getLogsAnswer(ctx: Parameters<EtherscanAction['run']>[0], 
   );
 }
 
-export const getlogs: EtherscanAction = { module: 'logs', action: 'getlogs', run: getLogsAnswer };
+/** `topic0`..`topic3` and the operator of each pair */
+const TOPICS: readonly EtherscanParam[] = [
+  ...[0, 1, 2, 3].map((i) => ({ name: `topic${i}`, description: `Topic ${i} (0x + 64 hex digits)` })),
+  ...[[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]].map(([a, b]) => ({ name: `topic${a}_${b}_opr`, description: `How topic${a} and topic${b} combine`, enum: ['and', 'or'] })),
+];
+
+export const getlogs: EtherscanAction = {
+  module: 'logs',
+  action: 'getlogs',
+  summary: 'Logs by block range, emitter and topics',
+  params: [
+    { name: 'fromBlock', description: 'The first block: a number or `latest`', required: true, example: 'blockNumber' },
+    { name: 'toBlock', description: 'The last block: a number or `latest`', required: true, example: 'blockNumber' },
+    { ...OPTIONAL_ADDRESS, description: 'The emitting contract' },
+    ...TOPICS,
+    ...PAGING,
+  ],
+  run: getLogsAnswer,
+};

@@ -11,6 +11,8 @@ function pricesAction(action: string, prefix: string): EtherscanAction {
   return {
     module: 'stats',
     action,
+    summary: `The coin's price in BTC and USD (null: no market data)${prefix === 'eth' ? ", Blockscout's older name" : ''}`,
+    params: [],
     async run() {
       return ok({ [`${prefix}btc`]: null, [`${prefix}btc_timestamp`]: null, [`${prefix}usd`]: null, [`${prefix}usd_timestamp`]: null });
     },

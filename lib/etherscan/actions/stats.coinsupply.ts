@@ -18,6 +18,9 @@ export function weiToCoins(wei: bigint): string {
 export const coinsupply: EtherscanAction = {
   module: 'stats',
   action: 'coinsupply',
+  summary: 'The coin supply in whole coins (a bare number)',
+  params: [],
+  shape: 'bare',
   async run(ctx) {
     const c = await ctx.ds.getChainCounters();
     const burnt = c.zeroAddressCoinBalance > 0n ? c.zeroAddressCoinBalance : 0n;

@@ -9,6 +9,8 @@ import { ok } from '../action.ts';
 export const ethsupply: EtherscanAction = {
   module: 'stats',
   action: 'ethsupply',
+  summary: 'The coin supply in wei',
+  params: [],
   async run(ctx) {
     const counters = await ctx.ds.getChainCounters();
     return ok(counters.coinSupply.toString());

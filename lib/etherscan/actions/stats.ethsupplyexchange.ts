@@ -8,6 +8,8 @@ import { ok } from '../action.ts';
 export const ethsupplyexchange: EtherscanAction = {
   module: 'stats',
   action: 'ethsupplyexchange',
+  summary: 'The coin supply as the market counts it (null: no market data)',
+  params: [],
   async run() {
     return ok(null);
   },

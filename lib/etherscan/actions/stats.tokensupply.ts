@@ -5,6 +5,7 @@
 import type { EtherscanAction } from '../action.ts';
 import { fail, ok } from '../action.ts';
 import { addressParam, param } from '../params.ts';
+import { CONTRACTADDRESS } from '../paramDocs.ts';
 
 /** supply / 10^decimals, rounded half up to 9 decimals, as text. */
 export function inWholeTokens(supply: bigint, decimals: bigint): string {
@@ -17,6 +18,8 @@ export function inWholeTokens(supply: bigint, decimals: bigint): string {
 export const tokensupply: EtherscanAction = {
   module: 'stats',
   action: 'tokensupply',
+  summary: "A token's total supply",
+  params: [CONTRACTADDRESS, { name: 'cmc', description: '`true`: whole tokens as text/plain', enum: ['true', 'false'] }],
   async run(ctx, query) {
     const address = addressParam(query, 'contractaddress');
     if ('error' in address) return address.error;

@@ -15,6 +15,8 @@ export const MAX_FEE_BLOCKS = 50_000;
 export const totalfees: EtherscanAction = {
   module: 'stats',
   action: 'totalfees',
+  summary: 'The transaction fees of one day, in wei',
+  params: [{ name: 'date', description: 'The day (YYYY-MM-DD, UTC)', required: true, example: 'date' }],
   async run(ctx, query) {
     const raw = param(query, 'date');
     if (raw === undefined) return fail(requiredMessage('date'));

@@ -3,10 +3,13 @@ import type { EtherscanAction } from '../action.ts';
 import { fail, ok } from '../action.ts';
 import { addressParam } from '../params.ts';
 import { str } from '../rows.ts';
+import { CONTRACTADDRESS } from '../paramDocs.ts';
 
 export const gettoken: EtherscanAction = {
   module: 'token',
   action: 'gettoken',
+  summary: "A token's name, symbol, supply and type",
+  params: [CONTRACTADDRESS],
   async run(ctx, query) {
     const address = addressParam(query, 'contractaddress');
     if ('error' in address) return address.error;

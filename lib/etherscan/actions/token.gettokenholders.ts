@@ -4,10 +4,13 @@ import type { EtherscanAction } from '../action.ts';
 import { none, ok } from '../action.ts';
 import { collectWindow, one } from '../paging.ts';
 import { addressParam, windowParam } from '../params.ts';
+import { CONTRACTADDRESS, PAGING } from '../paramDocs.ts';
 
 export const gettokenholders: EtherscanAction = {
   module: 'token',
   action: 'gettokenholders',
+  summary: "A token's holders by balance",
+  params: [CONTRACTADDRESS, ...PAGING],
   async run(ctx, query) {
     const token = addressParam(query, 'contractaddress');
     if ('error' in token) return token.error;

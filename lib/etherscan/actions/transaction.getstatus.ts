@@ -3,10 +3,13 @@ import type { EtherscanAction } from '../action.ts';
 import { ok } from '../action.ts';
 import { txHashParam } from '../params.ts';
 import { isError, str } from '../rows.ts';
+import { TXHASH } from '../paramDocs.ts';
 
 export const getstatus: EtherscanAction = {
   module: 'transaction',
   action: 'getstatus',
+  summary: 'Whether a transaction failed, and why',
+  params: [TXHASH],
   async run(ctx, query) {
     const hash = txHashParam(query);
     if ('error' in hash) return hash.error;

@@ -6,12 +6,15 @@ import type { EtherscanAction } from '../action.ts';
 import { fail, ok } from '../action.ts';
 import { nonNegative, param, txHashParam } from '../params.ts';
 import { confirmations, headOf, str } from '../rows.ts';
+import { TXHASH } from '../paramDocs.ts';
 
 export const TX_INFO_LOGS = 50;
 
 export const gettxinfo: EtherscanAction = {
   module: 'transaction',
   action: 'gettxinfo',
+  summary: 'A transaction with its logs',
+  params: [TXHASH, { name: 'index', description: 'The log index to continue after (next_page_params)' }],
   async run(ctx, query) {
     const hash = txHashParam(query);
     if ('error' in hash) return hash.error;
