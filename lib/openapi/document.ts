@@ -14,6 +14,8 @@ import type { ParamSpec } from '../params/decode.ts';
 import { InvalidParamsError, MessageError } from '../schema/page.ts';
 import type { Components, JsonSchema } from './jsonSchema.ts';
 import { toJsonSchema } from './jsonSchema.ts';
+import { ETHERSCAN_SCHEMAS, ETHERSCAN_TAGS, etherscanPaths, etherscanTag } from './etherscan.ts';
+import { CONFIG_TAG, RPC_SCHEMAS, RPC_TAG, rpcPaths } from './rpc.ts';
 
 export interface OpenApiOptions {
   /** the configured chain ids: the values of `{chain_id}` */
@@ -25,6 +27,9 @@ export interface OpenApiOptions {
 }
 
 export const OPENAPI_PATH = '/openapi.json';
+
+/** The one tag of every multichain twin (`/{chain_id}/api/v2/...`): the page lists them once, apart. */
+export const MULTICHAIN_TAG = 'multichain';
 
 /** OpenAPI path key of a route in a form (below `/api/v2`, or `/api/v1` for a v1 route). */
 export const documentPath = (form: ApiForm, route: string, api: ApiVersion = 'v2'): string =>
@@ -127,7 +132,7 @@ function operation(name: string, e: AnyEndpoint, form: ApiForm, options: OpenApi
   return {
     operationId: form === 'instance' ? name : `${name}Multichain`,
     summary: e.summary,
-    tags: [tagOf(e.route)],
+    tags: [form === 'multichain' ? MULTICHAIN_TAG : tagOf(e.route)],
     parameters: [
       ...(form === 'multichain' ? [chainParam] : []),
       ...parameters(e.path, 'path'),
@@ -152,7 +157,15 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, AnyEndpo
       paths[documentPath(form, e.route, e.api)] = { get: operation(name, e, form, options, components) };
     }
   }
+  // the other dialects (instance form; the multichain form's paths are named in their tags)
+  const errors: Record<string, JsonValue> = {};
+  for (const [status, description] of ERROR_STATUSES) {
+    if (status !== '403') errors[status] = { description, content: json(toJsonSchema(MessageError, components)) };
+  }
+  Object.assign(paths, etherscanPaths(errors), rpcPaths(errors));
+  for (const [name, schema] of Object.entries({ ...ETHERSCAN_SCHEMAS, ...RPC_SCHEMAS })) components.set(name, schema);
   const schemas = Object.fromEntries([...components.entries()].sort(([a], [b]) => a.localeCompare(b)));
+  const v2Tags = [...new Set(Object.values(endpoints).filter((e) => e.meta !== true).map((e) => tagOf(e.route)))];
   // a tree of its own: tools that dereference in place must not reach the codecs' schemas
   return structuredClone({
     openapi: '3.1.0',
@@ -165,6 +178,16 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, AnyEndpo
         'and needs an API key unless the server says otherwise.',
     },
     ...(options.serverUrl === undefined ? {} : { servers: [{ url: options.serverUrl }] }),
+    tags: [
+      ...v2Tags.map((name) => ({ name })),
+      ...ETHERSCAN_TAGS.map((module) => ({
+        name: etherscanTag(module),
+        description: `The Etherscan-compatible dialect, \`module=${module}\`: \`/api?module=${module}&action=…\` (also \`/{chain_id}/api?…\` for any configured chain)`,
+      })),
+      { name: RPC_TAG, description: 'The JSON-RPC subset a wallet or a library (viem, ethers) calls' },
+      { name: CONFIG_TAG, description: "The multichain gateway's configuration" },
+      { name: MULTICHAIN_TAG, description: 'Every API v2 endpoint again in the multichain form `/{chain_id}/api/v2/...`, for any configured chain' },
+    ],
     paths,
     components: {
       schemas,

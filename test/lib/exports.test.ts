@@ -55,6 +55,7 @@ t.same(Object.keys(lib).sort(), [
   'parseEtherscanPath',
   'parseJson',
   'parsePath',
+  'readStoreExamples',
   'routeMatcher',
   'toChainConfig',
   'toJson',
