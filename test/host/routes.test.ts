@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import Koa from 'koa';
-import { createExplorer, openApiDocument, toJson } from '../../lib/index.ts';
+import { createExplorer, openApiDocument, readStoreExamples, toJson } from '../../lib/index.ts';
 import type { EndpointName } from '../../lib/index.ts';
 import { explorerMiddleware } from '../../host/index.ts';
 import { fixtureChains, limitHeaders, listen, request } from './helpers.ts';
@@ -118,14 +118,14 @@ t.test('every endpoint answers in both forms, exactly what lib answers', async (
 });
 
 t.test('our OpenAPI document over HTTP, in both forms', async (t) => {
-  const expected = toJson(openApiDocument({ chainIds: ['1', '5'] }));
+  const expected = toJson(openApiDocument({ chainIds: ['1', '5'], examples: await readStoreExamples(chain1, '1') }));
   const instance = await request(`${server.url}/api/v2/openapi.json`);
   t.equal(instance.status, 200);
   t.equal(instance.headers.get('content-type'), 'application/json; charset=utf-8');
-  t.equal(instance.text, expected, 'the per-instance form serves openApiDocument({ chainIds })');
+  t.equal(instance.text, expected, "the per-instance form serves openApiDocument({ chainIds }) with the default chain's examples");
   const multichain = await request(`${server.url}/5/api/v2/openapi.json`, withKey);
   t.equal(multichain.status, 200);
-  t.equal(multichain.text, expected, 'the multichain form serves the same document');
+  t.equal(multichain.text, toJson(openApiDocument({ chainIds: ['1', '5'] })), "the multichain form serves the same document, with chain 5's examples (none: its store is empty)");
   t.equal((await request(`${server.url}/7/api/v2/openapi.json`, withKey)).status, 404, 'an unknown chain is 404 here too');
   t.equal((await request(`${server.url}/api/v2/openapi.json?x=1`)).status, 422, 'unknown query parameters are 422 as anywhere');
 });
