@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { API_PREFIX } from '../lib/index.ts';
+import { API_PREFIX, MULTICHAIN_TAG } from '../lib/index.ts';
 
 export interface DocsPageOptions {
   readonly chainIds: readonly string[];
@@ -160,6 +160,7 @@ function pageHtml(options: DocsPageOptions, assets: string): string {
 <h1>scoutkit — Blockscout API v2</h1>
 <div>Chains served here (every endpoint in both forms):</div>
 <ul id="chains">${chains}</ul>
+<div id="dialects">Also listed below: the Etherscan-compatible API <code>${escapeHtml(prefix)}/api?module=…&amp;action=…</code>, JSON-RPC <code>POST ${escapeHtml(prefix)}/api/eth-rpc</code> and the gateway's <code>${escapeHtml(prefix)}/api/json/config</code>; the multichain form of every API v2 endpoint in the section "multichain" at the end. "Try it out" comes filled in with values of the default chain's store.</div>
 ${options.multichainNeedsKey ? '<div class="links">The multichain form <code>/{chain_id}/api/v2</code> needs an API key: give it under "Authorize".</div>' : ''}
 ${links === '' ? '' : `<div class="links">${links}</div>`}
 </header>
@@ -186,6 +187,10 @@ window.ui = SwaggerUIBundle(Object.assign(${JSON.stringify(config)}, {
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
   plugins: [SwaggerUIBundle.plugins.DownloadUrl],
   layout: 'StandaloneLayout',
+  // the multichain twins of every API v2 operation: their section starts closed (unless a link points into it)
+  onComplete: function () {
+    if (location.hash.indexOf(${JSON.stringify(`#/${MULTICHAIN_TAG}/`)}) !== 0) window.ui.layoutActions.show(['operations-tag', ${JSON.stringify(MULTICHAIN_TAG)}], false);
+  },
 }));
 `;
 }

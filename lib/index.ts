@@ -58,7 +58,7 @@ export { asAddress, asBlockHash, asTransactionHash, isAddress, isBlockHash, isTr
 export type { CreateExplorerOptions } from './explorer.ts';
 export { ROUTES, API_PREFIX, allowHeader, matchRoute, parsePath, routeMatcher } from './routes.ts';
 export type { MethodRoute, RouteMatch, RouteMatcher } from './routes.ts';
-export { openApiDocument, OPENAPI_PATH, readStoreExamples } from './openapi/index.ts';
+export { MULTICHAIN_TAG, openApiDocument, OPENAPI_PATH, readStoreExamples } from './openapi/index.ts';
 export type { OpenApiOptions, StoreExamples } from './openapi/index.ts';
 export type { ApiError, ParamError } from './errors.ts';
 export { errorResponse, RATE_LIMITED_MESSAGE } from './errors.ts';

@@ -175,7 +175,9 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, AnyEndpo
       description:
         'Blockscout API v2 (read-only explorer data). The per-instance form `/api/v2/...` answers for the default chain ' +
         '(Blockscout 11.2.7); the multichain form `/{chain_id}/api/v2/...` for any configured chain (Blockscout Pro API 0.5.0), ' +
-        'and needs an API key unless the server says otherwise.',
+        'and needs an API key unless the server says otherwise. Also here: the Etherscan-compatible API (`/api?module=…&action=…`, ' +
+        'one operation per action; `/{chain_id}/api?…` for any chain), JSON-RPC (`POST /api/eth-rpc`; `/{chain_id}/json-rpc`) and the ' +
+        "gateway's config (`/api/json/config`).",
     },
     ...(options.serverUrl === undefined ? {} : { servers: [{ url: options.serverUrl }] }),
     tags: [

@@ -7,7 +7,7 @@ import type { StoreExamples } from './examples.ts';
 import { withExamples } from './examples.ts';
 
 export type { OpenApiOptions } from './document.ts';
-export { OPENAPI_PATH } from './document.ts';
+export { MULTICHAIN_TAG, OPENAPI_PATH } from './document.ts';
 export type { StoreExamples } from './examples.ts';
 export { readStoreExamples } from './examples.ts';
 

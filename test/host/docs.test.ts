@@ -60,6 +60,8 @@ t.test('one chain: the page, its assets, the document it shows', async (t) => {
   const config = initConfig(init.text);
   t.equal(config.url, '/api/v2/openapi.json', "this server's document");
   t.equal(config.validatorUrl, null, 'no call to the public validator');
+  t.match(init.text, /layoutActions\.show\(\['operations-tag', "multichain"\], false\)/, 'the multichain twins: their section starts closed');
+  t.match((await request(`${url}/`)).text, /<div id="dialects">.*<code>\/api\?module=…&amp;action=…<\/code>.*<code>POST \/api\/eth-rpc<\/code>.*<code>\/api\/json\/config<\/code>/, 'the other dialects named');
 
   for (const path of ['/api-docs/swagger-initializer.js', '/api-docs/index.html', '/api-docs/%2e%2e/package.json', '/api-docs/../package.json', '/api-docs/x/swagger-ui.css']) {
     const res = await request(`${url}${path}`);
@@ -119,6 +121,7 @@ t.test('options: another path, not at /, off, below a prefix', async (t) => {
 
   t.equal(initConfig((await request(`${lp.url}/api-docs/init.js`)).text).url, '/explorer/api/v2/openapi.json');
   t.match((await request(`${lp.url}/`)).text, /<code>\/explorer\/api\/v2<\/code>/);
+  t.match((await request(`${lp.url}/`)).text, /<code>POST \/explorer\/api\/eth-rpc<\/code>/, 'the dialects below the prefix');
 
   for (const path of ['docs', '/', '/docs/']) {
     t.throws(() => createServer({ chains: { '1': chain1 }, log: false, docs: { path } }), /docs path/, path);
