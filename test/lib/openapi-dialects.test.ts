@@ -10,6 +10,7 @@ import { createMemoryStore } from '../../adapters/memory/index.ts';
 import { loadFixtureChain } from '../../fixture/index.ts';
 import { createExplorer, openApiDocument, readStoreExamples, RPC_METHODS } from '../../lib/index.ts';
 import { ETHERSCAN_ACTIONS } from '../../lib/etherscan/index.ts';
+import { storeFactories } from '../support/stores.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = { [k: string]: Json };
@@ -21,6 +22,9 @@ interface Parameter {
 }
 
 const doc = openApiDocument({ chainIds: ['1', '5'] }) as Obj;
+/** the fixture chain in a memory store, loaded once */
+const store = createMemoryStore();
+await loadFixtureChain(store);
 const paths = doc.paths as Obj;
 const isV2 = (p: string): boolean => /^(\/\{chain_id\})?\/api\/v[12]\//.test(p);
 const etherscanKeys = Object.keys(paths).filter((p) => p.startsWith('/api?'));
@@ -76,8 +80,6 @@ t.test('the multichain twins under one tag; the tags listed once, in order', asy
 });
 
 t.test('examples from the store: real values; an empty store gives none', async (t) => {
-  const store = createMemoryStore();
-  await loadFixtureChain(store);
   const ex = await readStoreExamples(store, '1');
   const head = await store.getHighestBlockNumber();
   const block = await store.getBlock({ number: head ?? -1 });
@@ -123,4 +125,16 @@ t.test('examples from the store: real values; an empty store gives none', async 
   t.same(served, openApiDocument({ chainIds: ['1', '5'], examples: ex }), 'GET /api/v2/openapi.json: the default chain\'s values');
   const empty = (await explorer.handle({ path: '/5/api/v2/openapi.json' })).body as Obj;
   t.same(empty, doc, 'GET /5/api/v2/openapi.json: chain 5 is empty, no examples');
+});
+
+t.test('the same examples from every store (SCOUTKIT_STORES)', async (t) => {
+  const expected = await readStoreExamples(store, '1');
+  for (const factory of await storeFactories()) {
+    if (factory.name === 'memory') continue;
+    const other = await factory.open();
+    t.teardown(() => other.close());
+    t.same(await readStoreExamples(other, '1'), {}, `${factory.name}: empty, none`);
+    await loadFixtureChain(other);
+    t.same(await readStoreExamples(other, '1'), expected, `${factory.name}: the fixture's`);
+  }
 });
