@@ -4,11 +4,10 @@
  * Blockscout's unverified shape (plus `is_verified: false`).
  */
 import * as t from 'io-ts';
-import { component } from '../openapi/jsonSchema.ts';
+import { component, withSchema } from '../openapi/jsonSchema.ts';
 import { Address } from './address.ts';
 import { NextPageParams } from './page.ts';
 import { AddressHash, AnyObject, emptyList, HexString, Integer, IntegerString, nullable, Timestamp } from './scalars.ts';
-import { DecodedValue } from './decoded.ts';
 
 /** A contract without a verified contract for its code: Blockscout's unverified shape, plus `is_verified: false`. */
 export const UnverifiedSmartContract = t.type({
@@ -21,6 +20,11 @@ export const UnverifiedSmartContract = t.type({
   creation_bytecode: nullable(HexString),
   creation_status: t.keyof({ success: null, selfdestructed: null }),
   is_verified: t.literal(false),
+});
+
+/** A part of a decoded constructor argument pair: the value (a string or a list) or the ABI input (an object). */
+const ConstructorArgPart = withSchema(new t.Type<unknown>('ConstructorArgPart', (u): u is unknown => true, t.success, t.identity), {
+  anyOf: [{ type: 'string' }, { type: 'array' }, { type: 'object' }],
 });
 
 const VerifiedLanguage = t.keyof({ solidity: null, vyper: null, yul: null });
@@ -59,7 +63,7 @@ export const VerifiedSmartContract = t.type({
   /** as stored, hex; null for a twin or without arguments */
   constructor_args: nullable(t.string),
   /** `[value, abiInput]` pairs; null for a twin, without a constructor with inputs, or undecodable */
-  decoded_constructor_args: nullable(t.array(t.tuple([DecodedValue, AnyObject]))),
+  decoded_constructor_args: nullable(t.array(t.array(ConstructorArgPart))),
   language: VerifiedLanguage,
   license_type: t.string,
   certified: t.boolean,

@@ -3,7 +3,7 @@ import * as t from 'io-ts';
 import { component, withSchema } from '../openapi/jsonSchema.ts';
 
 /** A decoded ABI value: a string, or a list of them (nested for nested arrays). */
-export const DecodedValue = withSchema(new t.Type<unknown>('AbiValue', (u): u is unknown => true, t.success, t.identity), {
+const DecodedValue = withSchema(new t.Type<unknown>('AbiValue', (u): u is unknown => true, t.success, t.identity), {
   anyOf: [{ type: 'string' }, { type: 'array' }],
 });
 
