@@ -14,7 +14,7 @@ import { servedChainId, unrecordedNote, UNRECORDED_CHAIN_ID } from './servedChai
 import { parseCorsOrigins } from './cors.ts';
 import { createRpcNode } from '../adapters/rpc/index.ts';
 import type { OpenedStore } from './stores.ts';
-import type { DataSource } from '../lib/index.ts';
+import type { ContractStore, DataSource } from '../lib/index.ts';
 
 // Each command's module loads when that command runs (or shows its help): `serve` never loads
 // the indexer, the RPC reader or the demo, which keeps the server's memory down.
@@ -223,6 +223,7 @@ async function serve(args: readonly string[]): Promise<number> {
       ...options.chains.map(([id, url]) => [id, url, `--chain ${id}=…`] as const),
     ];
     const chains: Record<string, DataSource> = {};
+    const contractStores = new Map<string, ContractStore>();
     // in the order given (an object lists numeric keys in ascending order)
     const described: [string, string][] = [];
     for (const [given, url, flag] of wanted) {
@@ -231,6 +232,7 @@ async function serve(args: readonly string[]): Promise<number> {
       const served = await servedChainId(store, given, flag);
       if (chains[served.id] !== undefined) throw new Error(`chain ${served.id} is given twice (by --db and --chain, or by two --chain)`);
       chains[served.id] = store.source;
+      contractStores.set(served.id, store.contracts);
       described.push([served.id, store.description]);
       const note = unrecordedNote(served, given);
       if (note !== undefined) info({ msg: note, store: store.description, chain: served.id });
@@ -249,12 +251,13 @@ async function serve(args: readonly string[]): Promise<number> {
       if (!redis.connected) info({ msg: 'Redis not reachable yet: each host limits on its own until it is', redis: redact(options.redis) });
     }
     for (const [id] of rpcNodes) if (chains[id] === undefined) throw new Error(`--rpc names chain ${id}, which is not served`);
-    // one config per chain: its store, and its node when --rpc names one
+    // one config per chain: its store, its contract store, and its node when --rpc names one
     const nodes = new Map(rpcNodes.map(([id, url]) => [id, createRpcNode(url)]));
     const configs = Object.fromEntries(
       Object.entries(chains).map(([id, store]) => {
         const node = nodes.get(id);
-        return [id, node === undefined ? { store } : { store, node }];
+        const contracts = contractStores.get(id);
+        return [id, { store, ...(node === undefined ? {} : { node }), ...(contracts === undefined ? {} : { contracts }) }];
       }),
     );
     const server = createServer({

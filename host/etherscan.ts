@@ -37,7 +37,7 @@ export function formParams(contentType: string, text: string): Record<string, st
 type FormRead = { readonly params: Readonly<Record<string, string>> } | { readonly tooLarge: true };
 const forms = new WeakMap<object, FormRead>();
 
-/** Read a POST body's parameters (bounded); an `apikey` in it stands for one in the query string. */
+/** Read a POST body's parameters (bounded); an `apikey` (or `apiKey`) in it stands for one in the query string. */
 export async function readEtherscanBody(ctx: ParameterizedContext): Promise<void> {
   if (ctx.method !== 'POST') return;
   const read = await readBody(ctx, MAX_FORM_BODY_BYTES);
@@ -47,8 +47,9 @@ export async function readEtherscanBody(ctx: ParameterizedContext): Promise<void
   }
   const params = formParams(ctx.get('content-type'), read.text);
   forms.set(ctx, { params });
-  const key = params['apikey'];
-  if (key !== undefined && key.trim() !== '' && ctx.query.apikey === undefined) ctx.query = { ...ctx.query, apikey: key };
+  // `apiKey` (the etherscan-api client's spelling) stands for `apikey`
+  const key = params['apikey'] ?? params['apiKey'];
+  if (key !== undefined && key.trim() !== '' && ctx.query.apikey === undefined && ctx.query.apiKey === undefined) ctx.query = { ...ctx.query, apikey: key };
 }
 
 export function answerEtherscan(explorer: Explorer, write: WriteJson): Middleware {

@@ -2,7 +2,7 @@
  * Identity: who is calling, and whether they may.
  *
  * Key precedence (first present wins; whitespace-only counts as absent):
- *   1. `Authorization: Bearer <key>`   2. `x-api-key: <key>`   3. `?apikey=<key>`
+ *   1. `Authorization: Bearer <key>`   2. `x-api-key: <key>`   3. `?apikey=<key>` (or `?apiKey=<key>`)
  * Keys are compared as SHA-256 digests with `timingSafeEqual`, against every grant (no early
  * exit). A key is never logged, echoed or used as a limiter id (the digest is). A key that has
  * matched once is remembered in a Map from the key to its grant (one entry per grant at most),
@@ -47,7 +47,8 @@ export function requestKey(request: Pick<HostRequest, 'headers' | 'query'>): str
   if (bearer) return bearer;
   const header = firstValue(request.headers['x-api-key'])?.trim();
   if (header) return header;
-  return firstValue(request.query['apikey'])?.trim() || undefined;
+  // `apiKey` (the etherscan-api client's spelling) is read as `apikey`
+  return (firstValue(request.query['apikey']) ?? firstValue(request.query['apiKey']))?.trim() || undefined;
 }
 
 /** Sets the request's identity (and its refusal, thrown later by `authorize`); never throws. */

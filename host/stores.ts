@@ -6,12 +6,14 @@
  *   postgres://...     Postgres (also postgresql://), through adapters/sql
  * Adapters load on demand, so a memory server never loads knex.
  */
-import type { DataSink, DataSource } from '../lib/index.ts';
+import type { ContractStore, DataSink, DataSource } from '../lib/index.ts';
 
 export interface OpenedStore {
   readonly source: DataSource;
   /** the same store's write side (every store URL opens a writable store) */
   readonly sink: DataSink;
+  /** verified contracts and verification jobs, in the same store (the same database for SQL) */
+  readonly contracts: ContractStore;
   /** what was opened, without credentials (for logs) */
   readonly description: string;
   close(): Promise<void>;
@@ -23,17 +25,17 @@ export class StoreUrlError extends Error {
 
 export async function openStore(url: string): Promise<OpenedStore> {
   if (url === 'memory:' || url === 'memory') {
-    const { createMemoryStore } = await import('../adapters/memory/index.ts');
+    const { createMemoryContractStore, createMemoryStore } = await import('../adapters/memory/index.ts');
     const store = createMemoryStore();
-    return { source: store, sink: store, description: 'memory', close: async () => {} };
+    return { source: store, sink: store, contracts: createMemoryContractStore(), description: 'memory', close: async () => {} };
   }
   if (url === 'memory:fixture') {
-    const { createMemoryStore } = await import('../adapters/memory/index.ts');
+    const { createMemoryContractStore, createMemoryStore } = await import('../adapters/memory/index.ts');
     // a development aid: the fixture chain (scoutkit/fixture) the tests use
     const { loadFixtureChain } = await import('../fixture/index.ts');
     const store = createMemoryStore();
     await loadFixtureChain(store);
-    return { source: store, sink: store, description: 'memory (fixture chain)', close: async () => {} };
+    return { source: store, sink: store, contracts: createMemoryContractStore(), description: 'memory (fixture chain)', close: async () => {} };
   }
   if (/^sqlite:/.test(url) || /^postgres(ql)?:\/\//.test(url)) return openSql(url);
   throw new StoreUrlError(
@@ -47,7 +49,7 @@ export function redact(url: string): string {
 }
 
 async function openSql(url: string): Promise<OpenedStore> {
-  const { openSqlStore } = await import('../adapters/sql/index.ts');
+  const { createSqlContractStore, openSqlStore } = await import('../adapters/sql/index.ts');
   const store = await openSqlStore(url);
-  return { source: store, sink: store, description: redact(url), close: () => store.close() };
+  return { source: store, sink: store, contracts: createSqlContractStore(store), description: redact(url), close: () => store.close() };
 }

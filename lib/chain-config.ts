@@ -2,6 +2,7 @@
  * One config per chain: what the explorer serves a chain from, handed whole to every dialect
  * (API v2 endpoints, the Etherscan-compatible dialect, JSON-RPC).
  */
+import type { ContractStore } from './contracts/store.ts';
 import type { DataSource } from './ports.ts';
 import type { RpcNode } from './rpc/node.ts';
 
@@ -15,6 +16,8 @@ export interface ChainConfig {
   readonly store: DataSource;
   /** the node that answers the JSON-RPC state reads a store cannot (eth_call, ...) */
   readonly node?: RpcNode;
+  /** verified contracts (sources, ABIs) and verification jobs, keyed by code hash, outside block rollback; without it nothing is verified */
+  readonly contracts?: ContractStore;
 }
 
 /** A chain as `createExplorer` accepts it: its config, or a bare DataSource for `{ store }`. */

@@ -53,7 +53,21 @@ export interface VersionReaderOptions {
  */
 export type ReadDataVersion = () => string | undefined | Promise<string | undefined>;
 
-export function createVersionReader(ds: DataSource, options: VersionReaderOptions = {}): ReadDataVersion {
+/** What a version reader reads: a source's version query and in-process signal (a DataSource, a ContractStore). */
+export type Versioned = Pick<DataSource, 'getDataVersion' | 'dataVersionSignal'>;
+
+/** Two sources' versions as one (`a/b`): undefined when either cannot tell. */
+export function combineVersions(a: ReadDataVersion, b: ReadDataVersion): ReadDataVersion {
+  const join = (x: string | undefined, y: string | undefined): string | undefined => (x === undefined || y === undefined ? undefined : `${x}/${y}`);
+  return () => {
+    const x = a();
+    const y = b();
+    if (typeof x !== 'object' && typeof y !== 'object') return join(x, y);
+    return Promise.all([x, y]).then(([p, q]) => join(p, q));
+  };
+}
+
+export function createVersionReader(ds: Versioned, options: VersionReaderOptions = {}): ReadDataVersion {
   const signal = ds.dataVersionSignal;
   if (signal !== undefined && !signal.shared) return () => `l${signal.local()}`;
   const getDataVersion = ds.getDataVersion;

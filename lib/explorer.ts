@@ -23,7 +23,7 @@ import { chainConfigs } from './chain-config.ts';
 import { classifyPath } from './classify.ts';
 import { createResponseCache, requestKey } from './cache.ts';
 import type { ReadDataVersion } from './data-version.ts';
-import { createVersionReader } from './data-version.ts';
+import { combineVersions, createVersionReader } from './data-version.ts';
 import type { AnyEndpoint } from './endpoints/endpoint.ts';
 import { methodOf } from './endpoints/endpoint.ts';
 import { ENDPOINT_NAMES, endpointByName } from './endpoints/index.ts';
@@ -104,11 +104,19 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
   }
   const unversioned: ReadDataVersion = () => undefined;
   // one reader per chain: the poll interval and the in-flight poll are per store
-  const versionReaders = new Map<string, ReadDataVersion>(
-    chainIds.map((id) => [
-      id,
-      cache.enabled ? createVersionReader((chains[id] as ChainConfig).store, { pollMs: options.cache?.versionPollMs, now: options.cache?.now }) : unversioned,
-    ]),
+  // a chain with a contract store: its answers also depend on the verified contracts (a verification changes embedded addresses)
+  const versionOf = (config: ChainConfig): ReadDataVersion => {
+    const poll = { pollMs: options.cache?.versionPollMs, now: options.cache?.now };
+    const records = createVersionReader(config.store, poll);
+    return config.contracts === undefined ? records : combineVersions(records, createVersionReader(config.contracts, poll));
+  };
+  const versionReaders = new Map<string, ReadDataVersion>(chainIds.map((id) => [id, cache.enabled ? versionOf(chains[id] as ChainConfig) : unversioned]));
+  // each chain's render options: the explorer's, and its contract store when it has one
+  const renders = new Map<string, RenderOptions>(
+    chainIds.map((id) => {
+      const contracts = (chains[id] as ChainConfig).contracts;
+      return [id, contracts === undefined ? render : { ...render, contracts }];
+    }),
   );
 
   async function dispatch(request: EndpointRequest): Promise<ExplorerResponse> {
@@ -141,7 +149,7 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     const input = endpoint.body === undefined ? E.right(undefined) : decodeBody(endpoint.body, request.body);
     if (E.isLeft(input)) return fromError(input.left);
     try {
-      const deps = { chain, ds: chain.store, chainId: request.chainId, chainIds, form: request.form ?? 'instance', render, now, ...csvLimit } as const;
+      const deps = { chain, ds: chain.store, chainId: request.chainId, chainIds, form: request.form ?? 'instance', render: renders.get(request.chainId) ?? render, now, ...csvLimit } as const;
       const result = await endpoint.handler(deps)({ ...decoded.right, body: input.right })();
       if (E.isLeft(result)) return fromError(result.left);
       const body = result.right;

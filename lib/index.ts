@@ -20,6 +20,12 @@ export type {
 } from './api.ts';
 export { chainConfigs, toChainConfig } from './chain-config.ts';
 export type { ChainConfig, ChainSetting } from './chain-config.ts';
+export { codeHashOf } from './contracts/codeHash.ts';
+export { CONTRACT_LANGUAGES, LICENSE_TYPES } from './contracts/records.ts';
+export type { CodeFormat, ContractLanguage, JobState, LicenseType, MatchKind, VerificationJob, VerifiedContract, VerifiedContractInput } from './contracts/records.ts';
+export { InvalidVerifiedContractError, NoContractStoreError, saveVerifiedContract, verifiedContractOf } from './contracts/save.ts';
+export type { SaveVerifiedInput } from './contracts/save.ts';
+export type { ContractStore, JobOutcome, NewJob, SaveOutcome, VerifiedFilter, VerifiedPage } from './contracts/store.ts';
 export { classifyPath } from './classify.ts';
 export type { PathClass } from './classify.ts';
 export { defineEndpoint, erased } from './endpoints/endpoint.ts';

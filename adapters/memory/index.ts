@@ -27,3 +27,4 @@ export function createMemoryStore(): MemoryStore {
 }
 
 export { InvalidWriteError } from './prepare.ts';
+export { createMemoryContractStore } from './contracts.ts';

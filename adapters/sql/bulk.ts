@@ -38,6 +38,10 @@ export const KEPT_INDEXES: Readonly<Record<string, string>> = {
   token_search_type: 'INDEXED BY in listTokens',
   // a uniqueness the writer relies on (withdrawals per block, deleted by block_hash on rollback)
   withdrawals_key: 'UNIQUE (block_hash, withdrawal_index): rollback deletes by block_hash',
+  // the contract store's tables (migration 019) are written outside block writes, never bulk-loaded
+  verified_contracts_code_hash: 'UNIQUE (code_hash): the contract store\'s key',
+  verified_contracts_language: 'contract store: its list by language, written by verifications, not blocks',
+  verification_jobs_input: 'contract store: a job by address and input (the same submission runs once)',
 };
 
 /** Secondary indexes only reads use: dropped during bulk, rebuilt by settle(). */

@@ -141,3 +141,6 @@ export async function migrateSqlStore(url: string, options: Pick<SqlStoreOptions
     await knex.destroy();
   }
 }
+
+export { createSqlContractStore } from './contracts.ts';
+export type { SqlContractStoreOptions } from './contracts.ts';

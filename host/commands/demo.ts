@@ -118,7 +118,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     const chainId = String(facts.chainId);
     // created before indexing (it listens later) so that its metrics follow the indexer
     const server = createServer({
-      chains: { [chainId]: store.source },
+      chains: { [chainId]: { store: store.source, contracts: store.contracts } },
       defaultChain: chainId,
       requireKeyForMultichain: false,
       // a developer on their own machine: never throttled (docs/operations.md "Keys and limits")

@@ -5,6 +5,7 @@
  * matching keyset list; the creation status is read from the creating transaction (or trace).
  */
 import * as E from 'fp-ts/lib/Either.js';
+import { verifiedByAddress } from '../contracts/lookup.ts';
 import type { Address, AddressRecord } from '../domain/records.ts';
 import { addressHash } from '../params/codecs.ts';
 import type { DataSource } from '../ports.ts';
@@ -41,11 +42,11 @@ export const address = defineEndpoint({
   query: {},
   response: AddressDetail,
   handler:
-    ({ ds }) =>
+    ({ ds, chain }) =>
     ({ path }) =>
     async () => {
       const hash: Address = path.address_hash_param;
-      const [records, token, balances, hasLogs, hasTransfers, hasTokens, hasBlocks, hasReorgs, hasWithdrawals] = await Promise.all([
+      const [records, token, balances, hasLogs, hasTransfers, hasTokens, hasBlocks, hasReorgs, hasWithdrawals, verified] = await Promise.all([
         ds.getAddresses([hash]),
         ds.getToken(hash),
         ds.listCoinBalances({ address: hash }, one),
@@ -55,6 +56,7 @@ export const address = defineEndpoint({
         exists(ds.listBlocks({ kind: 'block', miner: hash }, one)),
         exists(ds.listBlocks({ kind: 'reorg', miner: hash }, one)),
         exists(ds.listWithdrawals({ address: hash }, one)),
+        chain.contracts === undefined ? Promise.resolve(undefined) : verifiedByAddress(ds, chain.contracts, [hash]),
       ]);
       const record = records[0];
       const balance = balances[0];
@@ -62,9 +64,9 @@ export const address = defineEndpoint({
       const status = record === undefined ? null : await creationStatus(ds, record);
       const creator = contract ? (record?.creatorAddress ?? null) : null;
       return E.right({
-        ...renderAddress(hash, { addresses: new Map(record === undefined ? [] : [[hash, record]]) }),
-        // no contract verification: never verified (Blockscout: false for an unknown address too)
-        is_verified: false,
+        ...renderAddress(hash, { addresses: new Map(record === undefined ? [] : [[hash, record]]), ...(verified !== undefined ? { verified } : {}) }),
+        // verified at this address (a bytecode twin is not; Blockscout: false for an unknown address too)
+        is_verified: verified?.get(hash)?.own === true,
         block_number_balance_updated_at: balance?.blockNumber ?? null,
         coin_balance: balance === undefined ? null : balance.value.toString(),
         creation_status: status,

@@ -26,6 +26,7 @@ import { getblockreward } from './actions/block.getblockreward.ts';
 import { getabi } from './actions/contract.getabi.ts';
 import { getcontractcreation } from './actions/contract.getcontractcreation.ts';
 import { getsourcecode } from './actions/contract.getsourcecode.ts';
+import { listcontracts } from './actions/contract.listcontracts.ts';
 import { getlogs } from './actions/logs.getlogs.ts';
 import { PROXY_ACTIONS } from './actions/proxy.ts';
 import { coinprice, ethprice } from './actions/stats.coinprice.ts';
@@ -78,6 +79,7 @@ export const ETHERSCAN_ACTIONS: readonly EtherscanAction[] = [
   getabi,
   getsourcecode,
   getcontractcreation,
+  listcontracts,
   ...PROXY_ACTIONS,
 ];
 

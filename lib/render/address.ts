@@ -4,16 +4,23 @@ import type { JsonObject } from '../json.ts';
 import type { RenderContext } from './context.ts';
 import { checksum } from './format.ts';
 
-export function renderAddress(hash: Address, ctx: Pick<RenderContext, 'addresses'>): JsonObject {
+/**
+ * With a contract store (ctx.verified): a contract verified at this address has `is_verified:
+ * true` and the contract's name (Blockscout names the address after it on verification); a
+ * bytecode twin stays `is_verified: false` with its own name, as Blockscout shows twins.
+ */
+export function renderAddress(hash: Address, ctx: Pick<RenderContext, 'addresses'> & Partial<Pick<RenderContext, 'verified'>>): JsonObject {
   const info = ctx.addresses.get(hash);
+  const verification = ctx.verified?.get(hash);
+  const own = verification?.own === true ? verification.contract : undefined;
   return {
     hash: checksum(hash),
     implementations: [],
-    is_contract: info?.isContract ?? false,
+    is_contract: own !== undefined || (info?.isContract ?? false),
     is_scam: false,
-    is_verified: info === undefined ? null : false,
+    is_verified: own !== undefined ? true : info === undefined ? null : false,
     metadata: null,
-    name: info?.name ?? null,
+    name: own?.name ?? info?.name ?? null,
     proxy_type: null,
     reputation: 'ok',
     ens_domain_name: null,
@@ -23,5 +30,5 @@ export function renderAddress(hash: Address, ctx: Pick<RenderContext, 'addresses
   };
 }
 
-export const renderAddressOrNull = (hash: Address | null, ctx: Pick<RenderContext, 'addresses'>): JsonObject | null =>
+export const renderAddressOrNull = (hash: Address | null, ctx: Pick<RenderContext, 'addresses'> & Partial<Pick<RenderContext, 'verified'>>): JsonObject | null =>
   hash === null ? null : renderAddress(hash, ctx);

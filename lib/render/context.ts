@@ -1,12 +1,17 @@
 /**
  * Everything a page's renderers look up by key, loaded with one batch query per kind.
  */
+import type { AddressVerification } from '../contracts/lookup.ts';
+import { verifiedByAddress } from '../contracts/lookup.ts';
+import type { ContractStore } from '../contracts/store.ts';
 import type { Address, AddressRecord, TokenInstanceRecord, TokenRecord } from '../domain/records.ts';
 import type { DataSource, TokenInstanceKey } from '../ports.ts';
 
 export interface RenderOptions {
   /** gateway prefix for ipfs:// URLs, e.g. https://ipfs.io/ipfs/ */
   readonly ipfsGateway: string;
+  /** the chain's contract store: embedded addresses then show their verification (is_verified, the contract's name) */
+  readonly contracts?: ContractStore;
 }
 
 export interface RenderContext extends RenderOptions {
@@ -15,6 +20,8 @@ export interface RenderContext extends RenderOptions {
   readonly instances: ReadonlyMap<string, TokenInstanceRecord>;
   /** highest consensus block, for confirmations */
   readonly highestBlock: number | null;
+  /** the verified contract each address runs (own or a bytecode twin), with a contract store */
+  readonly verified?: ReadonlyMap<Address, AddressVerification>;
 }
 
 export const instanceKey = (k: TokenInstanceKey): string => `${k.tokenAddress}:${k.tokenId}`;
@@ -32,11 +39,14 @@ export async function loadContext(ds: DataSource, refs: References, options: Ren
   const tokenSet = new Set(refs.tokens ?? []);
   const instanceKeys = new Map<string, TokenInstanceKey>();
   for (const k of refs.instances ?? []) instanceKeys.set(instanceKey(k), k);
-  const [addresses, tokens, instances, highestBlock] = await Promise.all([
+  const none: ReadonlyMap<Address, AddressVerification> = new Map();
+  const [addresses, tokens, instances, highestBlock, verified] = await Promise.all([
     addressSet.size > 0 ? ds.getAddresses([...addressSet]) : Promise.resolve([]),
     tokenSet.size > 0 ? ds.getTokens([...tokenSet]) : Promise.resolve([]),
     instanceKeys.size > 0 ? ds.getTokenInstances([...instanceKeys.values()]) : Promise.resolve([]),
     refs.highestBlock ? ds.getHighestBlockNumber() : Promise.resolve(null),
+    // with a contract store: the page's contracts' code (one batch) and their verifications (one batch)
+    addressSet.size > 0 && options.contracts !== undefined ? verifiedByAddress(ds, options.contracts, [...addressSet]) : Promise.resolve(none),
   ]);
   return {
     ...options,
@@ -44,5 +54,6 @@ export async function loadContext(ds: DataSource, refs: References, options: Ren
     tokens: new Map(tokens.map((t) => [t.address, t])),
     instances: new Map(instances.map((i) => [instanceKey(i), i])),
     highestBlock,
+    ...(verified.size > 0 ? { verified } : {}),
   };
 }

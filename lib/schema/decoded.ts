@@ -3,7 +3,7 @@ import * as t from 'io-ts';
 import { component, withSchema } from '../openapi/jsonSchema.ts';
 
 /** A decoded ABI value: a string, or a list of them (nested for nested arrays). */
-const AbiValue = withSchema(new t.Type<unknown>('AbiValue', (u): u is unknown => true, t.success, t.identity), {
+const DecodedValue = withSchema(new t.Type<unknown>('AbiValue', (u): u is unknown => true, t.success, t.identity), {
   anyOf: [{ type: 'string' }, { type: 'array' }],
 });
 
@@ -12,7 +12,7 @@ export const DecodedInput = component(
   t.type({
     method_call: t.string,
     method_id: t.string,
-    parameters: t.array(t.type({ name: t.string, type: t.string, value: AbiValue })),
+    parameters: t.array(t.type({ name: t.string, type: t.string, value: DecodedValue })),
   }),
 );
 
@@ -21,6 +21,6 @@ export const DecodedLog = component(
   t.type({
     method_call: t.string,
     method_id: t.string,
-    parameters: t.array(t.type({ indexed: t.boolean, name: t.string, type: t.string, value: AbiValue })),
+    parameters: t.array(t.type({ indexed: t.boolean, name: t.string, type: t.string, value: DecodedValue })),
   }),
 );

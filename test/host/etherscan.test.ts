@@ -183,6 +183,14 @@ t.test('keys and credits, the legacy paths, POST', async (t) => {
   });
   t.same([form.status, (form.json as { result: string }).result], [200, (await node.getBalance(facts.accounts.alice)).toString()], 'POST with a form body');
   t.ok(limitHeaders(form).credits < limitHeaders(again).credits, 'the apikey of a form body identifies the caller');
+  const camel = await request(`${url}/api?module=block&action=eth_block_number&apiKey=k-metered`);
+  t.equal(limitHeaders(form).credits - limitHeaders(camel).credits, 1, "apiKey (the etherscan-api client's spelling) is read as apikey");
+  const camelForm = await request(`${url}/api`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'module=block&action=eth_block_number&apiKey=k-metered',
+  });
+  t.equal(limitHeaders(camel).credits - limitHeaders(camelForm).credits, 1, 'in a form body too');
 
   // the multichain form wants a key, as the multichain API v2 does
   const [keyless, keylessV2] = await Promise.all([request(`${url}/${CHAIN_ID}/api?module=block&action=eth_block_number`), request(`${url}/${CHAIN_ID}/api/v2/blocks`)]);
