@@ -23,7 +23,7 @@ t.teardown(async () => {
 const db = `sqlite:${join(dir, 'chain.sqlite')}`;
 
 const indexer = (): Child => startScoutkit(['index', '--rpc', anvil.url, '--db', db, '--follow', '--metrics-port', '0', '--log-format', 'json']);
-const metricsUrl = async (child: Child): Promise<string> => String((await child.waitFor((l) => l.msg === 'metrics')).url);
+const metricsUrl = async (child: Child): Promise<string> => String((await child.waitFor((l) => l.msg === 'metrics', 90_000)).url);
 /** `name{labels} value` → value */
 const sample = (text: string, series: string): number | undefined => {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
@@ -60,7 +60,7 @@ t.test('index --metrics-port, serve --max-head-age, --log-format json', async (t
 
   const serve = startScoutkit(['serve', '--db', db, '--port', '0', '--no-docs', '--no-metrics', '--max-head-age', '3', '--log-format', 'json']);
   t.teardown(() => serve.stop('SIGKILL'));
-  const url = String((await serve.waitFor((l) => l.msg === 'listening')).url);
+  const url = String((await serve.waitFor((l) => l.msg === 'listening', 90_000)).url);
   await eventually('/ready 200 while the indexer follows', async () => (await request(`${url}/ready`)).status === 200);
   const ready = await request(`${url}/ready`);
   t.match(ready.json, { status: 'ready', chains: { '31337': { ready: true, highestBlock: Number, headAgeSeconds: Number, stale: false } } }, 'each chain with its head age');
