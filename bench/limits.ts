@@ -94,7 +94,7 @@ function burners(count: number): ChildProcess[] {
 
 /** `scoutkit serve` in a child process; resolves with its URL once it listens. */
 async function serveProcess(args: readonly string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'host/cli.ts', 'serve', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'host/cli.ts', 'serve', ...args, '--log-format', 'json'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   for await (const line of lines) {
     const parsed = JSON.parse(line) as { msg?: string; url?: string };

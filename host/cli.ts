@@ -9,6 +9,10 @@ import { loadKeysFile } from './plans.ts';
 import type { KeysConfig } from './plans.ts';
 import type { LimiterStore } from './limits.ts';
 import { createServer } from './server.ts';
+import { createKeyRing } from './identity.ts';
+import { reloadKeysOnSighup } from './keysReload.ts';
+import { createLogger, parseLogFormat } from './log.ts';
+import type { LogFormat } from './log.ts';
 import { openStore, redact } from './stores.ts';
 import { servedChainId, unrecordedNote, UNRECORDED_CHAIN_ID } from './servedChain.ts';
 import { parseCorsOrigins } from './cors.ts';
@@ -48,20 +52,28 @@ Options:
   --cors <origins>        origins browsers may call from: * (the default, as Blockscout) or a
                           comma-separated list such as https://app.example,http://localhost:5173
   --no-cors               no CORS headers (browsers on other origins cannot call)
-  --keys <file>           API keys, plans and restricted addresses (JSON; see docs/operations.md "Keys file")
+  --keys <file>           API keys, plans and restricted addresses (JSON; see docs/operations.md "Keys file");
+                          reloaded on SIGHUP (a file that does not parse keeps the old keys)
   --redis <url>           share rate limits between hosts through Redis (e.g. redis://127.0.0.1:6379)
   --redis-prefix <name>   namespace of the limiter's Redis keys (default scoutkit)
   --limiter-timeout <ms>  wait this long for Redis, then answer 503 (default 3000)
   --open-multichain       do not require an API key on /{chain_id}/api/v2 (default: required)
-  --trust-proxy           take the client IP from X-Forwarded-For (behind a load balancer)
+  --trust-proxy           take the client IP from X-Forwarded-For (behind a load balancer); the
+                          request log's ip is the socket's otherwise
+  --max-head-age <s>      /ready answers 503 for a chain whose head is older than this many seconds
+                          (its highest block's timestamp, and no move seen for as long: an indexer
+                          feeding it has stopped); default off, as a finished chain is fine
+  --log-format <f>        text (default: timestamped lines) or json (one object per line: time,
+                          level, msg and fields); request lines name the key (by name) and the IP
   --metrics-path <path>   where Prometheus metrics are served (default /metrics; not behind keys)
   --no-metrics            do not serve metrics
   --no-docs               do not serve the API docs page
   -h, --help              this help
 
 Stops gracefully on SIGTERM/SIGINT: in-flight requests finish, then the stores close.
+SIGHUP reloads the --keys file and logs what changed (key names and plans, never a key).
 Endpoints besides the API: GET / and /api-docs (interactive API docs), GET /health (liveness),
-GET /ready (every chain's store answers), GET /metrics (Prometheus text format).`;
+GET /ready (every chain's store answers; each chain's head age), GET /metrics (Prometheus text format).`;
 
 const demo = () => import('./commands/demo.ts');
 const index = () => import('./commands/index.ts');
@@ -139,6 +151,8 @@ export interface ServeArgs extends PageFlags {
   readonly publicUrl?: string;
   /** `--cors` (origins or `*`), or false for `--no-cors`; absent: any origin */
   readonly cors?: '*' | readonly string[] | false;
+  readonly maxHeadAgeSeconds?: number;
+  readonly logFormat?: LogFormat;
 }
 
 export function parseServeArgs(args: readonly string[]): ServeArgs {
@@ -162,6 +176,8 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       'public-url': { type: 'string' },
       cors: { type: 'string' },
       'no-cors': { type: 'boolean' },
+      'max-head-age': { type: 'string' },
+      'log-format': { type: 'string' },
       ...PAGE_FLAGS,
     },
   });
@@ -198,6 +214,8 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     ...(values['limiter-timeout'] !== undefined ? { limiterTimeoutMs: positiveMs(values['limiter-timeout']) } : {}),
     openMultichain: values['open-multichain'] ?? false,
     trustProxy: values['trust-proxy'] ?? false,
+    ...(values['max-head-age'] !== undefined ? { maxHeadAgeSeconds: positiveSeconds(values['max-head-age']) } : {}),
+    ...(values['log-format'] !== undefined ? { logFormat: parseLogFormat(values['log-format']) } : {}),
     ...parsePageFlags(values),
   };
 }
@@ -208,9 +226,29 @@ function positiveMs(text: string): number {
   return ms;
 }
 
+function positiveSeconds(text: string): number {
+  const s = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(s) || s <= 0) throw new Error(`--max-head-age expects seconds, got "${text}"`);
+  return s;
+}
+
 async function serve(args: readonly string[]): Promise<number> {
   const options = parseServeArgs(args);
+  const log = createLogger(options.logFormat ?? 'text', process.stdout, process.stderr);
+  const info = (fields: { msg: string } & Record<string, unknown>): void => {
+    const { msg, ...rest } = fields;
+    log.info(msg, rest);
+  };
   const keys: KeysConfig = options.keys ? await loadKeysFile(options.keys) : { keys: [] };
+  const { keys: grants, anonymousPlan, restrictedAddresses, secretKey, ...keysRest } = keys;
+  const keyRing = createKeyRing({
+    keys: grants,
+    ...(anonymousPlan !== undefined ? { anonymousPlan } : {}),
+    ...(restrictedAddresses !== undefined ? { restrictedAddresses } : {}),
+    ...(secretKey !== undefined ? { secretKey } : {}),
+  });
+  // SIGHUP: reload the keys file, never exit (from now on, not only once listening)
+  const stopReloading = reloadKeysOnSighup(options.keys, keyRing, log);
   const opened: OpenedStore[] = [];
   const closeStores = async () => {
     await Promise.allSettled(opened.map((s) => s.close()));
@@ -265,11 +303,16 @@ async function serve(args: readonly string[]): Promise<number> {
       defaultChain,
       ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
       ...(options.cors !== undefined ? { cors: options.cors === false ? false : { origins: options.cors } } : {}),
-      ...keys,
+      ...keysRest,
+      keyRing,
       ...(limiter ? { limiter } : {}),
       ...(options.limiterTimeoutMs !== undefined ? { limiterTimeoutMs: options.limiterTimeoutMs } : {}),
       requireKeyForMultichain: !options.openMultichain,
       proxy: options.trustProxy,
+      ...(options.maxHeadAgeSeconds !== undefined ? { maxHeadAgeSeconds: options.maxHeadAgeSeconds } : {}),
+      log: ({ time: _time, ...line }) => log.info('request', line),
+      onStoreError: (error, request) =>
+        log.error('store error', { endpoint: request.endpoint, chain: request.chainId, error: error instanceof Error ? error.message : String(error) }),
       ...pageOptions(options),
       onClose: closeStores,
     });
@@ -290,18 +333,17 @@ async function serve(args: readonly string[]): Promise<number> {
     info({ msg: 'shutting down', signal });
     process.once(signal, () => process.exit(1)); // a second signal does not wait
     await server.close();
+    stopReloading();
     info({ msg: 'stopped' });
     return 0;
   } catch (e) {
+    stopReloading();
     await limiter?.close?.();
     await closeStores();
     throw e;
   }
 }
 
-function info(fields: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', ...fields })}\n`);
-}
 
 // `tsx host/cli.ts ...` runs it too; bin/scoutkit.ts calls main itself
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -28,6 +28,69 @@ export interface IdentityOptions {
   /** addresses (any case) that a request's path may only mention with `?key=<secretKey>` */
   readonly restrictedAddresses?: readonly string[];
   readonly secretKey?: string;
+  /**
+   * the key set, swappable while serving (`serve` reloads its keys file on SIGHUP): when given,
+   * it replaces `keys`, `anonymousPlan`, `restrictedAddresses` and `secretKey` above
+   */
+  readonly keyRing?: KeyRing;
+}
+
+/** What a key ring holds: the keys file's grants, anonymous plan and restrictions. */
+export interface KeySet {
+  readonly keys?: readonly KeyGrant[];
+  readonly anonymousPlan?: Plan;
+  readonly restrictedAddresses?: readonly string[];
+  readonly secretKey?: string;
+}
+
+/** The key set the request steps read, swapped at once (a request judged before keeps the set it began with). */
+export interface KeyRing {
+  readonly set: KeySet;
+  /** @internal the set as the steps use it */
+  readonly compiled: CompiledKeySet;
+  replace(next: KeySet): void;
+}
+
+interface CompiledKeySet {
+  readonly grants: readonly Grant[];
+  /** keys that matched a grant: a key maps to one digest, so at most one entry per grant */
+  readonly matched: Map<string, Grant>;
+  readonly anonymousPlan: Plan;
+  readonly restricted: readonly string[];
+  readonly secret: Buffer | undefined;
+}
+
+export function createKeyRing(initial: KeySet): KeyRing {
+  let set = initial;
+  let compiled = compileKeySet(initial);
+  return {
+    get set() {
+      return set;
+    },
+    get compiled() {
+      return compiled;
+    },
+    replace(next) {
+      compiled = compileKeySet(next);
+      set = next;
+    },
+  };
+}
+
+function compileKeySet(options: KeySet): CompiledKeySet {
+  const grants: Grant[] = (options.keys ?? []).map((g) => {
+    const digest = grantDigest(g);
+    const id = `key:${digest.toString('hex')}`;
+    const identity: Identity = { kind: 'key', id, plan: g.plan, ...(g.name ? { name: g.name } : {}) };
+    return { digest, id, plan: g.plan, identity, ...(g.name ? { name: g.name } : {}) };
+  });
+  return {
+    grants,
+    matched: new Map(),
+    anonymousPlan: options.anonymousPlan ?? ANONYMOUS_PLAN,
+    restricted: (options.restrictedAddresses ?? []).map((a) => a.toLowerCase()),
+    secret: options.secretKey === undefined ? undefined : sha256(options.secretKey),
+  };
 }
 
 interface Grant {
@@ -53,18 +116,11 @@ export function requestKey(request: Pick<HostRequest, 'headers' | 'query'>): str
 
 /** Sets the request's identity (and its refusal, thrown later by `authorize`); never throws. */
 export function identify(options: IdentityOptions): Step {
-  const grants: Grant[] = (options.keys ?? []).map((g) => {
-    const digest = grantDigest(g);
-    const id = `key:${digest.toString('hex')}`;
-    const identity: Identity = { kind: 'key', id, plan: g.plan, ...(g.name ? { name: g.name } : {}) };
-    return { digest, id, plan: g.plan, identity, ...(g.name ? { name: g.name } : {}) };
-  });
-  // keys that matched a grant: a key maps to one digest, so at most one entry per grant
-  const matched = new Map<string, Grant>();
-  const anonymousPlan = options.anonymousPlan ?? ANONYMOUS_PLAN;
+  const ring = options.keyRing ?? createKeyRing(options);
   const requireKeyForMultichain = options.requireKeyForMultichain ?? true;
 
   return (request, info) => {
+    const { grants, matched, anonymousPlan } = ring.compiled;
     const key = requestKey(request);
     if (key === undefined) {
       info.identity = anonymousCaller(request, anonymousPlan);
@@ -103,10 +159,10 @@ function findGrant(grants: readonly Grant[], digest: Buffer): Grant | undefined 
 
 /** Throws the identity's refusal, or 403 for a restricted address without the right `key`. */
 export function authorize(options: IdentityOptions): Step {
-  const restricted = (options.restrictedAddresses ?? []).map((a) => a.toLowerCase());
-  const secret = options.secretKey === undefined ? undefined : sha256(options.secretKey);
+  const ring = options.keyRing ?? createKeyRing(options);
   return (request, info) => {
     if (info.rejection) throw new ApiException(info.rejection);
+    const { restricted, secret } = ring.compiled;
     if (restricted.length > 0) {
       const path = safeDecode(request.path).toLowerCase();
       if (restricted.some((address) => path.includes(address))) {

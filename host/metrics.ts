@@ -52,7 +52,7 @@ export const UNMATCHED = 'unmatched';
  * collection starts an event-loop monitor that is never stopped) and shown by every server.
  */
 let processRegistry: Registry | undefined;
-function processMetricsRegistry(): Registry {
+export function processMetricsRegistry(): Registry {
   if (processRegistry === undefined) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry, prefix: METRIC_PREFIX });

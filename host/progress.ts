@@ -3,6 +3,7 @@
  * (at most one per interval) otherwise. Start-up facts, reorgs and warnings are always lines.
  */
 import type { IndexerEvent, ProgressEvent } from '../lib/indexer/index.ts';
+import { createThrottle } from './log.ts';
 
 export interface ProgressOutput {
   write(text: string): void;
@@ -39,17 +40,22 @@ export function progressBar(e: ProgressEvent, width: number, startBlock: number)
   return `[${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}]${text}`;
 }
 
-export function createProgressRenderer(out: ProgressOutput, options: { intervalMs?: number; now?: () => number } = {}): ProgressRenderer {
+export function createProgressRenderer(
+  out: ProgressOutput,
+  options: { intervalMs?: number; now?: () => number; /** prefix of each line (e.g. a timestamp), not of the bar */ stamp?: () => string } = {},
+): ProgressRenderer {
   const tty = out.isTTY === true;
   const intervalMs = options.intervalMs ?? (tty ? 100 : 5000);
   const now = options.now ?? Date.now;
   let last = 0;
   let barShown = false;
   let startBlock = 0;
+  // outage lines: at most one per 10 s for each of node and store, with how many they stand for
+  const throttle = createThrottle(10_000, now);
   const line = (text: string): void => {
     if (barShown) out.write('\r\x1b[2K');
     barShown = false;
-    out.write(`${text}\n`);
+    out.write(`${options.stamp === undefined ? '' : `${options.stamp()} `}${text}\n`);
   };
   const render = ((event: IndexerEvent) => {
     switch (event.type) {
@@ -80,6 +86,19 @@ export function createProgressRenderer(out: ProgressOutput, options: { intervalM
         return; // the indexer's log line says it, with what was emptied
       case 'warning':
         line(`warning: ${event.message}`);
+        return;
+      case 'held':
+        return; // the indexer's own log line says it (at a readable rate)
+      case 'waiting': {
+        const { write, count } = throttle(`waiting ${event.on}`);
+        if (write) line(`waiting for the ${event.on} (${Math.round(event.sinceMs / 1000)} s, attempt ${event.attempt}${count > 1 ? `, ${count} waits since last said` : ''}): ${event.message}`);
+        return;
+      }
+      case 'resumed':
+        line(`${event.on} back after ${(event.afterMs / 1000).toFixed(1)} s: resumed`);
+        return;
+      case 'lease':
+        line(event.state === 'acquired' ? 'lease acquired: this indexer writes the store' : `lease ${event.state}${event.holder === null ? '' : ` (held by ${event.holder})`}`);
         return;
     }
   }) as ProgressRenderer;

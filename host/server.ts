@@ -31,6 +31,10 @@ export interface RequestLogLine {
   readonly ms: number;
   /** the chain the request addressed, when it was one of ours */
   readonly chain?: string;
+  /** the caller's key by its name in the keys file (`unnamed` for a key without one), when it gave a valid one; never the key */
+  readonly key?: string;
+  /** the client's address (X-Forwarded-For's only with `proxy`) */
+  readonly ip: string;
 }
 
 export interface ServerOptions extends ExplorerMiddlewareOptions {
@@ -53,6 +57,12 @@ export interface ServerOptions extends ExplorerMiddlewareOptions {
   readonly shutdownTimeoutMs?: number;
   /** a chain slower than this is not ready (default 2 s) */
   readonly readyTimeoutMs?: number;
+  /**
+   * `/ready` fails (503) for a chain whose head is older than this: its highest stored block is
+   * older, and the head has not moved for as long (an indexer feeding it has stopped). Default:
+   * no limit (a finished chain is fine).
+   */
+  readonly maxHeadAgeSeconds?: number;
   /**
    * API docs for people (swagger-ui over `/api/v2/openapi.json`, served locally) at `/` and
    * `/api-docs`; `false` for none
@@ -132,6 +142,7 @@ export function createServer(options: ServerOptions): ScoutkitServer {
       },
     });
   const app = new Koa({ proxy: options.proxy ?? false });
+  const heads = new Map<string, HeadSeen>();
   let server: Server | undefined;
   let closing: Promise<void> | undefined;
 
@@ -160,10 +171,15 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     if (scrape && ctx.path === metricsPath) await scrape(ctx, next);
     else if (ctx.path === '/health') writeJson(ctx, 200, { status: 'ok' });
     else {
-      const states = await readiness(chains, options.readyTimeoutMs ?? 2000);
+      const states = await readiness(chains, options.readyTimeoutMs ?? 2000, heads, options.maxHeadAgeSeconds);
       const ready = !closing && Object.values(states).every((c) => c.ready);
       if (!ready) ctx.set('retry-after', '1');
-      writeJson(ctx, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', chains: states });
+      const stale = Object.entries(states).flatMap(([id, c]) => ('stale' in c && c.stale ? [id] : []));
+      writeJson(ctx, ready ? 200 : 503, {
+        status: ready ? 'ready' : 'unavailable',
+        ...(stale.length > 0 ? { message: `head older than ${options.maxHeadAgeSeconds} s on chain(s) ${stale.join(', ')}` } : {}),
+        chains: states,
+      });
     }
     closeWhenClosing(ctx);
   };
@@ -243,7 +259,9 @@ function requestLog(log: (line: RequestLogLine) => void): Middleware {
     try {
       await next();
     } finally {
-      const chain = requestInfo(ctx)?.chainId;
+      const info = requestInfo(ctx);
+      const chain = info?.chainId;
+      const identity = info?.identity;
       log({
         time: new Date().toISOString(),
         method: ctx.method,
@@ -251,6 +269,8 @@ function requestLog(log: (line: RequestLogLine) => void): Middleware {
         status: ctx.status,
         ms: Math.round((performance.now() - started) * 100) / 100,
         ...(chain !== undefined ? { chain } : {}),
+        ...(identity?.kind === 'key' && info?.rejection === undefined ? { key: identity.name ?? 'unnamed' } : {}),
+        ip: ctx.ip,
       });
     }
   };
@@ -276,24 +296,66 @@ function checkMetricsPath(path: string): string {
   return path;
 }
 
-/** Failures are not described: a store error may name hosts or credentials. */
-type ChainReadiness = { readonly ready: true; readonly highestBlock: number | null } | { readonly ready: false };
+/**
+ * Failures are not described: a store error may name hosts or credentials. The head's age: now
+ * minus the highest block's timestamp, and the seconds since this server saw the head move (null
+ * until it has seen it move).
+ */
+type ChainReadiness =
+  | {
+      readonly ready: boolean;
+      readonly highestBlock: number | null;
+      readonly headAgeSeconds?: number;
+      readonly headMovedSecondsAgo?: number | null;
+      /** older than maxHeadAgeSeconds */
+      readonly stale?: boolean;
+    }
+  | { readonly ready: false };
+
+/** a chain's highest block as last seen by /ready, and when it last changed (ms; null: not seen changing) */
+interface HeadSeen {
+  readonly number: number | null;
+  readonly movedAt: number | null;
+}
 
 async function readiness(
   chains: Readonly<Record<string, ChainConfig>>,
   timeoutMs: number,
+  heads: Map<string, HeadSeen>,
+  maxHeadAgeSeconds: number | undefined,
 ): Promise<Record<string, ChainReadiness>> {
   const entries = await Promise.all(
     Object.entries(chains).map(async ([id, { store }]): Promise<[string, ChainReadiness]> => {
       let timer: NodeJS.Timeout | undefined;
+      const answer = async (): Promise<ChainReadiness> => {
+        const highestBlock = await store.getHighestBlockNumber();
+        const now = Date.now();
+        const seen = heads.get(id);
+        const movedAt = seen === undefined ? null : seen.number !== highestBlock ? now : seen.movedAt;
+        heads.set(id, { number: highestBlock, movedAt });
+        if (highestBlock === null) return { ready: maxHeadAgeSeconds === undefined, highestBlock, ...(maxHeadAgeSeconds === undefined ? {} : { stale: true }) };
+        const block = await store.getBlock({ number: highestBlock });
+        const headAgeSeconds = block === null ? null : Math.max(0, Math.round(now / 1000 - block.timestamp));
+        const headMovedSecondsAgo = movedAt === null ? null : Math.round((now - movedAt) / 1000);
+        // stale when both say so: a fixture's old timestamps with a moving head are fine, and so is a fresh head
+        const age = Math.min(headAgeSeconds ?? Infinity, headMovedSecondsAgo ?? Infinity);
+        const stale = maxHeadAgeSeconds !== undefined && age > maxHeadAgeSeconds;
+        return {
+          ready: !stale,
+          highestBlock,
+          ...(headAgeSeconds !== null ? { headAgeSeconds } : {}),
+          headMovedSecondsAgo,
+          ...(maxHeadAgeSeconds !== undefined ? { stale } : {}),
+        };
+      };
       try {
-        const highestBlock = await Promise.race([
-          store.getHighestBlockNumber(),
+        const state = await Promise.race([
+          answer(),
           new Promise<never>((_r, reject) => {
             timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
           }),
         ]);
-        return [id, { ready: true, highestBlock }];
+        return [id, state];
       } catch {
         return [id, { ready: false }];
       } finally {

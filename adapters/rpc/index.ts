@@ -16,15 +16,15 @@ import type {
   TokenReadResult,
 } from '../../lib/chain-source.ts';
 import { classify, DEFAULT_RETRY, FinalRpcError, NO_HISTORICAL_STATE, NotYetRpcError, withRetry } from './errors.ts';
-import type { RetryPolicy } from './errors.ts';
+import type { RetryListener, RetryPolicy } from './errors.ts';
 import { createRetryReporter } from './report.ts';
 import { traceBlock } from './traces.ts';
 import { createMetadataFetcher } from './metadata.ts';
 import type { MetadataOptions } from './metadata.ts';
 import { arr, hex, num, obj, parseBlock, parseCallTrace, parsePrestateDiff, parseReceipt } from './parse.ts';
 
-export { RetryableRpcError, NotYetRpcError, FinalRpcError, FatalRpcError, classify, nodeError, withRetry } from './errors.ts';
-export type { NodeError, RetryPolicy, RpcFailure } from './errors.ts';
+export { RetryableRpcError, NotYetRpcError, FinalRpcError, FatalRpcError, classify, failureKind, nodeError, withRetry } from './errors.ts';
+export type { NodeError, RetryListener, RetryPolicy, RpcFailure } from './errors.ts';
 export { createMetadataFetcher, resolveUri } from './metadata.ts';
 export { createRpcNode } from './node.ts';
 export type { RpcNodeOptions } from './node.ts';
@@ -42,6 +42,8 @@ export interface RpcChainSourceOptions {
   readonly capabilities?: Partial<ChainCapabilities>;
   /** warnings (e.g. falling back to latest state for reads) and retries (at most one line per kind every 10 s) */
   readonly log?: (line: string) => void;
+  /** told of every retry of a node read (for metrics: `failureKind(err)` names its class); logging is `log`'s */
+  readonly onRetry?: RetryListener;
   /** the `timeout` a trace asked again per transaction is given, where the node takes one (default '25s') */
   readonly longTraceTimeout?: string;
 }
@@ -151,13 +153,21 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const log = options.log ?? (() => {});
   const reporter = createRetryReporter(log);
+  const told = options.onRetry;
+  const onRetry: RetryListener =
+    told === undefined
+      ? reporter.onRetry
+      : (what, err, attempt, delayMs) => {
+          reporter.onRetry(what, err, attempt, delayMs);
+          told(what, err, attempt, delayMs);
+        };
   let requests = 0;
 
   const send = (method: string, params: readonly unknown[]): Promise<unknown> => {
     requests++;
     return raw({ method, params });
   };
-  const call = (method: string, params: readonly unknown[]): Promise<unknown> => withRetry(method, () => send(method, params), policy, reporter.onRetry);
+  const call = (method: string, params: readonly unknown[]): Promise<unknown> => withRetry(method, () => send(method, params), policy, onRetry);
   /** a call whose null answer means "not there yet" on this backend: asked again, then thrown as NotYetRpcError */
   const callPresent = (method: string, params: readonly unknown[]): Promise<unknown> =>
     withRetry(
@@ -168,7 +178,7 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
         return v;
       },
       policy,
-      reporter.onRetry,
+      onRetry,
     );
 
   let caps: Promise<ChainCapabilities> | undefined;

@@ -7,8 +7,13 @@
  */
 import { parseArgs } from 'node:util';
 import { createIndexer } from '../../lib/indexer/index.ts';
-import { createRpcChainSource } from '../../adapters/rpc/index.ts';
-import { createProgressRenderer } from '../progress.ts';
+import { createRpcChainSource, failureKind } from '../../adapters/rpc/index.ts';
+import { createIndexOutput } from '../indexOutput.ts';
+import { createIndexerMetrics, serveIndexerMetrics } from '../indexerMetrics.ts';
+import type { MetricsEndpoint } from '../indexerMetrics.ts';
+import { parseLogFormat } from '../log.ts';
+import type { LogFormat } from '../log.ts';
+import { parsePort } from '../args.ts';
 import { openStore, redact } from '../stores.ts';
 
 export const INDEX_HELP = `Usage: scoutkit index --rpc <url> --db <url> [options]
@@ -27,6 +32,12 @@ Options:
   --batch <n>             blocks per atomic write (default 25)
   --concurrency <n>       blocks fetched at once (default 8)
   --ipfs-gateway <url>    gateway for ipfs:// metadata (default https://ipfs.io/ipfs/)
+  --metrics-port <n>      serve GET /metrics (Prometheus: heads, lag, blocks/s, retries by kind,
+                          held reads, reorgs, outage waits, the lease) and GET /health (200 while
+                          the run loop is alive) on this port (0 picks a free one)
+  --metrics-host <addr>   address the metrics bind (default 127.0.0.1)
+  --log-format <f>        text (default: timestamped lines, a progress bar on a terminal) or json
+                          (one object per line: time, level, msg and fields)
   -h, --help              this help
 
 Node capabilities are probed at start; what the index will lack without tracing is printed.`;
@@ -41,6 +52,9 @@ export interface IndexArgs {
   readonly batch?: number;
   readonly concurrency?: number;
   readonly ipfsGateway?: string;
+  readonly metricsPort?: number;
+  readonly metricsHost?: string;
+  readonly logFormat?: LogFormat;
 }
 
 function blockNumber(value: string | undefined, flag: string): number | undefined {
@@ -70,6 +84,9 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
       batch: { type: 'string' },
       concurrency: { type: 'string' },
       'ipfs-gateway': { type: 'string' },
+      'metrics-port': { type: 'string' },
+      'metrics-host': { type: 'string' },
+      'log-format': { type: 'string' },
     },
   });
   if (values.rpc === undefined) throw new Error('give --rpc <url> (the node to index from)');
@@ -90,6 +107,9 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
     ...(batch !== undefined ? { batch } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(values['ipfs-gateway'] !== undefined ? { ipfsGateway: values['ipfs-gateway'] } : {}),
+    ...(values['metrics-port'] !== undefined ? { metricsPort: parsePort(values['metrics-port']) } : {}),
+    ...(values['metrics-host'] !== undefined ? { metricsHost: values['metrics-host'] } : {}),
+    ...(values['log-format'] !== undefined ? { logFormat: parseLogFormat(values['log-format']) } : {}),
   };
 }
 
@@ -114,21 +134,30 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   }
-  const render = createProgressRenderer(stdout);
+  const output = createIndexOutput(options.logFormat ?? 'text', stdout, stderr);
+  const metrics = options.metricsPort === undefined ? undefined : createIndexerMetrics();
+  let endpoint: MetricsEndpoint | undefined;
   try {
     const sink = store.sink;
-    stdout.write(`scoutkit index: ${redact(options.rpc)} → ${store.description}\n`);
+    output.say(`scoutkit index: ${redact(options.rpc)} → ${store.description}`, 'index', { rpc: redact(options.rpc), store: store.description });
+    if (metrics !== undefined) {
+      endpoint = await serveIndexerMetrics(metrics, options.metricsPort ?? 0, options.metricsHost);
+      output.say(`metrics at ${endpoint.url}/metrics, health at ${endpoint.url}/health`, 'metrics', { url: `${endpoint.url}/metrics`, health: `${endpoint.url}/health` });
+    }
     const source = createRpcChainSource(options.rpc, {
-      log: (l) => stderr.write(`${l}\n`),
+      log: output.rpcLine,
+      ...(metrics !== undefined ? { onRetry: (_what, err) => metrics.onRetry(failureKind(err)) } : {}),
       ...(options.ipfsGateway !== undefined ? { metadata: { ipfsGateway: options.ipfsGateway } } : {}),
     });
     const indexer = createIndexer({
       source,
       sink,
-      onEvent: render,
+      log: output.indexerLine,
+      onEvent: metrics === undefined ? output.event : (e) => (metrics.onEvent(e), output.event(e)),
       ...(options.batch !== undefined ? { batchSize: options.batch } : {}),
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     });
+    metrics?.setAlive(true);
     const summary = await indexer.run({
       ...(options.from !== undefined ? { from: options.from } : {}),
       ...(options.to !== undefined ? { to: options.to } : {}),
@@ -136,13 +165,17 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
       reset: options.reset,
       signal: controller.signal,
     });
-    render.finish();
-    stdout.write(
-      `indexed ${summary.blocks} block(s), ${summary.transactions} transaction(s)${summary.reorgs > 0 ? `, ${summary.reorgs} reorg(s)` : ''}; store head ${summary.indexedHead ?? 'none'}\n`,
+    output.finish();
+    output.say(
+      `indexed ${summary.blocks} block(s), ${summary.transactions} transaction(s)${summary.reorgs > 0 ? `, ${summary.reorgs} reorg(s)` : ''}; store head ${summary.indexedHead ?? 'none'}`,
+      'indexed',
+      { ...summary },
     );
     return 0;
   } finally {
-    render.finish();
+    metrics?.setAlive(false);
+    output.finish();
+    await endpoint?.close();
     if (io.signal === undefined) {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);

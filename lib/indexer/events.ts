@@ -43,7 +43,10 @@ export type IndexerEvent =
   | { readonly type: 'reset' }
   | { readonly type: 'warning'; readonly message: string }
   /** a step the node could not answer now, held back and asked again (nothing stored from it) */
-  | ({ readonly type: 'held' } & HoldReport);
+  | ({ readonly type: 'held' } & HoldReport)
+  | { readonly type: 'waiting'; readonly on: 'node' | 'store'; readonly attempt: number; readonly sinceMs: number; readonly message: string }
+  | { readonly type: 'resumed'; readonly on: 'node' | 'store'; readonly afterMs: number }
+  | { readonly type: 'lease'; readonly state: 'acquired' | 'standby' | 'lost'; readonly holder: string | null };
 
 export interface IndexerOptions {
   readonly source: ChainSource;

@@ -335,7 +335,7 @@ t.test('keys, limits and credits in the multichain form; the config', async (t) 
 
 t.test('scoutkit serve --rpc --public-url', async (t) => {
   const bin = new URL('../../bin/scoutkit.ts', import.meta.url).pathname;
-  const args = ['serve', '--db', 'memory:', '--default-chain', CHAIN, '--rpc', anvil.url, '--public-url', 'https://gw.example', '--port', '0', '--no-docs', '--no-metrics'];
+  const args = ['serve', '--db', 'memory:', '--default-chain', CHAIN, '--rpc', anvil.url, '--public-url', 'https://gw.example', '--port', '0', '--no-docs', '--no-metrics', '--log-format', 'json'];
   const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {

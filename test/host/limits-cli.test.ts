@@ -35,7 +35,7 @@ t.test('scoutkit serve --redis --keys: the plan window, real headers, the config
   const prefix = `scoutkit-test-cli-${process.pid}-${Date.now()}`;
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'host/cli.ts', 'serve', '--db', 'memory:fixture', '--port', '0', '--keys', keys, '--redis', REDIS_URL, '--redis-prefix', prefix],
+    ['--import', 'tsx', 'host/cli.ts', 'serve', '--db', 'memory:fixture', '--port', '0', '--keys', keys, '--redis', REDIS_URL, '--redis-prefix', prefix, '--log-format', 'json'],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   t.teardown(() => void child.kill('SIGTERM'));

@@ -133,7 +133,7 @@ export interface Served {
 export async function startServe(project: string, args: readonly string[], node?: string): Promise<Served> {
   const started = performance.now();
   const bin = join(project, 'node_modules', '.bin', 'scoutkit');
-  const [file, binArgs] = node === undefined ? [bin, ['serve', ...args]] : [node, [bin, 'serve', ...args]];
+  const [file, binArgs] = node === undefined ? [bin, ['serve', ...args, '--log-format', 'json']] : [node, [bin, 'serve', ...args, '--log-format', 'json']];
   const child = spawn(file, binArgs, {
     cwd: project,
     env: cleanEnv(),
