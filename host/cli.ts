@@ -63,8 +63,8 @@ Options:
   --max-head-age <s>      /ready answers 503 for a chain whose head is older than this many seconds
                           (its highest block's timestamp, and no move seen for as long: an indexer
                           feeding it has stopped); default off, as a finished chain is fine
-  --log-format <f>        text (default: timestamped lines) or json (one object per line: time,
-                          level, msg and fields); request lines name the key (by name) and the IP
+  --log-format <f>        json (default: one object per line: time, level, msg and fields) or
+                          text (timestamped lines); request lines name the key (by name) and the IP
   --metrics-path <path>   where Prometheus metrics are served (default /metrics; not behind keys)
   --no-metrics            do not serve metrics
   --no-docs               do not serve the API docs page
@@ -234,7 +234,7 @@ function positiveSeconds(text: string): number {
 
 async function serve(args: readonly string[]): Promise<number> {
   const options = parseServeArgs(args);
-  const log = createLogger(options.logFormat ?? 'text', process.stdout, process.stderr);
+  const log = createLogger(options.logFormat ?? 'json', process.stdout, process.stderr);
   const info = (fields: { msg: string } & Record<string, unknown>): void => {
     const { msg, ...rest } = fields;
     log.info(msg, rest);
