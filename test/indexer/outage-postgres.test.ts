@@ -18,6 +18,8 @@ import { startCli, startServe } from '../support/children.ts';
 import { chainKeys, digest } from '../adapters/sql/digest.ts';
 import { recordingSink, rpc, sendMined } from './helpers.ts';
 
+const t0 = Date.now();
+const mark = (what: string): void => void t.comment(`${what}: ${Date.now() - t0} ms`);
 const server = await startPostgres();
 if (server === null) {
   t.pass('skipped: no Postgres binaries (said above)');
@@ -25,7 +27,9 @@ if (server === null) {
   t.teardown(() => server.close());
   const anvil = await startAnvil();
   t.teardown(() => anvil.stop());
-  await runScenario(anvil.url, { rounds: 1 });
+  mark('postgres up');
+  await runScenario(anvil.url);
+  mark('scenario');
   await rpc(anvil.url, 'evm_setIntervalMining', [1]);
   const dbUrl = server.url();
 
@@ -54,12 +58,16 @@ if (server === null) {
   };
 
   t.test('a Postgres restart: index --follow and serve resume by themselves, nothing lost', async (t) => {
+    // the store migrated here first: the two children start side by side (on a busy machine each takes seconds)
+    await (await openSqlStore(dbUrl)).close();
     const index = startCli(['index', '--rpc', anvil.url, '--db', dbUrl, '--follow', '--batch', '5']);
     t.teardown(() => index.stop());
+    const serving = startServe(['--db', dbUrl]);
     await index.waitFor(/indexing chain 31337/, 60_000);
     const caughtUp = async (): Promise<boolean> => ((await storedHead()) ?? -1) >= (await nodeHead()) - 1;
     await until('caught up', caughtUp, 60_000);
-    const { child: serve, url } = await startServe(['--db', dbUrl]);
+    mark('caught up');
+    const { child: serve, url } = await serving;
     t.teardown(() => serve.stop());
     const get = async (): Promise<{ status: number; json: unknown; retryAfter: string | null; type: string | null }> => {
       const res = await fetch(`${url}/api/v2/blocks`);
@@ -67,6 +75,7 @@ if (server === null) {
       return { status: res.status, json: JSON.parse(text) as unknown, retryAfter: res.headers.get('retry-after'), type: res.headers.get('content-type') };
     };
     t.equal((await get()).status, 200, 'serve answers');
+    mark('serving');
 
     const beforeStop = Date.now();
     await server.stop();
@@ -90,8 +99,10 @@ if (server === null) {
     const startedAt = Date.now();
     t.comment(`Postgres down for ${startedAt - stoppedAt} ms; node head ${headAtRestart} at restart`);
     const resumed = await index.waitFor(/the store answers again: resumed after/, 30_000, stoppedAt);
-    const indexBack = await until('the indexer stored the blocks mined during the outage', async () => ((await storedHead()) ?? -1) >= headAtRestart, 30_000);
-    const serveBack = await until('serve answers 200 again', async () => (await get()).status === 200, 30_000);
+    const [indexBack, serveBack] = await Promise.all([
+      until('the indexer stored the blocks mined during the outage', async () => ((await storedHead()) ?? -1) >= headAtRestart, 30_000),
+      until('serve answers 200 again', async () => (await get()).status === 200, 30_000),
+    ]);
     t.comment(
       `time to resume after the restart: indexer ${indexBack - startedAt} ms (its line: "${resumed.text}"), serve ${serveBack - startedAt} ms`,
     );
@@ -103,6 +114,7 @@ if (server === null) {
     const head = await nodeHead();
     await until('the indexer at the final head', async () => (await storedHead()) === head, 30_000);
     t.equal(await index.stop(), 0, 'index --follow stops cleanly on SIGTERM');
+    mark('resumed and stopped');
     t.equal(serve.exitCode(), null, 'serve never crashed');
 
     const admin = new pg.Client({ connectionString: dbUrl });
@@ -117,6 +129,7 @@ if (server === null) {
     });
     const cleanSink = recordingSink(clean);
     await createIndexer({ source: createRpcChainSource(anvil.url), sink: cleanSink }).run({ to: head });
+    mark('clean run');
     const keys = chainKeys(cleanSink.bundles);
     for (const hash of sent) t.ok(cleanSink.bundles.some((b) => b.transactions.some((tx) => tx.hash === hash)), 'a transaction sent during the outage is on the chain');
     const a = await digest(clean, keys, { limit: 10, light: true });
