@@ -29,6 +29,8 @@ export interface AnvilOptions {
 export interface Anvil {
   readonly url: string;
   readonly port: number;
+  /** the node's process id (tests pause it with SIGSTOP) */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -246,5 +248,5 @@ async function launch(binary: string, args: readonly string[], port: number, tim
     })();
     return stopping;
   };
-  return { url, port, stop };
+  return { url, port, pid: child.pid, stop };
 }

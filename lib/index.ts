@@ -75,5 +75,6 @@ export type * from './domain/records.ts';
 export { TOKEN_TYPES, NFT_TOKEN_TYPES, TRANSACTION_KINDS } from './domain/records.ts';
 export * as ingest from './ingest/derive.ts';
 export { InvalidWriteError, validateBundle, validatePending } from './sink/validate.ts';
+export { StoreUnavailableError } from './sink/unavailable.ts';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging/page.ts';
 export { ENDPOINTS, ENDPOINT_NAMES } from './endpoints/index.ts';

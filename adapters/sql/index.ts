@@ -16,11 +16,15 @@ import { dialectOf, dialectOfUrl, sqliteFile } from './dialect.ts';
 import { migratorConfig } from './migrations/index.ts';
 import { createSqlReader } from './read.ts';
 import { asRows, num, str } from './rows.ts';
+import { guardSink } from './unavailable.ts';
 import { createSqlWriter } from './write.ts';
 import type { SqlWriterMode } from './write.ts';
 
 /** thrown by writeBlocks / writePendingTransactions on a malformed input (nothing is written) */
 export { InvalidWriteError } from '../../lib/sink/validate.ts';
+/** thrown by the DataSink methods when the database cannot be reached now (ask again later) */
+export { StoreUnavailableError } from '../../lib/sink/unavailable.ts';
+export { isStoreUnreachable } from './unavailable.ts';
 
 export type SqlStore = VersionedDataSource &
   DataSink & {
@@ -76,7 +80,8 @@ export function knexConfig(url: string, options: SqlStoreOptions = {}, readers =
  */
 export function createSqlStore(knex: Knex, reader: Knex = knex, writerMode: SqlWriterMode = {}): SqlStore {
   const d = dialectOf(knex);
-  return {
+  // an unreachable database (restarting, a dropped connection, SQLite busy) is thrown as StoreUnavailableError
+  return guardSink({
     ...createSqlReader(reader, d),
     // this object's writes reach its readers at once; other processes' by polling getDataVersion
     ...signalWrites(createSqlWriter(knex, d, writerMode), true),
@@ -100,7 +105,7 @@ export function createSqlStore(knex: Knex, reader: Knex = knex, writerMode: SqlW
       if (reader !== knex) await reader.destroy();
       await knex.destroy();
     },
-  };
+  });
 }
 
 /** Open (and migrate) the store at `url`: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. */

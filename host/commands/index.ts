@@ -6,7 +6,7 @@
  * ends; --reset empties the store first (needed when the node serves another chain).
  */
 import { parseArgs } from 'node:util';
-import { createIndexer } from '../../lib/indexer/index.ts';
+import { createIndexer, OutageError } from '../../lib/indexer/index.ts';
 import { createRpcChainSource, failureKind } from '../../adapters/rpc/index.ts';
 import { createIndexOutput } from '../indexOutput.ts';
 import { createIndexerMetrics, serveIndexerMetrics } from '../indexerMetrics.ts';
@@ -27,7 +27,10 @@ Options:
   --db <url>              store to fill
   --from <n>              first block when the store is empty (default 0)
   --to <n>                last block (default: the node's head)
-  --follow                keep following new blocks (stop with Ctrl-C)
+  --follow                keep following new blocks (stop with Ctrl-C); an outage of the node
+                          or the database is waited out for as long as it lasts
+  --retry-for <seconds>   how long an outage of the node or the database is waited out before
+                          the run fails (default 120; with --follow: forever)
   --reset                 empty the store first (e.g. the dev chain was restarted)
   --batch <n>             blocks per atomic write (default 25)
   --concurrency <n>       blocks fetched at once (default 8)
@@ -55,6 +58,7 @@ export interface IndexArgs {
   readonly metricsPort?: number;
   readonly metricsHost?: string;
   readonly logFormat?: LogFormat;
+  readonly retryForSeconds?: number;
 }
 
 function blockNumber(value: string | undefined, flag: string): number | undefined {
@@ -87,6 +91,7 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
       'metrics-port': { type: 'string' },
       'metrics-host': { type: 'string' },
       'log-format': { type: 'string' },
+      'retry-for': { type: 'string' },
     },
   });
   if (values.rpc === undefined) throw new Error('give --rpc <url> (the node to index from)');
@@ -97,6 +102,8 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
   if (from !== undefined && to !== undefined && to < from) throw new Error(`--to ${to} is below --from ${from}`);
   const batch = positive(values.batch, '--batch');
   const concurrency = positive(values.concurrency, '--concurrency');
+  const retryFor = values['retry-for'];
+  if (retryFor !== undefined && !(/^\d+(\.\d+)?$/.test(retryFor) && Number(retryFor) > 0)) throw new Error(`--retry-for: expected a number of seconds above 0, got "${retryFor}"`);
   return {
     rpc: values.rpc,
     db: values.db,
@@ -110,6 +117,7 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
     ...(values['metrics-port'] !== undefined ? { metricsPort: parsePort(values['metrics-port']) } : {}),
     ...(values['metrics-host'] !== undefined ? { metricsHost: values['metrics-host'] } : {}),
     ...(values['log-format'] !== undefined ? { logFormat: parseLogFormat(values['log-format']) } : {}),
+    ...(retryFor !== undefined ? { retryForSeconds: Number(retryFor) } : {}),
   };
 }
 
@@ -154,17 +162,23 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
       sink,
       log: output.indexerLine,
       onEvent: metrics === undefined ? output.event : (e) => (metrics.onEvent(e), output.event(e)),
+      ...(options.retryForSeconds !== undefined ? { retryForMs: options.retryForSeconds * 1000 } : {}),
       ...(options.batch !== undefined ? { batchSize: options.batch } : {}),
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     });
     metrics?.setAlive(true);
-    const summary = await indexer.run({
-      ...(options.from !== undefined ? { from: options.from } : {}),
-      ...(options.to !== undefined ? { to: options.to } : {}),
-      follow: options.follow,
-      reset: options.reset,
-      signal: controller.signal,
-    });
+    const summary = await indexer
+      .run({
+        ...(options.from !== undefined ? { from: options.from } : {}),
+        ...(options.to !== undefined ? { to: options.to } : {}),
+        follow: options.follow,
+        reset: options.reset,
+        signal: controller.signal,
+      })
+      .catch((e: unknown) => {
+        if (e instanceof OutageError) throw new Error(`${e.message} — raise --retry-for, or run with --follow to wait as long as it takes`, { cause: e });
+        throw e;
+      });
     output.finish();
     output.say(
       `indexed ${summary.blocks} block(s), ${summary.transactions} transaction(s)${summary.reorgs > 0 ? `, ${summary.reorgs} reorg(s)` : ''}; store head ${summary.indexedHead ?? 'none'}`,

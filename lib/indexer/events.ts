@@ -44,6 +44,7 @@ export type IndexerEvent =
   | { readonly type: 'warning'; readonly message: string }
   /** a step the node could not answer now, held back and asked again (nothing stored from it) */
   | ({ readonly type: 'held' } & HoldReport)
+  /** the node or the store is not answering (one event per failed attempt); `resumed` once it answers again */
   | { readonly type: 'waiting'; readonly on: 'node' | 'store'; readonly attempt: number; readonly sinceMs: number; readonly message: string }
   | { readonly type: 'resumed'; readonly on: 'node' | 'store'; readonly afterMs: number }
   | { readonly type: 'lease'; readonly state: 'acquired' | 'standby' | 'lost'; readonly holder: string | null };
@@ -70,6 +71,13 @@ export interface IndexerOptions {
    * long one step may stay unanswered before the run fails (default: forever with `follow`, else 120 s)
    */
   readonly hold?: HoldOptions;
+  /**
+   * how long an outage of the node or the store (nothing answers: connection refused, a paused
+   * node, a database restarting) is waited out before the run fails with an OutageError
+   * (default: forever with `follow`, else 120 s). Waits are logged once a minute and emitted as
+   * `waiting` / `resumed` events.
+   */
+  readonly retryForMs?: number;
   /** clock for rates (default Date.now) */
   readonly now?: () => number;
   /**

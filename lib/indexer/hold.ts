@@ -3,16 +3,18 @@
  * not there yet) is waited out with capped exponential backoff and asked again — nothing is
  * stored from it meanwhile. Holds are counted and said at a rate a person can read (the first
  * at once, then at most one line every 10 s). Without a budget (follow mode) a hold lasts as
- * long as the outage; with one, a step that stays unanswered that long is thrown.
+ * long as the outage; with one, a step that stays unanswered that long is thrown. A node that
+ * is `unavailable` is an outage (outage.ts): said once a minute there, and over at the first answer.
  */
 import { SourceUnavailableError } from '../chain-source.ts';
+import type { Outage } from './outage.ts';
 
 export interface HoldOptions {
   /** first wait (default 200 ms), doubled each time */
   readonly baseDelayMs?: number;
   /** longest wait (default 5 s) */
   readonly maxDelayMs?: number;
-  /** how long one step may stay unanswered before it is thrown (default Infinity) */
+  /** how long one step may stay unanswered before it is thrown (default Infinity; an `unavailable` node is an outage, with the outage's budget) */
   readonly budgetMs?: number;
 }
 
@@ -42,6 +44,8 @@ export function createHold(
     readonly now: () => number;
     /** the run was stopped: a hold ends at once (throwing the error it waited out) */
     readonly aborted: () => boolean;
+    /** the node's outage: told of every `unavailable` hold (it logs them; throws past its budget) and of every answer */
+    readonly outage?: Outage;
   },
 ): Hold {
   const base = options.baseDelayMs ?? 200;
@@ -54,13 +58,16 @@ export function createHold(
   const pause = async (what: string, err: SourceUnavailableError, attempt: number, started: number, cancelled?: () => boolean): Promise<void> => {
     if (deps.aborted() || cancelled?.() === true) throw err;
     counts[err.reason]++;
-    since++;
-    if (deps.now() - started > budget) throw err;
+    const outage = err.reason === 'unavailable' ? deps.outage : undefined;
+    outage?.waiting(`${what}: ${err.message}`);
+    if (outage === undefined) since++;
+    // an outage's budget is the outage's (it threw above); a step not there yet has its own
+    if (outage === undefined && deps.now() - started > budget) throw err;
     const backoff = Math.min(max, base * 2 ** Math.max(0, attempt - 1));
     const delayMs = backoff / 2 + Math.random() * (backoff / 2);
     deps.onHold({ what, reason: err.reason, message: err.message, attempt, delayMs });
     const t = deps.now();
-    if (t - lastLogged >= 10_000) {
+    if (outage === undefined && t - lastLogged >= 10_000) {
       deps.log(`held back ${what}: ${err.message} (${err.reason}; ${since} hold(s) since last said), asking again in ${Math.round(delayMs)} ms`);
       lastLogged = t;
       since = 0;
@@ -74,7 +81,9 @@ export function createHold(
       const started = deps.now();
       for (let attempt = 1; ; attempt++) {
         try {
-          return await step();
+          const result = await step();
+          deps.outage?.resumed();
+          return result;
         } catch (e) {
           if (!(e instanceof SourceUnavailableError)) throw e;
           await pause(what, e, attempt, started, cancelled);

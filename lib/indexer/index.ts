@@ -1,5 +1,7 @@
 /** The indexer: fill a DataSink from a ChainSource (see indexer.ts). */
 export { createIndexer } from './indexer.ts';
+export { OutageError } from './outage.ts';
+export type { OutageTarget } from './outage.ts';
 export type { Indexer, IndexerEvent, IndexerOptions, ProgressEvent, RunOptions, RunSummary } from './events.ts';
 export type { HoldOptions, HoldReport } from './hold.ts';
 export type { ProofOptions, Verdict } from './order.ts';

@@ -10,11 +10,16 @@
  * - write (write.ts): bundles written in order, in batches, each batch atomically, at most one
  *   write in flight while the next batch is fetched.
  *
+ * An outage of the node or the store (nothing answers) is waited out with capped backoff — with
+ * `follow` for as long as it lasts, else within a retry budget — and said once a minute
+ * (outage.ts, storeWait.ts).
+ *
  * The sink's indexed head is the only checkpoint: a run resumes at head + 1, and re-writing a
  * stored block changes nothing, so a crash at any point loses or duplicates nothing. The store's
  * chain identity (chain id, genesis hash) must match the node's.
  */
 import { SourceUnavailableError } from '../chain-source.ts';
+import type { DataSink } from '../ports.ts';
 import { missingFeatures } from './capabilities.ts';
 import type { Indexer, IndexerOptions, RunOptions, RunSummary } from './events.ts';
 import { createFactCache } from './facts.ts';
@@ -25,9 +30,11 @@ import type { Hold } from './hold.ts';
 import { ChainMismatchError } from './identity.ts';
 import type { ChainIdentity } from './identity.ts';
 import { createOrderStep } from './order.ts';
+import { createOutage } from './outage.ts';
 import type { BlockRef, OrderStep } from './order.ts';
 import { createProgress } from './progress.ts';
 import type { Progress } from './progress.ts';
+import { waitOutStore } from './storeWait.ts';
 import { createBatchWriter } from './write.ts';
 
 export type { Indexer, IndexerEvent, IndexerOptions, ProgressEvent, RunOptions, RunSummary } from './events.ts';
@@ -46,6 +53,8 @@ const sleepFor = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
 
 /** one run's state and steps */
 interface Run {
+  /** the sink, with its outages waited out */
+  readonly sink: DataSink;
   stored: BlockRef | null;
   nodeHead: number;
   reorgs: number;
@@ -56,7 +65,7 @@ interface Run {
 }
 
 export function createIndexer(options: IndexerOptions): Indexer {
-  const { source, sink } = options;
+  const { source } = options;
   const log = options.log ?? (() => {});
   const emit = options.onEvent ?? (() => {});
   const batchSize = Math.max(1, options.batchSize ?? 25);
@@ -68,7 +77,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
   const bulkAfterBlocks = Math.max(1, options.bulkAfterBlocks ?? 10_000);
   const cache = createFactCache();
 
-  async function checkIdentity(node: ChainIdentity, reset: boolean): Promise<void> {
+  async function checkIdentity(sink: DataSink, node: ChainIdentity, reset: boolean): Promise<void> {
     if (reset) {
       // said only when there was something to empty (a fresh store has nothing to reset)
       const [head, held] = await Promise.all([sink.getIndexedHead(), sink.getChainIdentity()]);
@@ -100,7 +109,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
   /** Index [start, end] in order; returns early when a block does not continue the one before. */
   async function indexRange(r: Run, start: number, end: number, signal: AbortSignal | undefined): Promise<void> {
     const window = createFetchWindow(r.fetch, start, end, concurrency);
-    const writer = createBatchWriter(sink, batchSize, (bundles, txs) => {
+    const writer = createBatchWriter(r.sink, batchSize, (bundles, txs) => {
       const last = bundles[bundles.length - 1];
       if (last !== undefined) r.stored = { number: last.block.number, hash: last.block.hash };
       r.progress.written(bundles.length, txs);
@@ -137,16 +146,19 @@ export function createIndexer(options: IndexerOptions): Indexer {
     const from = runOptions.from ?? 0;
     const to = runOptions.to;
     const sleep = (ms: number): Promise<void> => sleepFor(ms, signal);
-    const hold = createHold(
-      { budgetMs: follow ? Infinity : 120_000, ...options.hold },
-      { log, onHold: (report) => emit({ type: 'held', ...report }), sleep, now, aborted: () => signal?.aborted === true },
-    );
+    const aborted = (): boolean => signal?.aborted === true;
+    const budgetMs = options.retryForMs ?? (follow ? Infinity : 120_000);
+    const backoff = { baseDelayMs: options.hold?.baseDelayMs ?? 200, maxDelayMs: options.hold?.maxDelayMs ?? 5000 };
+    const outageDeps = { log, emit, now };
+    const sink = waitOutStore(options.sink, createOutage('store', { budgetMs, maxDelayMs: backoff.maxDelayMs }, outageDeps), backoff, { sleep, aborted });
+    const nodeOutage = createOutage('node', { budgetMs, maxDelayMs: backoff.maxDelayMs }, outageDeps);
+    const hold = createHold({ budgetMs, ...options.hold }, { log, onHold: (report) => emit({ type: 'held', ...report }), sleep, now, aborted, outage: nodeOutage });
 
     const [chainId, genesisHash, caps, firstHead] = await hold.retry('start-up', () =>
       Promise.all([source.chainId(), source.blockHash(0), source.capabilities(), source.headNumber()]),
     );
     if (genesisHash === null) throw new Error('the node has no block 0');
-    await checkIdentity({ chainId, genesisHash }, runOptions.reset ?? false);
+    await checkIdentity(sink, { chainId, genesisHash }, runOptions.reset ?? false);
 
     const missing = missingFeatures(caps);
     log(`chain ${chainId}, genesis ${genesisHash}, node head ${firstHead}`);
@@ -154,6 +166,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     for (const m of missing) log(`missing on this node: ${m}`);
 
     const r: Run = {
+      sink,
       stored: await sink.getIndexedHead(),
       nodeHead: firstHead,
       reorgs: 0,
@@ -189,6 +202,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     const turn = async (first: boolean): Promise<boolean> => {
       if (first && !(await checkStoredHead())) return true;
       r.nodeHead = await source.headNumber();
+      nodeOutage.resumed();
       const start = r.stored === null ? from : r.stored.number + 1;
       const target = to === undefined ? r.nodeHead : Math.min(to, r.nodeHead);
       if (start > target) {
@@ -224,9 +238,10 @@ export function createIndexer(options: IndexerOptions): Indexer {
         first = false;
         attempt = 0;
       } catch (e) {
+        // stopped while waiting for the node or the store: a clean stop
+        if (signal?.aborted) break;
         // the node could not answer this turn: wait and ask again (within the hold's budget)
         if (!(e instanceof SourceUnavailableError)) throw e;
-        if (signal?.aborted) break;
         if (attempt === 0) since = now();
         try {
           await hold.pause('indexing', e, ++attempt, since);

@@ -34,6 +34,7 @@ t.same(Object.keys(lib).sort(), [
   'RPC_CODES',
   'RPC_ENDPOINT',
   'RPC_METHODS',
+  'StoreUnavailableError',
   'TOKEN_TYPES',
   'TRANSACTION_KINDS',
   'allowHeader',

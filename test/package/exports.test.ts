@@ -20,6 +20,7 @@ t.same(Object.keys(rpc).sort(), [
 ], 'scoutkit/rpc');
 t.same(Object.keys(indexer).sort(), [
   'ChainMismatchError',
+  'OutageError',
   'ReorgTooDeepError',
   'createFactCache',
   'createIndexer',
