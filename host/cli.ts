@@ -48,6 +48,8 @@ Options:
   --cors <origins>        origins browsers may call from: * (the default, as Blockscout) or a
                           comma-separated list such as https://app.example,http://localhost:5173
   --no-cors               no CORS headers (browsers on other origins cannot call)
+  --no-compress           answer uncompressed (default: gzip or brotli as the client accepts,
+                          from 1 KB; a cached answer's compressed form is made once)
   --keys <file>           API keys, plans and restricted addresses (JSON; see docs/operations.md "Keys file")
   --redis <url>           share rate limits between hosts through Redis (e.g. redis://127.0.0.1:6379)
   --redis-prefix <name>   namespace of the limiter's Redis keys (default scoutkit)
@@ -134,6 +136,8 @@ export interface ServeArgs extends PageFlags {
   readonly limiterTimeoutMs?: number;
   readonly openMultichain: boolean;
   readonly trustProxy: boolean;
+  /** false for `--no-compress` */
+  readonly compress: boolean;
   /** chain id (undefined: the default chain, known once the --db store is open) → node URL */
   readonly rpc: readonly (readonly [string | undefined, string])[];
   readonly publicUrl?: string;
@@ -162,6 +166,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       'public-url': { type: 'string' },
       cors: { type: 'string' },
       'no-cors': { type: 'boolean' },
+      'no-compress': { type: 'boolean' },
       ...PAGE_FLAGS,
     },
   });
@@ -198,6 +203,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     ...(values['limiter-timeout'] !== undefined ? { limiterTimeoutMs: positiveMs(values['limiter-timeout']) } : {}),
     openMultichain: values['open-multichain'] ?? false,
     trustProxy: values['trust-proxy'] ?? false,
+    compress: !(values['no-compress'] ?? false),
     ...parsePageFlags(values),
   };
 }
@@ -267,6 +273,7 @@ async function serve(args: readonly string[]): Promise<number> {
       ...(options.limiterTimeoutMs !== undefined ? { limiterTimeoutMs: options.limiterTimeoutMs } : {}),
       requireKeyForMultichain: !options.openMultichain,
       proxy: options.trustProxy,
+      ...(options.compress ? {} : { compress: false as const }),
       ...pageOptions(options),
       onClose: closeStores,
     });
