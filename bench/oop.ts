@@ -6,6 +6,7 @@
  * run back to back in each run; the ratio printed is the median of the runs' own ratios.
  *
  * BENCH_PROFILE=<dir>: the server process runs with `node --cpu-prof` into that directory.
+ * BENCH_STORES=memory: one store only (default memory,sqlite).
  * SCOUTKIT_BENCH_ROOT: the server side's code from another checkout (see bench/oop-server.ts).
  */
 import { spawn, execFile } from 'node:child_process';
@@ -42,7 +43,7 @@ export async function outOfProcess(options: { runs: number; seconds: number; con
   const profile = process.env.BENCH_PROFILE;
   console.log(`\nout of process: autocannon CLI (${connections} connections) → server process; ${runs} runs × ${seconds} s; medians`);
   let ok = true;
-  for (const store of ['memory', 'sqlite']) {
+  for (const store of (process.env.BENCH_STORES ?? 'memory,sqlite').split(',')) {
     const nodeArgs = ['--import', 'tsx', ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile, '--cpu-prof-name', `server-${store}.cpuprofile`] : []), join(HERE, 'oop-server.ts'), store];
     const child = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
     const lines = createInterface({ input: child.stdout });
