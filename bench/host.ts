@@ -5,6 +5,11 @@
  * Targets: ratio ≥ 0.7 on memory, ≥ 0.5 on SQLite (issue 13). A third column, lib alone in a
  * bare Koa, separates the host's own cost from lib's. The ratio printed is the median of the
  * runs' own ratios (host and bare measured back to back).
+ *
+ * Then the out-of-process measurement (bench/oop.ts): autocannon's CLI in its own process against
+ * a `scoutkit serve`-equivalent server in another, beside a bare Koa serving the same (and the same
+ * precompressed) bytes, with and without `Accept-Encoding: gzip, br`. BENCH_IN_PROCESS=0 skips the
+ * in-process part; BENCH_OUT_OF_PROCESS=0 the other.
  */
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +26,7 @@ import { createServer } from '../host/index.ts';
 import { createMemoryStore } from '../adapters/memory/index.ts';
 import { openSqlStore } from '../adapters/sql/index.ts';
 import { loadFixtureChain } from '../fixture/index.ts';
+import { outOfProcess } from './oop.ts';
 
 interface AutocannonResult {
   readonly requests: { readonly average: number };
@@ -62,7 +68,7 @@ async function listenKoa(app: Koa): Promise<{ server: Server; url: string }> {
 console.log(`scoutkit host bench: ${RUNS} runs × ${DURATION} s, ${CONNECTIONS} connections, fixture chain; medians`);
 const rate = (x: number) => `${x.toFixed(0).padStart(6)} req/s`;
 let failed = false;
-for (const spec of stores) {
+for (const spec of process.env.BENCH_IN_PROCESS === '0' ? [] : stores) {
   const store = await spec.open();
   const { facts } = await loadFixtureChain(store);
   const targets = [
@@ -132,4 +138,5 @@ for (const spec of stores) {
   await store.close?.();
 }
 rmSync(dir, { recursive: true, force: true });
+if (process.env.BENCH_OUT_OF_PROCESS !== '0' && !(await outOfProcess({ runs: RUNS, seconds: DURATION, connections: 16 }))) failed = true;
 if (failed) process.exitCode = 1;

@@ -52,6 +52,8 @@ Options:
   --cors <origins>        origins browsers may call from: * (the default, as Blockscout) or a
                           comma-separated list such as https://app.example,http://localhost:5173
   --no-cors               no CORS headers (browsers on other origins cannot call)
+  --no-compress           answer uncompressed (default: gzip or brotli as the client accepts,
+                          from 1 KB; a cached answer's compressed form is made once)
   --keys <file>           API keys, plans and restricted addresses (JSON; see docs/operations.md "Keys file");
                           reloaded on SIGHUP (a file that does not parse keeps the old keys)
   --redis <url>           share rate limits between hosts through Redis (e.g. redis://127.0.0.1:6379)
@@ -146,6 +148,8 @@ export interface ServeArgs extends PageFlags {
   readonly limiterTimeoutMs?: number;
   readonly openMultichain: boolean;
   readonly trustProxy: boolean;
+  /** false for `--no-compress` */
+  readonly compress: boolean;
   /** chain id (undefined: the default chain, known once the --db store is open) → node URL */
   readonly rpc: readonly (readonly [string | undefined, string])[];
   readonly publicUrl?: string;
@@ -178,6 +182,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       'no-cors': { type: 'boolean' },
       'max-head-age': { type: 'string' },
       'log-format': { type: 'string' },
+      'no-compress': { type: 'boolean' },
       ...PAGE_FLAGS,
     },
   });
@@ -216,6 +221,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     trustProxy: values['trust-proxy'] ?? false,
     ...(values['max-head-age'] !== undefined ? { maxHeadAgeSeconds: positiveSeconds(values['max-head-age']) } : {}),
     ...(values['log-format'] !== undefined ? { logFormat: parseLogFormat(values['log-format']) } : {}),
+    compress: !(values['no-compress'] ?? false),
     ...parsePageFlags(values),
   };
 }
@@ -313,6 +319,7 @@ async function serve(args: readonly string[]): Promise<number> {
       log: ({ time: _time, ...line }) => log.info('request', line),
       onStoreError: (error, request) =>
         log.error('store error', { endpoint: request.endpoint, chain: request.chainId, error: error instanceof Error ? error.message : String(error) }),
+      ...(options.compress ? {} : { compress: false as const }),
       ...pageOptions(options),
       onClose: closeStores,
     });

@@ -64,7 +64,7 @@ export function answerEtherscan(explorer: Explorer, write: WriteJson): Middlewar
     const form = forms.get(ctx);
     if (form !== undefined) {
       if ('tooLarge' in form) {
-        write(ctx, 413, { status: '0', message: `Request body too large: at most ${MAX_FORM_BODY_BYTES} bytes`, result: null });
+        await write(ctx, 413, { status: '0', message: `Request body too large: at most ${MAX_FORM_BODY_BYTES} bytes`, result: null });
         return;
       }
       query = { ...query, ...form.params };
@@ -77,6 +77,6 @@ export function answerEtherscan(explorer: Explorer, write: WriteJson): Middlewar
       ctx.body = response.body;
       return;
     }
-    write(ctx, response.status, response.body as JsonValue);
+    await write(ctx, response.status, response.body as JsonValue);
   };
 }

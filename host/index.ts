@@ -6,6 +6,8 @@ export type { UpgradeVerdict } from './upgrade.ts';
 export { createServer } from './server.ts';
 export { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, corsMiddleware, parseCorsOrigins } from './cors.ts';
 export type { CorsOptions } from './cors.ts';
+export { DEFAULT_COMPRESS_THRESHOLD } from './compress.ts';
+export type { CompressEvent, CompressOptions } from './compress.ts';
 export type { RequestLogLine, ScoutkitServer, ServerDocsOptions, ServerMetricsOptions, ServerOptions } from './server.ts';
 export { createMetrics } from './metrics.ts';
 export type { ExplorerMetrics, MetricsOptions } from './metrics.ts';

@@ -25,7 +25,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { allowHeader, callCount, classifyPath, CONFIG_ENDPOINT, errorResponse, ETHERSCAN_ENDPOINT, matchRoute, parseJson, RPC_ENDPOINT, toJson } from '../lib/index.ts';
+import { allowHeader, callCount, classifyPath, CONFIG_ENDPOINT, errorResponse, ETHERSCAN_ENDPOINT, isCachedResponse, matchRoute, parseJson, RPC_ENDPOINT, toJson } from '../lib/index.ts';
 import type { ApiError, ApiForm, EndpointRequest, Explorer, JsonValue, RawQuery, RequestBody, RouteMatcher } from '../lib/index.ts';
 import { parseBody } from './body.ts';
 import { authorize, identify } from './identity.ts';
@@ -36,7 +36,10 @@ import { ApiException, requestInfo, setRequestInfo } from './request.ts';
 import type { RequestInfo, Step } from './request.ts';
 import { answerEtherscan, readEtherscanBody } from './etherscan.ts';
 import { answerConfig, answerRpc, readBody } from './rpc.ts';
+import type { WriteJson } from './rpc.ts';
 import { corsMiddleware } from './cors.ts';
+import { createCompressor } from './compress.ts';
+import type { CompressOptions, Compressor } from './compress.ts';
 import { documentServers } from './openapiServers.ts';
 import type { CorsOptions } from './cors.ts';
 import { judgeUpgradeBy } from './upgrade.ts';
@@ -53,6 +56,11 @@ export interface ExplorerMiddlewareOptions extends IdentityOptions, RateLimitOpt
   readonly cors?: CorsOptions | false;
   /** an upgrade request's client IP from X-Forwarded-For (`judgeUpgrade`; a Koa request's follows its app's `proxy`) */
   readonly proxy?: boolean;
+  /**
+   * gzip / brotli as the client accepts (host/compress.ts): a cached answer's forms made once,
+   * others from `threshold` bytes (default 1024), CSV exports on the fly; default on; `false`: none
+   */
+  readonly compress?: CompressOptions | false;
 }
 
 /** The middleware, and the same steps for an HTTP upgrade request (a socket to come). */
@@ -75,17 +83,20 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
   const report = options.onError ?? logUnexpected;
   const cors = options.cors === false ? undefined : corsMiddleware(options.cors);
   const routes: RouteMatcher<string> = explorer.routes ?? matchRoute;
+  const compressor = createCompressor(options.compress);
+  // every JSON answer of ours (errors included): bytes, compressed as the client accepts
+  const write: WriteJson = (ctx, status, body) => sendJson(ctx, status, body, compressor);
   // lib's route table picks the endpoint straight from the path (no router in front of it: one
   // match per request), then the same steps serve every endpoint
-  const chain = serveSteps(steps, answer(explorer, documentServers({ prefix, ...options })), report, cors);
-  const rpcChain = serveSteps(steps, answerRpc(explorer, writeJson), report, cors);
+  const chain = serveSteps(steps, answer(explorer, compressor, documentServers({ prefix, ...options })), report, write, cors);
+  const rpcChain = serveSteps(steps, answerRpc(explorer, write), report, write, cors);
   const enterRpc = async (ctx: ParameterizedContext, next: () => Promise<unknown>, form: ApiForm, chainId: string) => {
     const read = ctx.method === 'POST' ? await readBody(ctx) : undefined;
     const units = read !== undefined && 'text' in read ? callCount(parseJson(read.text)) : 1;
     return rpcChain(ctx, next, setRequestInfo(ctx, { endpoint: RPC_ENDPOINT, chainId, form, params: {}, units }));
   };
-  const configChain = serveSteps(steps, answerConfig(explorer, { prefix, ...options }, writeJson), report, cors);
-  const etherscanChain = serveSteps(steps, answerEtherscan(explorer, writeJson), report, cors);
+  const configChain = serveSteps(steps, answerConfig(explorer, { prefix, ...options }, write), report, write, cors);
+  const etherscanChain = serveSteps(steps, answerEtherscan(explorer, write), report, write, cors);
 
   const middleware: Middleware = (ctx, next) => {
     const path = ctx.path;
@@ -152,6 +163,7 @@ function serveSteps(
   steps: readonly Step[],
   last: Middleware,
   report: (error: unknown, ctx: ParameterizedContext) => void,
+  write: WriteJson,
   cors?: Middleware,
 ): (ctx: ParameterizedContext, next: () => Promise<unknown>, info: RequestInfo) => Promise<void> {
   const run = async (ctx: ParameterizedContext, next: () => Promise<unknown>, info: RequestInfo): Promise<void> => {
@@ -163,7 +175,7 @@ function serveSteps(
       }
       await last(ctx, next);
     } catch (e) {
-      renderError(ctx, e, report);
+      await renderError(ctx, e, report, write);
     }
   };
   if (cors === undefined) return run;
@@ -191,7 +203,12 @@ export function renderErrors(options: Pick<ExplorerMiddlewareOptions, 'onError'>
   };
 }
 
-function renderError(ctx: ParameterizedContext, e: unknown, report: (error: unknown, ctx: ParameterizedContext) => void): void {
+function renderError(
+  ctx: ParameterizedContext,
+  e: unknown,
+  report: (error: unknown, ctx: ParameterizedContext) => void,
+  write: WriteJson = writeJson,
+): Promise<void> | void {
   let error: ApiError;
   if (e instanceof ApiException) {
     error = e.error;
@@ -201,11 +218,11 @@ function renderError(ctx: ParameterizedContext, e: unknown, report: (error: unkn
   }
   for (const header of LIMIT_HEADERS) if (ctx.response.headers[header] === undefined) ctx.set(header, '-1');
   const { status, body } = errorResponse(error);
-  writeJson(ctx, status, body as JsonValue);
+  return write(ctx, status, body as JsonValue);
 }
 
 /** `servers`: our OpenAPI document as mounted here (host/openapiServers.ts), when not at the root. */
-function answer(explorer: Explorer, servers?: (document: JsonValue) => JsonValue): Middleware {
+function answer(explorer: Explorer, compressor: Compressor, servers?: (document: JsonValue) => JsonValue): Middleware {
   return async (ctx) => {
     const info = requestInfo(ctx);
     if (info?.allow !== undefined) {
@@ -223,10 +240,13 @@ function answer(explorer: Explorer, servers?: (document: JsonValue) => JsonValue
     // lib's answers name their JSON content type: set it once (koa keeps a type already set)
     if (ctx.response.get('content-type') === '') ctx.type = JSON_TYPE;
     if (response.stream !== undefined) {
-      ctx.body = streamBody(response.stream, ctx);
+      ctx.body = streamBody(response.stream, ctx, compressor);
       return;
     }
-    ctx.body = jsonText(servers !== undefined && info.endpoint === 'openApi' ? servers(response.body) : response.body);
+    const body = servers !== undefined && info.endpoint === 'openApi' ? servers(response.body) : response.body;
+    // a cached answer (the same objects on every hit) keeps its bytes and compressed forms
+    const keep = isCachedResponse(response) && body !== null && typeof body === 'object' ? body : undefined;
+    await compressor.send(ctx, jsonText(body), keep);
   };
 }
 
@@ -236,12 +256,15 @@ function answer(explorer: Explorer, servers?: (document: JsonValue) => JsonValue
  * held whole. A HEAD answer reads nothing (koa writes no body). A failure mid-stream (the status is already sent)
  * ends the connection, as the HTTP/1.1 way to say the body is incomplete.
  */
-function streamBody(stream: AsyncIterable<string>, ctx: ParameterizedContext): Readable {
+function streamBody(stream: AsyncIterable<string>, ctx: ParameterizedContext, compressor: Compressor): Readable {
   // HEAD: koa sends the headers and never reads the stream (nor does it start the export)
   const readable = Readable.from(stream, { objectMode: false, highWaterMark: 1 });
   // koa would otherwise answer a failed stream with its own 500 text: the status is already sent
   readable.on('error', () => ctx.req.socket.destroy());
-  return readable;
+  // compressed on the fly when the client accepts it (a failure of the source fails this one too)
+  const body = compressor.stream(ctx, readable);
+  if (body !== readable) body.on('error', () => ctx.req.socket.destroy());
+  return body;
 }
 
 const isEndpoint = (name: RequestInfo['endpoint']): name is EndpointRequest['endpoint'] =>
@@ -258,10 +281,18 @@ async function readRouteBody(ctx: ParameterizedContext, maxBytes: number): Promi
   return parsed.body === undefined ? {} : { body: parsed.body };
 }
 
+/** A JSON answer as it is (the server's own small answers: /health, /ready, its 404). */
 export function writeJson(ctx: ParameterizedContext, status: number, body: JsonValue): void {
   ctx.status = status;
   ctx.type = JSON_TYPE;
   ctx.body = jsonText(body);
+}
+
+/** A JSON answer as bytes, compressed as the client accepts when it is worth it. */
+function sendJson(ctx: ParameterizedContext, status: number, body: JsonValue, compressor: Compressor): Promise<void> | undefined {
+  ctx.status = status;
+  ctx.type = JSON_TYPE;
+  return compressor.send(ctx, jsonText(body));
 }
 
 /** lib hands out the same body object for a cached answer: serialise each body once. */

@@ -46,8 +46,8 @@ export async function readBody(ctx: ParameterizedContext, limit = MAX_RPC_BODY_B
   return read;
 }
 
-/** How the host writes a JSON answer (middleware.ts's `writeJson`). */
-export type WriteJson = (ctx: ParameterizedContext, status: number, body: JsonValue) => void;
+/** How the host writes a JSON answer (middleware.ts's: compressed as the client accepts, so it may wait). */
+export type WriteJson = (ctx: ParameterizedContext, status: number, body: JsonValue) => Promise<void> | void;
 
 /** The body `readBody` read for this request. */
 export const bodyOf = (ctx: object): BodyRead | undefined => bodies.get(ctx);
@@ -64,12 +64,12 @@ export function answerRpc(explorer: Explorer, write: WriteJson): Middleware {
     if (!info || !read) throw new ApiException({ kind: 'RouteNotFound' });
     if ('tooLarge' in read) {
       const error = { code: RPC_CODES.invalidRequest, message: `request body too large: at most ${MAX_RPC_BODY_BYTES} bytes` };
-      write(ctx, 413, { jsonrpc: '2.0', id: null, error });
+      await write(ctx, 413, { jsonrpc: '2.0', id: null, error });
       return;
     }
     const response = await explorer.rpc({ chainId: info.chainId, body: parseJson(read.text) });
     for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
-    write(ctx, response.status, response.body);
+    await write(ctx, response.status, response.body);
   };
 }
 
@@ -88,7 +88,7 @@ export function answerConfig(explorer: Explorer, options: ConfigOptions, write: 
       throw new ApiException({ kind: 'MethodNotAllowed' });
     }
     const baseUrl = options.publicUrl ?? `${ctx.protocol}://${ctx.host}${options.prefix ?? ''}`;
-    write(ctx, 200, gatewayConfig({ chainIds: explorer.chainIds, baseUrl, ...(options.costs ? { costs: options.costs } : {}) }));
+    await write(ctx, 200, gatewayConfig({ chainIds: explorer.chainIds, baseUrl, ...(options.costs ? { costs: options.costs } : {}) }));
   };
 }
 

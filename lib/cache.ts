@@ -42,6 +42,17 @@ export function requestKey(request: EndpointRequest): string {
   return `${JSON.stringify(request.chainId)} ${request.form ?? 'instance'} ${request.endpoint} ${sortedPairs(request.params)}?${sortedPairs(singleValues(request.query))}`;
 }
 
+/** Every answer any cache kept (weakly: a dropped answer goes with its last reference). */
+const kept = new WeakSet<ExplorerResponse>();
+
+/**
+ * Whether this answer was kept by a response cache: the same object is then handed out on every
+ * hit, so a host may derive its bytes (encoded, compressed) once and keep them beside it.
+ */
+export function isCachedResponse(response: ExplorerResponse): boolean {
+  return kept.has(response);
+}
+
 export function createResponseCache(options: ResponseCacheOptions = {}): ResponseCache {
   const max = options.maxEntries ?? 500;
   const entries = new Map<string, { readonly version: string; readonly response: ExplorerResponse }>();
@@ -69,6 +80,7 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
       entries.delete(key);
       if (entries.size >= max) entries.delete(entries.keys().next().value as string);
       entries.set(key, { version, response });
+      kept.add(response);
       newest = key;
     },
   };

@@ -42,6 +42,7 @@ export { MAX_LOG_BLOCK_RANGE, MAX_LOG_RESULTS, MAX_LOG_TRANSACTIONS } from './rp
 export { gatewayConfig, CONFIG_PATH, INSTANCE_RPC_PATH, MULTICHAIN_RPC_PATH } from './gateway/config.ts';
 export type { GatewayConfig, GatewayConfigOptions } from './gateway/config.ts';
 export { createExplorer, call, DEFAULT_IPFS_GATEWAY } from './explorer.ts';
+export { isCachedResponse } from './cache.ts';
 export { explorerClient } from './client.ts';
 export type {
   ClientAnswer,

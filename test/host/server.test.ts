@@ -96,6 +96,7 @@ t.test('serve arguments and store URLs', async (t) => {
     host: '127.0.0.1',
     openMultichain: false,
     trustProxy: false,
+    compress: true,
     rpc: [],
   });
   t.equal(parseServeArgs(['--chain', '8=memory:']).defaultChain, '8');
@@ -104,6 +105,7 @@ t.test('serve arguments and store URLs', async (t) => {
   t.same(parseServeArgs(['--db', 'memory:', '--rpc', 'http://127.0.0.1:8545']).rpc, [[undefined, 'http://127.0.0.1:8545']], '--rpc without an id: the default chain, once known');
   t.same([parseServeArgs(['--db', 'memory:', '--cors', 'https://a.example, http://localhost:5173']).cors, parseServeArgs(['--db', 'memory:', '--no-cors']).cors, parseServeArgs(['--db', 'memory:']).cors], [['https://a.example', 'http://localhost:5173'], false, undefined], '--cors, --no-cors');
   t.throws(() => parseServeArgs(['--db', 'memory:', '--cors', '*', '--no-cors']), /not both/);
+  t.equal(parseServeArgs(['--db', 'memory:', '--no-compress']).compress, false, '--no-compress');
   t.throws(() => parseServeArgs(['--db', 'memory:', '--cors', 'a.example']), /not an origin/);
   t.throws(() => parseServeArgs(['--db', 'memory:', '--rpc', '5=nope']), /--rpc expects/);
   t.throws(() => parseServeArgs(['--db', 'memory:', '--public-url', 'gw']), /--public-url expects/);
