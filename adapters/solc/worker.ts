@@ -28,10 +28,12 @@ function solcjs(path) {
   }
   return compile;
 }
+// a native compiler gets no NODE_OPTIONS (the host's loaders are not its business)
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_OPTIONS'));
 function run(request) {
   if (request.compiler.kind === 'native') {
     return execFileSync(request.compiler.path, ['--standard-json'], {
-      input: request.input, encoding: 'utf8', timeout: request.timeoutMs, maxBuffer: 512 * 1024 * 1024, stdio: ['pipe', 'pipe', 'pipe'],
+      env, input: request.input, encoding: 'utf8', timeout: request.timeoutMs, maxBuffer: 512 * 1024 * 1024, stdio: ['pipe', 'pipe', 'pipe'],
     });
   }
   return solcjs(request.compiler.path)(request.input);
