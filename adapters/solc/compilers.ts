@@ -1,0 +1,136 @@
+/**
+ * The compiler directory: solc-js builds (`soljson-v0.8.26+commit.8a97fa7a.js`, or
+ * `soljson-v0.8.26.js`) and native binaries (`solc-0.8.26` or `solc-v0.8.26+commit.8a97fa7a`,
+ * executable), found by version. A missing version is downloaded from the official list
+ * (binaries.soliditylang.org) with its sha256 and keccak256 checked; offline, the error names the
+ * version and the file to put there.
+ */
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { keccak256 } from 'viem';
+import { parseCompilerVersion } from '../../lib/contracts/verifier.ts';
+
+export const SOLC_BINARIES = 'https://binaries.soliditylang.org/bin';
+
+export interface Compiler {
+  readonly kind: 'soljson' | 'native';
+  readonly path: string;
+}
+
+export class CompilerUnavailableError extends Error {
+  override readonly name = 'CompilerUnavailableError';
+}
+
+export interface CompilerDirectoryOptions {
+  /** default: $XDG_CACHE_HOME/scoutkit/compilers or ~/.cache/scoutkit/compilers */
+  readonly dir?: string;
+  /** download missing versions (default true); false: only what is in the directory */
+  readonly download?: boolean;
+  /** default: global fetch */
+  readonly fetch?: typeof fetch;
+  /** default https://binaries.soliditylang.org/bin */
+  readonly baseUrl?: string;
+  /** per request, default 60 s */
+  readonly downloadTimeoutMs?: number;
+}
+
+export function defaultCompilersDir(env: NodeJS.ProcessEnv = process.env): string {
+  const cache = env['XDG_CACHE_HOME'] !== undefined && env['XDG_CACHE_HOME'] !== '' ? env['XDG_CACHE_HOME'] : join(homedir(), '.cache');
+  return join(cache, 'scoutkit', 'compilers');
+}
+
+interface ListBuild {
+  readonly path: string;
+  readonly version: string;
+  readonly longVersion: string;
+  readonly sha256?: string;
+  readonly keccak256?: string;
+}
+
+const isExecutable = (path: string): Promise<boolean> => access(path, constants.X_OK).then(() => true, () => false);
+
+export class CompilerDirectory {
+  readonly dir: string;
+  private readonly options: CompilerDirectoryOptions;
+  private readonly downloads = new Map<string, Promise<Compiler>>();
+
+  constructor(options: CompilerDirectoryOptions = {}) {
+    this.dir = options.dir ?? defaultCompilersDir();
+    this.options = options;
+  }
+
+  /** The compiler for a version: a native binary first, then a solc-js build, then a download. */
+  async find(version: string): Promise<Compiler> {
+    const parsed = parseCompilerVersion(version);
+    if (parsed === null) throw new CompilerUnavailableError(`Invalid compiler version ${JSON.stringify(version)}: expected e.g. v0.8.26+commit.8a97fa7a`);
+    const local = await this.lookup(parsed.semver, parsed.commit);
+    if (local !== null) return local;
+    if (this.options.download === false) throw this.missing(parsed.semver, parsed.commit, 'downloads are off');
+    const key = `${parsed.semver}+${parsed.commit ?? ''}`;
+    let pending = this.downloads.get(key);
+    if (pending === undefined) {
+      pending = this.download(parsed.semver, parsed.commit).finally(() => this.downloads.delete(key));
+      this.downloads.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async lookup(semver: string, commit: string | undefined): Promise<Compiler | null> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const long = commit === undefined ? null : `v${semver}+commit.${commit}`;
+    const fits = (rest: string): boolean => rest === `v${semver}` || rest === semver || (long === null ? rest.startsWith(`v${semver}+commit.`) : rest === long);
+    for (const name of names.sort()) {
+      if (name.startsWith('solc-') && fits(name.slice(5)) && (await isExecutable(join(this.dir, name)))) return { kind: 'native', path: join(this.dir, name) };
+    }
+    for (const name of names.sort()) {
+      if (name.startsWith('soljson-') && name.endsWith('.js') && fits(name.slice(8, -3))) return { kind: 'soljson', path: join(this.dir, name) };
+    }
+    return null;
+  }
+
+  private missing(semver: string, commit: string | undefined, why: string): CompilerUnavailableError {
+    const file = commit === undefined ? `soljson-v${semver}+commit.<hash>.js` : `soljson-v${semver}+commit.${commit}.js`;
+    return new CompilerUnavailableError(
+      `Compiler v${semver}${commit === undefined ? '' : `+commit.${commit}`} is not available (${why}): put ${file} (from ${SOLC_BINARIES}/ or npm's solc@${semver} soljson.js) or a native solc-${semver} in ${this.dir}`,
+    );
+  }
+
+  private async download(semver: string, commit: string | undefined): Promise<Compiler> {
+    const base = this.options.baseUrl ?? SOLC_BINARIES;
+    const get = async (url: string): Promise<Uint8Array> => {
+      let res: Response;
+      try {
+        res = await (this.options.fetch ?? fetch)(url, { signal: AbortSignal.timeout(this.options.downloadTimeoutMs ?? 60_000) });
+      } catch (e) {
+        const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : '';
+        throw this.missing(semver, commit, `cannot reach ${url}${cause}`);
+      }
+      if (!res.ok) throw this.missing(semver, commit, `${url} answered ${res.status}`);
+      return new Uint8Array(await res.arrayBuffer());
+    };
+    let list: { builds?: readonly ListBuild[] };
+    try {
+      list = JSON.parse(new TextDecoder().decode(await get(`${base}/list.json`))) as { builds?: readonly ListBuild[] };
+    } catch (e) {
+      if (e instanceof CompilerUnavailableError) throw e;
+      throw this.missing(semver, commit, `${base}/list.json is not JSON`);
+    }
+    const build = (list.builds ?? []).find((b) => b.version === semver && (commit === undefined || b.longVersion === `${semver}+commit.${commit}`));
+    if (build === undefined) throw this.missing(semver, commit, `no such version in ${base}/list.json`);
+    const bytes = await get(`${base}/${build.path}`);
+    const sha = `0x${createHash('sha256').update(bytes).digest('hex')}`;
+    if (build.sha256 !== undefined && build.sha256.toLowerCase() !== sha) throw this.missing(semver, commit, `${build.path}: sha256 ${sha} differs from the list's ${build.sha256}`);
+    const kec = keccak256(bytes);
+    if (build.keccak256 !== undefined && build.keccak256.toLowerCase() !== kec) throw this.missing(semver, commit, `${build.path}: keccak256 ${kec} differs from the list's ${build.keccak256}`);
+    if (build.sha256 === undefined && build.keccak256 === undefined) throw this.missing(semver, commit, `${build.path} has no checksum in the list`);
+    await mkdir(this.dir, { recursive: true });
+    const path = join(this.dir, `soljson-v${build.longVersion}.js`);
+    const tmp = `${path}.${process.pid}.tmp`;
+    await writeFile(tmp, bytes);
+    await rename(tmp, path);
+    return { kind: 'soljson', path };
+  }
+}
