@@ -15,6 +15,7 @@ import { parseCorsOrigins } from './cors.ts';
 import { createRpcNode } from '../adapters/rpc/index.ts';
 import type { OpenedStore } from './stores.ts';
 import type { DataSource } from '../lib/index.ts';
+import type { ChangeFeed } from '../lib/index.ts';
 
 // Each command's module loads when that command runs (or shows its help): `serve` never loads
 // the indexer, the RPC reader or the demo, which keeps the server's memory down.
@@ -223,6 +224,7 @@ async function serve(args: readonly string[]): Promise<number> {
       ...options.chains.map(([id, url]) => [id, url, `--chain ${id}=…`] as const),
     ];
     const chains: Record<string, DataSource> = {};
+    const feeds = new Map<string, ChangeFeed>();
     // in the order given (an object lists numeric keys in ascending order)
     const described: [string, string][] = [];
     for (const [given, url, flag] of wanted) {
@@ -231,6 +233,7 @@ async function serve(args: readonly string[]): Promise<number> {
       const served = await servedChainId(store, given, flag);
       if (chains[served.id] !== undefined) throw new Error(`chain ${served.id} is given twice (by --db and --chain, or by two --chain)`);
       chains[served.id] = store.source;
+      if (store.feed !== undefined) feeds.set(served.id, store.feed);
       described.push([served.id, store.description]);
       const note = unrecordedNote(served, given);
       if (note !== undefined) info({ msg: note, store: store.description, chain: served.id });
@@ -254,7 +257,9 @@ async function serve(args: readonly string[]): Promise<number> {
     const configs = Object.fromEntries(
       Object.entries(chains).map(([id, store]) => {
         const node = nodes.get(id);
-        return [id, node === undefined ? { store } : { store, node }];
+        const feed = feeds.get(id);
+        // its change feed: live updates (/events), and the cache sees another process's write at once
+        return [id, { store, ...(node === undefined ? {} : { node }), ...(feed === undefined ? {} : { feed }) }];
       }),
     );
     const server = createServer({

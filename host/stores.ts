@@ -7,11 +7,14 @@
  * Adapters load on demand, so a memory server never loads knex.
  */
 import type { DataSink, DataSource } from '../lib/index.ts';
+import type { ChangeFeed } from '../lib/index.ts';
 
 export interface OpenedStore {
   readonly source: DataSource;
   /** the same store's write side (every store URL opens a writable store) */
   readonly sink: DataSink;
+  /** what each write changed (this process's and, for SQL, other processes') */
+  readonly feed?: ChangeFeed;
   /** what was opened, without credentials (for logs) */
   readonly description: string;
   close(): Promise<void>;
@@ -25,7 +28,7 @@ export async function openStore(url: string): Promise<OpenedStore> {
   if (url === 'memory:' || url === 'memory') {
     const { createMemoryStore } = await import('../adapters/memory/index.ts');
     const store = createMemoryStore();
-    return { source: store, sink: store, description: 'memory', close: async () => {} };
+    return { source: store, sink: store, feed: store.feed, description: 'memory', close: async () => {} };
   }
   if (url === 'memory:fixture') {
     const { createMemoryStore } = await import('../adapters/memory/index.ts');
@@ -33,7 +36,7 @@ export async function openStore(url: string): Promise<OpenedStore> {
     const { loadFixtureChain } = await import('../fixture/index.ts');
     const store = createMemoryStore();
     await loadFixtureChain(store);
-    return { source: store, sink: store, description: 'memory (fixture chain)', close: async () => {} };
+    return { source: store, sink: store, feed: store.feed, description: 'memory (fixture chain)', close: async () => {} };
   }
   if (/^sqlite:/.test(url) || /^postgres(ql)?:\/\//.test(url)) return openSql(url);
   throw new StoreUrlError(
@@ -49,5 +52,5 @@ export function redact(url: string): string {
 async function openSql(url: string): Promise<OpenedStore> {
   const { openSqlStore } = await import('../adapters/sql/index.ts');
   const store = await openSqlStore(url);
-  return { source: store, sink: store, description: redact(url), close: () => store.close() };
+  return { source: store, sink: store, feed: store.feed, description: redact(url), close: () => store.close() };
 }

@@ -2,6 +2,7 @@
  * One config per chain: what the explorer serves a chain from, handed whole to every dialect
  * (API v2 endpoints, the Etherscan-compatible dialect, JSON-RPC).
  */
+import type { ChangeFeed } from './feed/change.ts';
 import type { DataSource } from './ports.ts';
 import type { RpcNode } from './rpc/node.ts';
 
@@ -15,6 +16,11 @@ export interface ChainConfig {
   readonly store: DataSource;
   /** the node that answers the JSON-RPC state reads a store cannot (eth_call, ...) */
   readonly node?: RpcNode;
+  /**
+   * what each write to the store changed (the stores' own `feed`): live updates
+   * (`explorer.subscribe`, `/events`) and the response cache seeing another process's write at once
+   */
+  readonly feed?: ChangeFeed;
 }
 
 /** A chain as `createExplorer` accepts it: its config, or a bare DataSource for `{ store }`. */

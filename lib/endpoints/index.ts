@@ -64,6 +64,7 @@ import { token } from './token.ts';
 import { tokenCounters } from './tokenCounters.ts';
 import { tokenHolders } from './tokenHolders.ts';
 import { tokenHoldersCsv } from './tokenHoldersCsv.ts';
+import { events } from './events.ts';
 import { tokenInstance } from './tokenInstance.ts';
 import { tokenInstanceHolders } from './tokenInstanceHolders.ts';
 import { tokenInstances } from './tokenInstances.ts';
@@ -163,6 +164,7 @@ const EXPLORER_ENDPOINTS = {
   smartContractsCounters,
   smartContract,
   smartContractAuditReports,
+  events,
 } as const;
 
 /** Explorer endpoints with their parameter types erased. */
