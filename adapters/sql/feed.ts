@@ -42,7 +42,7 @@ export async function logChange(trx: Knex.Transaction, d: Dialect, change: Omit<
     pending: change.pendingAdded.length === 0 ? null : JSON.stringify(change.pendingAdded),
   });
   if (version % 100 === 0) await trx('change_log').where('version', '<=', version - CHANGE_LOG_KEEP).delete();
-  const notice: ChangeNotice = { version, ...change };
+  const notice: ChangeNotice = { version, blocks: change.blocks, rolledBackTo: change.rolledBackTo, pendingAdded: change.pendingAdded };
   if (d.name === 'postgres') {
     // the small payload: the version and the range (pending hashes are read from the log)
     const payload = JSON.stringify({ v: version, b: change.blocks, r: change.rolledBackTo });
