@@ -20,6 +20,8 @@ export const events = defineEndpoint({
   requiredQuery: ['topics'],
   response: t.string,
   produces: 'text/event-stream',
+  // a live stream, not a Blockscout REST answer: left out of the document and the explorer endpoints' table
+  meta: true,
   unprocessableMessage: 'a topic that cannot be joined, too many topics, or a chain without a change feed',
   handler:
     ({ live }) =>
