@@ -18,7 +18,7 @@ import { servedChainId, unrecordedNote, UNRECORDED_CHAIN_ID } from './servedChai
 import { parseCorsOrigins } from './cors.ts';
 import { createRpcNode } from '../adapters/rpc/index.ts';
 import type { OpenedStore } from './stores.ts';
-import type { ContractStore, DataSource } from '../lib/index.ts';
+import type { ChangeFeed, ContractStore, DataSource } from '../lib/index.ts';
 
 // Each command's module loads when that command runs (or shows its help): `serve` never loads
 // the indexer, the RPC reader or the demo, which keeps the server's memory down.
@@ -268,6 +268,7 @@ async function serve(args: readonly string[]): Promise<number> {
     ];
     const chains: Record<string, DataSource> = {};
     const contractStores = new Map<string, ContractStore>();
+    const feeds = new Map<string, ChangeFeed>();
     // in the order given (an object lists numeric keys in ascending order)
     const described: [string, string][] = [];
     for (const [given, url, flag] of wanted) {
@@ -277,6 +278,7 @@ async function serve(args: readonly string[]): Promise<number> {
       if (chains[served.id] !== undefined) throw new Error(`chain ${served.id} is given twice (by --db and --chain, or by two --chain)`);
       chains[served.id] = store.source;
       contractStores.set(served.id, store.contracts);
+      if (store.feed !== undefined) feeds.set(served.id, store.feed);
       described.push([served.id, store.description]);
       const note = unrecordedNote(served, given);
       if (note !== undefined) info({ msg: note, store: store.description, chain: served.id });
@@ -301,7 +303,9 @@ async function serve(args: readonly string[]): Promise<number> {
       Object.entries(chains).map(([id, store]) => {
         const node = nodes.get(id);
         const contracts = contractStores.get(id);
-        return [id, { store, ...(node === undefined ? {} : { node }), ...(contracts === undefined ? {} : { contracts }) }];
+        const feed = feeds.get(id);
+        // its change feed: live updates (/events), and the cache sees another process's write at once
+        return [id, { store, ...(node === undefined ? {} : { node }), ...(contracts === undefined ? {} : { contracts }), ...(feed === undefined ? {} : { feed }) }];
       }),
     );
     const server = createServer({

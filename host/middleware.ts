@@ -230,10 +230,13 @@ function answer(explorer: Explorer, compressor: Compressor, servers?: (document:
       throw new ApiException({ kind: 'MethodNotAllowed' });
     }
     if (!info || !isEndpoint(info.endpoint)) throw new ApiException({ kind: 'RouteNotFound' });
+    // server-sent events: a reconnecting EventSource names the last event it saw in a header
+    const lastEventId = info.endpoint === 'events' ? ctx.get('last-event-id') : '';
+    const query = (lastEventId !== '' && ctx.query['last_event_id'] === undefined ? { ...ctx.query, last_event_id: lastEventId } : ctx.query) as RawQuery;
     const request: EndpointRequest =
       info.bodyLimit === undefined
-        ? { endpoint: info.endpoint, chainId: info.chainId, form: info.form, params: info.params, query: ctx.query as RawQuery }
-        : { endpoint: info.endpoint, chainId: info.chainId, form: info.form, params: info.params, query: ctx.query as RawQuery, method: ctx.method, ...(await readRouteBody(ctx, info.bodyLimit)) };
+        ? { endpoint: info.endpoint, chainId: info.chainId, form: info.form, params: info.params, query }
+        : { endpoint: info.endpoint, chainId: info.chainId, form: info.form, params: info.params, query, method: ctx.method, ...(await readRouteBody(ctx, info.bodyLimit)) };
     const response = await explorer.dispatch(request);
     for (const name in response.headers) ctx.set(name, response.headers[name] as string);
     ctx.status = response.status;

@@ -6,7 +6,7 @@
  *   postgres://...     Postgres (also postgresql://), through adapters/sql
  * Adapters load on demand, so a memory server never loads knex.
  */
-import type { ContractStore, DataSink, DataSource } from '../lib/index.ts';
+import type { ChangeFeed, ContractStore, DataSink, DataSource } from '../lib/index.ts';
 
 export interface OpenedStore {
   readonly source: DataSource;
@@ -14,6 +14,8 @@ export interface OpenedStore {
   readonly sink: DataSink;
   /** verified contracts and verification jobs, in the same store (the same database for SQL) */
   readonly contracts: ContractStore;
+  /** what each write changed (this process's and, for SQL, other processes') */
+  readonly feed?: ChangeFeed;
   /** what was opened, without credentials (for logs) */
   readonly description: string;
   close(): Promise<void>;
@@ -27,7 +29,7 @@ export async function openStore(url: string): Promise<OpenedStore> {
   if (url === 'memory:' || url === 'memory') {
     const { createMemoryContractStore, createMemoryStore } = await import('../adapters/memory/index.ts');
     const store = createMemoryStore();
-    return { source: store, sink: store, contracts: createMemoryContractStore(), description: 'memory', close: async () => {} };
+    return { source: store, sink: store, feed: store.feed, contracts: createMemoryContractStore(), description: 'memory', close: async () => {} };
   }
   if (url === 'memory:fixture') {
     const { createMemoryContractStore, createMemoryStore } = await import('../adapters/memory/index.ts');
@@ -35,7 +37,7 @@ export async function openStore(url: string): Promise<OpenedStore> {
     const { loadFixtureChain } = await import('../fixture/index.ts');
     const store = createMemoryStore();
     await loadFixtureChain(store);
-    return { source: store, sink: store, contracts: createMemoryContractStore(), description: 'memory (fixture chain)', close: async () => {} };
+    return { source: store, sink: store, feed: store.feed, contracts: createMemoryContractStore(), description: 'memory (fixture chain)', close: async () => {} };
   }
   if (/^sqlite:/.test(url) || /^postgres(ql)?:\/\//.test(url)) return openSql(url);
   throw new StoreUrlError(
@@ -51,5 +53,5 @@ export function redact(url: string): string {
 async function openSql(url: string): Promise<OpenedStore> {
   const { createSqlContractStore, openSqlStore } = await import('../adapters/sql/index.ts');
   const store = await openSqlStore(url);
-  return { source: store, sink: store, contracts: createSqlContractStore(store), description: redact(url), close: () => store.close() };
+  return { source: store, sink: store, feed: store.feed, contracts: createSqlContractStore(store), description: redact(url), close: () => store.close() };
 }

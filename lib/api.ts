@@ -3,6 +3,7 @@
  * `EndpointRequest` (or a raw `ExplorerRequest`) and writes the `ExplorerResponse` back.
  */
 import type { ChainConfig, ChainSetting } from './chain-config.ts';
+import type { LiveEvent } from './live/events.ts';
 import type { ENDPOINTS } from './endpoints/index.ts';
 import type { JsonValue } from './json.ts';
 import type { RouteMatcher } from './routes.ts';
@@ -174,4 +175,12 @@ export interface Explorer {
    * envelope `{status, message, result}`, HTTP 200 for nearly every outcome; unknown chain → 404; never throws
    */
   etherscan(request: EtherscanRequest): Promise<ExplorerResponse>;
+  /**
+   * Follow a live topic (Blockscout's: `blocks:new_block`, `transactions:new_transaction`,
+   * `addresses:{hash}`, `tokens:{hash}`, …) of a chain with a change feed: `handler` gets each
+   * event (`{topic, event, payload, version}`, payloads as the API renders them) once, in order.
+   * Returns the unsubscribe function. Throws on a topic that cannot be joined (Blockscout's
+   * reason), an unknown chain, or a chain without a feed.
+   */
+  subscribe?(topic: string, handler: (event: LiveEvent) => void, options?: { readonly chainId?: string }): () => void;
 }

@@ -3,6 +3,7 @@
  * (API v2 endpoints, the Etherscan-compatible dialect, JSON-RPC).
  */
 import type { ContractStore } from './contracts/store.ts';
+import type { ChangeFeed } from './feed/change.ts';
 import type { DataSource } from './ports.ts';
 import type { RpcNode } from './rpc/node.ts';
 
@@ -18,6 +19,11 @@ export interface ChainConfig {
   readonly node?: RpcNode;
   /** verified contracts (sources, ABIs) and verification jobs, keyed by code hash, outside block rollback; without it nothing is verified */
   readonly contracts?: ContractStore;
+  /**
+   * what each write to the store changed (the stores' own `feed`): live updates
+   * (`explorer.subscribe`, `/events`) and the response cache seeing another process's write at once
+   */
+  readonly feed?: ChangeFeed;
 }
 
 /** A chain as `createExplorer` accepts it: its config, or a bare DataSource for `{ store }`. */

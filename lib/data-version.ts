@@ -8,6 +8,7 @@
  *   from the start of the poll, with concurrent requests sharing the one in flight. A foreign
  *   write can therefore go unseen for at most one interval (plus the poll's own duration).
  */
+import type { ChangeFeed } from './feed/change.ts';
 import type { BlockSink, DataSource, DataVersionSignal } from './ports.ts';
 
 /** how often, at most, an explorer asks a shared store for its data version */
@@ -45,6 +46,11 @@ export interface VersionReaderOptions {
   readonly pollMs?: number;
   /** the clock the interval is measured on, in ms (default performance.now) */
   readonly now?: () => number;
+  /**
+   * the store's change feed: a change it announces (another process's write, by NOTIFY) makes
+   * the next request ask for the version at once; the poll stays as the fallback
+   */
+  readonly feed?: ChangeFeed;
 }
 
 /**
@@ -80,11 +86,26 @@ export function createVersionReader(ds: Versioned, options: VersionReaderOptions
   let polled: string | undefined;
   let polledAt = 0;
   let inFlight: Promise<string | undefined> | undefined;
+  let subscribed = false;
+  // bumped by each announced change: a poll started before it must not be kept
+  let generation = 0;
+  const follow = (): void => {
+    // followed from the first request on (a feed may hold a connection only while subscribed)
+    if (subscribed || options.feed === undefined) return;
+    subscribed = true;
+    options.feed.subscribe(() => {
+      generation++;
+      polled = undefined;
+      inFlight = undefined;
+    });
+  };
 
   const poll = (): Promise<string | undefined> => {
     const started = now();
+    const at = generation;
     inFlight = new Promise<string>((resolve) => resolve(getDataVersion.call(ds))).then(
       (version) => {
+        if (at !== generation) return withLocal(version);
         inFlight = undefined;
         polled = version;
         polledAt = started;
@@ -100,6 +121,7 @@ export function createVersionReader(ds: Versioned, options: VersionReaderOptions
   };
 
   return () => {
+    follow();
     if (polled !== undefined && now() - polledAt < pollMs) return withLocal(polled);
     return inFlight ?? poll();
   };

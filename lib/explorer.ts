@@ -39,6 +39,11 @@ import { answerRpc } from './rpc/index.ts';
 import type { RouteMatcher } from './routes.ts';
 import { matchRoute, routeMatcher, routeOf, ROUTES } from './routes.ts';
 import { StreamedBody, streamedHeaders } from './streamed.ts';
+import type { LiveDeps } from './endpoints/endpoint.ts';
+import type { LiveEvent } from './live/events.ts';
+import type { LiveHub } from './live/hub.ts';
+import { createLiveHub } from './live/hub.ts';
+import { parseTopic } from './live/topics.ts';
 
 export const DEFAULT_IPFS_GATEWAY = 'https://ipfs.io/ipfs/';
 
@@ -66,7 +71,16 @@ export interface CreateExplorerOptions extends ExplorerOptions {
    * a method and route the registry already has is refused.
    */
   readonly endpoints?: Readonly<Record<string, AnyEndpoint>>;
+  /**
+   * Live updates of chains with a change feed (`/events`, `explorer.subscribe`): topics per
+   * connection (default 100), the heartbeat comment's interval (default 15 s), messages waiting
+   * for a slow client before it is ended (default 1,000)
+   */
+  readonly live?: { readonly maxTopics?: number; readonly heartbeatMs?: number; readonly maxQueued?: number };
 }
+
+/** What createExplorer returns: an Explorer that also follows live topics. */
+export type LiveExplorer = Explorer & { subscribe(topic: string, handler: (event: LiveEvent) => void, options?: { readonly chainId?: string }): () => void };
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 
@@ -78,7 +92,7 @@ const fromError = (error: ApiError): ExplorerResponse => {
   return { status, headers: status === 503 ? UNAVAILABLE_HEADERS : JSON_HEADERS, body: body as JsonValue };
 };
 
-export function createExplorer(options: CreateExplorerOptions): Explorer {
+export function createExplorer(options: CreateExplorerOptions): LiveExplorer {
   const chains = chainConfigs(options.chains);
   const chainIds = Object.keys(chains);
   const defaultChain = options.defaultChain ?? chainIds[0];
@@ -107,7 +121,7 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
   // a chain with a contract store: its answers also depend on the verified contracts (a verification changes embedded addresses)
   const versionOf = (config: ChainConfig): ReadDataVersion => {
     const poll = { pollMs: options.cache?.versionPollMs, now: options.cache?.now };
-    const records = createVersionReader(config.store, poll);
+    const records = createVersionReader(config.store, { ...poll, feed: config.feed });
     return config.contracts === undefined ? records : combineVersions(records, createVersionReader(config.contracts, poll));
   };
   const versionReaders = new Map<string, ReadDataVersion>(chainIds.map((id) => [id, cache.enabled ? versionOf(chains[id] as ChainConfig) : unversioned]));
@@ -118,6 +132,33 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
       return [id, contracts === undefined ? render : { ...render, contracts }];
     }),
   );
+  // one live hub per chain with a feed, made on first use
+  const hubs = new Map<string, LiveHub>();
+  const hubOf = (chainId: string): LiveHub | undefined => {
+    const chain = chainOf(chainId);
+    if (chain?.feed === undefined) return undefined;
+    let hub = hubs.get(chainId);
+    if (hub === undefined) {
+      hub = createLiveHub(chain.store, chain.feed, render, (error) => options.onError?.(error, { endpoint: 'events', chainId }));
+      hubs.set(chainId, hub);
+    }
+    return hub;
+  };
+  const liveCaps = { maxTopics: options.live?.maxTopics ?? 100, heartbeatMs: options.live?.heartbeatMs ?? 15_000, maxQueued: options.live?.maxQueued ?? 1000 };
+  const liveOf = (chainId: string): LiveDeps | undefined => {
+    const hub = hubOf(chainId);
+    return hub === undefined ? undefined : { hub, ...liveCaps };
+  };
+
+  function subscribe(topic: string, handler: (event: LiveEvent) => void, subscribeOptions: { readonly chainId?: string } = {}): () => void {
+    const chainId = subscribeOptions.chainId ?? defaultChain;
+    if (chainOf(chainId) === undefined) throw new Error(`subscribe: unknown chain ${chainId}`);
+    const parsed = parseTopic(topic);
+    if (typeof parsed === 'string') throw new Error(`subscribe: ${topic}: ${parsed}`);
+    const hub = hubOf(chainId);
+    if (hub === undefined) throw new Error(`subscribe: chain ${chainId} has no change feed (ChainConfig.feed)`);
+    return hub.subscribe(topic, handler);
+  }
 
   async function dispatch(request: EndpointRequest): Promise<ExplorerResponse> {
     const chain = chainOf(request.chainId);
@@ -149,7 +190,8 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     const input = endpoint.body === undefined ? E.right(undefined) : decodeBody(endpoint.body, request.body);
     if (E.isLeft(input)) return fromError(input.left);
     try {
-      const deps = { chain, ds: chain.store, chainId: request.chainId, chainIds, form: request.form ?? 'instance', render: renders.get(request.chainId) ?? render, now, ...csvLimit } as const;
+      const live = endpoint.produces === 'text/event-stream' ? liveOf(request.chainId) : undefined;
+      const deps = { chain, ds: chain.store, chainId: request.chainId, chainIds, form: request.form ?? 'instance', render: renders.get(request.chainId) ?? render, now, ...csvLimit, ...(live === undefined ? {} : { live }) } as const;
       const result = await endpoint.handler(deps)({ ...decoded.right, body: input.right })();
       if (E.isLeft(result)) return fromError(result.left);
       const body = result.right;
@@ -210,7 +252,7 @@ export function createExplorer(options: CreateExplorerOptions): Explorer {
     return { status: answer.status, headers: JSON_HEADERS, body: answer.body };
   }
 
-  return { chainIds, defaultChain, chains, routes, handle, dispatch, rpc, etherscan };
+  return { chainIds, defaultChain, chains, routes, handle, dispatch, rpc, etherscan, subscribe };
 }
 
 /** Whether an endpoint answers a method (HEAD: a GET endpoint). */

@@ -79,3 +79,13 @@ export { InvalidWriteError, validateBundle, validatePending } from './sink/valid
 export { StoreUnavailableError } from './sink/unavailable.ts';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging/page.ts';
 export { ENDPOINTS, ENDPOINT_NAMES } from './endpoints/index.ts';
+export type { Change, ChangeFeed, ChangeListener, ChangeNotice } from './feed/change.ts';
+export { changeOfBundles, createLocalFeed } from './feed/change.ts';
+export { describeNotice } from './feed/describe.ts';
+export type { LiveEvent } from './live/events.ts';
+export { eventsOfChange } from './live/events.ts';
+export type { LiveHub } from './live/hub.ts';
+export { createLiveHub } from './live/hub.ts';
+export { parseTopic, TOPICS } from './live/topics.ts';
+export type { Topic, TopicError } from './live/topics.ts';
+export type { LiveExplorer } from './explorer.ts';

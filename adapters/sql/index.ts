@@ -18,6 +18,8 @@ import { createSqlReader } from './read.ts';
 import { asRows, num, str } from './rows.ts';
 import { guardSink } from './unavailable.ts';
 import { createSqlWriter } from './write.ts';
+import type { ChangeFeed } from '../../lib/feed/change.ts';
+import { createSqlFeed } from './feed.ts';
 import type { SqlWriterMode } from './write.ts';
 
 /** thrown by writeBlocks / writePendingTransactions on a malformed input (nothing is written) */
@@ -42,6 +44,11 @@ export type SqlStore = VersionedDataSource &
     beginBulk(): Promise<void>;
     /** whether beginBulk deferred indexes that no settle() has rebuilt yet */
     inBulk(): Promise<boolean>;
+    /**
+     * what each write changed: this object's writes synchronously after their commit, other
+     * processes' through the change log (woken by Postgres NOTIFY, or SQLite's version poll)
+     */
+    readonly feed: ChangeFeed;
     /** apply pending migrations (done on open) */
     migrate(): Promise<void>;
     close(): Promise<void>;
@@ -80,11 +87,15 @@ export function knexConfig(url: string, options: SqlStoreOptions = {}, readers =
  */
 export function createSqlStore(knex: Knex, reader: Knex = knex, writerMode: SqlWriterMode = {}): SqlStore {
   const d = dialectOf(knex);
+  const sqlReader = createSqlReader(reader, d);
+  const { localFeed, ...writer } = createSqlWriter(knex, d, writerMode);
+  const feed = createSqlFeed(knex, d, sqlReader, localFeed);
   // an unreachable database (restarting, a dropped connection, SQLite busy) is thrown as StoreUnavailableError
   return guardSink({
-    ...createSqlReader(reader, d),
+    ...sqlReader,
     // this object's writes reach its readers at once; other processes' by polling getDataVersion
-    ...signalWrites(createSqlWriter(knex, d, writerMode), true),
+    ...signalWrites(writer, true),
+    feed,
     knex,
     reader,
     dialect: d.name,
@@ -102,6 +113,7 @@ export function createSqlStore(knex: Knex, reader: Knex = knex, writerMode: SqlW
         .merge();
     },
     async close() {
+      await feed.close();
       if (reader !== knex) await reader.destroy();
       await knex.destroy();
     },

@@ -30,6 +30,9 @@ import { removeBlocks } from './write/remove.ts';
 import { beginStatsWrite } from './write/stats.ts';
 import { applySupplyDelta } from './write/supply.ts';
 import { insertPending } from './write/transactions.ts';
+import type { Change } from '../../lib/feed/change.ts';
+import { changeOfBundles, createLocalFeed, pendingChange, rollbackChange } from '../../lib/feed/change.ts';
+import { logChange } from './feed.ts';
 
 export interface SqlWriterMode {
   /** tests: never take the append-only path (recompute current values from history always) */
@@ -46,9 +49,12 @@ async function applyCounters(trx: Knex.Transaction, d: Dialect, counters: Counte
   await applySupplyDelta(trx, d, await applyCounterDeltas(trx, d, counters, appending));
 }
 
-async function writeBlocks(trx: Knex.Transaction, d: Dialect, bundles: readonly BlockBundle[], mode: SqlWriterMode): Promise<void> {
+async function writeBlocks(trx: Knex.Transaction, d: Dialect, bundles: readonly BlockBundle[], mode: SqlWriterMode): Promise<Change | null> {
   const plan = await planWrite(trx, bundles);
-  if (plan === null) return;
+  if (plan === null) return null;
+  // a reorg: the lowest height replaced (its blocks are removed below)
+  const lowest = plan.removed.length === 0 ? null : asRows(await trx('blocks').min({ m: 'number' }).whereIn('hash', plan.removed))[0]?.['m'];
+  const rolledBackTo = lowest === null || lowest === undefined ? null : Number(lowest) - 1;
   const fast = plan.appending && mode.recomputeAlways !== true;
   const affected = new Affected();
   const stats = await beginStatsWrite(trx, d, plan.removed, plan.planned);
@@ -59,11 +65,13 @@ async function writeBlocks(trx: Knex.Transaction, d: Dialect, bundles: readonly 
   else await refreshCurrent(trx, d, affected);
   await applyCounters(trx, d, affected.counters, fast);
   await bumpDataVersion(trx);
+  const change = changeOfBundles(0, plan.planned, rolledBackTo);
+  return { ...change, version: (await logChange(trx, d, change)).version };
 }
 
-async function rollbackAbove(trx: Knex.Transaction, d: Dialect, height: number): Promise<void> {
+async function rollbackAbove(trx: Knex.Transaction, d: Dialect, height: number): Promise<Change | null> {
   const hashes = asRows(await trx('blocks').select('hash').where('number', '>', height)).map((r) => str(r, 'hash') as Hash);
-  if (hashes.length === 0) return;
+  if (hashes.length === 0) return null;
   const affected = new Affected();
   const stats = await beginStatsWrite(trx, d, hashes, []);
   await removeBlocks(trx, d, hashes, affected);
@@ -71,23 +79,44 @@ async function rollbackAbove(trx: Knex.Transaction, d: Dialect, height: number):
   await refreshCurrent(trx, d, affected);
   await applyCounters(trx, d, affected.counters, false);
   await bumpDataVersion(trx);
+  return rollbackChange((await logChange(trx, d, rollbackChange(0, height))).version, height);
 }
 
-async function writePending(trx: Knex.Transaction, d: Dialect, firsts: ReadonlyMap<Hash, TransactionRecord>): Promise<void> {
+async function writePending(trx: Knex.Transaction, d: Dialect, firsts: ReadonlyMap<Hash, TransactionRecord>): Promise<Change | null> {
   const counters = new CounterDeltas();
-  if (!(await insertPending(trx, d, firsts, counters))) return;
+  // the hashes not stored yet: what this write adds
+  const hashes = [...firsts.keys()];
+  const known = new Set<string>();
+  for (const table of ['transactions', 'pending_transactions']) {
+    for (let i = 0; i < hashes.length; i += 500) {
+      for (const r of asRows(await trx(table).select('hash').whereIn('hash', hashes.slice(i, i + 500)))) known.add(str(r, 'hash'));
+    }
+  }
+  if (!(await insertPending(trx, d, firsts, counters))) return null;
   await applyCounters(trx, d, counters, true);
   await bumpDataVersion(trx);
+  const change = pendingChange(0, [...firsts.values()].filter((t) => !known.has(t.hash)));
+  return { ...change, version: (await logChange(trx, d, change)).version };
 }
 
-export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}): BlockSink & { settle(): Promise<void>; beginBulk(): Promise<void>; inBulk(): Promise<boolean> } {
+export function createSqlWriter(
+  knex: Knex,
+  d: Dialect,
+  mode: SqlWriterMode = {},
+): BlockSink & { settle(): Promise<void>; beginBulk(): Promise<void>; inBulk(): Promise<boolean>; readonly localFeed: ReturnType<typeof createLocalFeed> } {
+  // this process's writes, announced synchronously after each commit
+  const localFeed = createLocalFeed();
+  const announce = (change: Change | null): void => {
+    if (change !== null) localFeed.emit(change);
+  };
   return {
+    localFeed,
     async writeBlocks(bundles: readonly BlockBundle[]): Promise<void> {
       // checked, not copied: rows are built from the caller's records during this call (which
       // must not change them until it settles), and nothing keeps a reference afterwards
       for (const b of bundles) validateBundle(b);
       if (bundles.length === 0) return;
-      await knex.transaction((trx) => writeBlocks(trx, d, bundles, mode));
+      announce(await knex.transaction((trx) => writeBlocks(trx, d, bundles, mode)));
     },
 
     async writePendingTransactions(transactions: readonly TransactionRecord[]): Promise<void> {
@@ -95,12 +124,12 @@ export function createSqlWriter(knex: Knex, d: Dialect, mode: SqlWriterMode = {}
       const firsts = new Map<Hash, TransactionRecord>();
       for (const t of transactions) if (!firsts.has(t.hash)) firsts.set(t.hash, t);
       if (firsts.size === 0) return;
-      await knex.transaction((trx) => writePending(trx, d, firsts));
+      announce(await knex.transaction((trx) => writePending(trx, d, firsts)));
     },
 
     async rollbackAbove(height: number): Promise<void> {
       if (typeof height !== 'number' || Number.isNaN(height)) throw new TypeError(`rollbackAbove: bad height ${String(height)}`);
-      await knex.transaction((trx) => rollbackAbove(trx, d, height));
+      announce(await knex.transaction((trx) => rollbackAbove(trx, d, height)));
     },
 
     async beginBulk(): Promise<void> {

@@ -14,6 +14,7 @@ import type { Decoded, ParamSpec } from '../params/decode.ts';
 import type { DataSource } from '../ports.ts';
 import type { RenderOptions } from '../render/context.ts';
 import type { StreamedBody } from '../streamed.ts';
+import type { LiveHub } from '../live/hub.ts';
 
 export interface EndpointDeps {
   /** the chain's config (its store, its node, and what the next ports add) */
@@ -29,6 +30,18 @@ export interface EndpointDeps {
   readonly csvExportLimit?: number;
   /** the explorer's clock (ms since the epoch): "today", "the last 24 h" (CreateExplorerOptions.now) */
   readonly now: () => number;
+  /** the chain's live hub (a chain with a change feed): what `/events` streams */
+  readonly live?: LiveDeps;
+}
+
+/** What live answers need: the chain's hub and the caps of a stream. */
+export interface LiveDeps {
+  readonly hub: LiveHub;
+  /** most topics one connection may follow */
+  readonly maxTopics: number;
+  readonly heartbeatMs: number;
+  /** messages waiting for a slow client before it is ended */
+  readonly maxQueued: number;
 }
 
 /** What a handler answers: a JSON body, or (endpoints that declare `produces`) a streamed one. */
@@ -81,7 +94,7 @@ export interface Endpoint<P extends ParamSpec, Q extends ParamSpec, B = undefine
   /** not an explorer endpoint (e.g. the OpenAPI document itself): left out of the document */
   readonly meta?: true;
   /** the 200 body is not JSON but a streamed file of this media type (`response` then describes it as a string) */
-  readonly produces?: 'text/csv';
+  readonly produces?: 'text/csv' | 'text/event-stream';
   readonly handler: (deps: EndpointDeps) => (input: EndpointInput<P, Q, B>) => TE.TaskEither<ApiError, EndpointBody>;
 }
 

@@ -28,8 +28,8 @@ t.test('names, routes and modules are one registry', async (t) => {
   t.equal(ENDPOINTS.openApi.route, OPENAPI_PATH, 'the document is a registry entry of its own');
   t.same(
     ENDPOINT_NAMES.filter((n) => ENDPOINTS[n].meta === true),
-    ['openApi'],
-    'and the only one left out of the explorer endpoints',
+    ['openApi', 'events'],
+    'and the only ones left out of the explorer endpoints (with the live stream, /events)',
   );
   for (const name of ENDPOINT_NAMES) {
     const route = ENDPOINTS[name].route;

@@ -1,0 +1,147 @@
+/**
+ * The change feed: what each committed write changed, for live updates (SSE, the socket) and
+ * for caches that must see another process's write at once.
+ *
+ * A writer emits one Change per call that changed anything, after its commit, in version order.
+ * Across processes only a ChangeNotice travels (the version, the block range, a rollback
+ * marker, pending hashes): a listener derives the rest through the DataSource ports
+ * (./describe.ts), and catches up after a reconnect from the last version it saw (`since`).
+ */
+import type { Address, BlockBundle, Hash } from '../domain/records.ts';
+
+/** The small form of a change: what a store logs and what crosses processes. */
+export interface ChangeNotice {
+  /** the store's data version after the write (DataSource.getDataVersion, as a number) */
+  readonly version: number;
+  /** consensus blocks added, lowest to highest (null: none) */
+  readonly blocks: { readonly from: number; readonly to: number } | null;
+  /** blocks above this height were removed first (rollback, or a reorg replacing them); null: none */
+  readonly rolledBackTo: number | null;
+  /** pending transactions added */
+  readonly pendingAdded: readonly Hash[];
+}
+
+/** What one write changed. */
+export interface Change extends ChangeNotice {
+  /** transactions of the added blocks */
+  readonly transactions: readonly Hash[];
+  /** addresses touched: from, to and created contracts of those transactions, token transfer parties, pending senders and receivers */
+  readonly addresses: readonly Address[];
+  /** tokens whose transfers the added blocks hold */
+  readonly tokens: readonly Address[];
+  /** pending transactions that left the pool (mined in the added blocks) */
+  readonly pendingDropped: readonly Hash[];
+}
+
+export type ChangeListener = (change: Change) => void;
+
+/** The port: a store's (or a database's) changes. */
+export interface ChangeFeed {
+  /**
+   * Call `listener` with every change from now on, once each, in version order (in process:
+   * synchronously after the commit). Returns the unsubscribe function.
+   */
+  subscribe(listener: ChangeListener): () => void;
+  /**
+   * The changes after `version`, oldest first (a client that reconnects catches up from the
+   * version it last saw). null: that version is too old to be derived; start afresh.
+   */
+  since(version: number): Promise<readonly Change[] | null>;
+}
+
+const lower = (a: string): Address => a.toLowerCase() as Address;
+
+/** The Change of writing these (newly stored) bundles: pure, from the records themselves. */
+export function changeOfBundles(
+  version: number,
+  bundles: readonly BlockBundle[],
+  rolledBackTo: number | null,
+  pendingDropped: readonly Hash[] = [],
+): Change {
+  const consensus = bundles.filter((b) => b.block.consensus);
+  const numbers = consensus.map((b) => b.block.number);
+  const transactions: Hash[] = [];
+  const addresses = new Set<Address>();
+  const tokens = new Set<Address>();
+  for (const b of [...consensus].sort((x, y) => x.block.number - y.block.number)) {
+    for (const tx of b.transactions) {
+      transactions.push(tx.hash);
+      addresses.add(lower(tx.from));
+      if (tx.to !== null) addresses.add(lower(tx.to));
+      if (tx.createdContract !== null) addresses.add(lower(tx.createdContract));
+    }
+    for (const tt of b.tokenTransfers) {
+      addresses.add(lower(tt.from));
+      addresses.add(lower(tt.to));
+      tokens.add(lower(tt.tokenAddress));
+    }
+  }
+  return {
+    version,
+    blocks: numbers.length === 0 ? null : { from: Math.min(...numbers), to: Math.max(...numbers) },
+    rolledBackTo,
+    pendingAdded: [],
+    transactions,
+    addresses: [...addresses],
+    tokens: [...tokens],
+    pendingDropped,
+  };
+}
+
+/** A Change that only removed blocks. */
+export const rollbackChange = (version: number, height: number): Change => ({
+  version,
+  blocks: null,
+  rolledBackTo: height,
+  pendingAdded: [],
+  transactions: [],
+  addresses: [],
+  tokens: [],
+  pendingDropped: [],
+});
+
+/** A Change that only added pending transactions. */
+export const pendingChange = (version: number, added: readonly { readonly hash: Hash; readonly from: Address; readonly to: Address | null }[]): Change => ({
+  version,
+  blocks: null,
+  rolledBackTo: null,
+  pendingAdded: added.map((t) => t.hash),
+  transactions: [],
+  addresses: [...new Set(added.flatMap((t) => (t.to === null ? [lower(t.from)] : [lower(t.from), lower(t.to)])))],
+  tokens: [],
+  pendingDropped: [],
+});
+
+/** The notice of a change (what crosses processes). */
+export const noticeOf = (c: ChangeNotice): ChangeNotice => ({ version: c.version, blocks: c.blocks, rolledBackTo: c.rolledBackTo, pendingAdded: c.pendingAdded });
+
+/**
+ * An in-process feed: `emit` delivers to every listener synchronously; the last `keep` changes
+ * are kept for `since` (older versions answer null).
+ */
+export function createLocalFeed(keep = 1000): ChangeFeed & { emit(change: Change): void } {
+  const listeners = new Set<ChangeListener>();
+  const log: Change[] = [];
+  let first = 0; // versions up to this are not all in the log
+  return {
+    emit(change) {
+      log.push(change);
+      if (log.length > keep) first = (log.shift() as Change).version;
+      for (const l of [...listeners]) {
+        try {
+          l(change);
+        } catch {
+          // a listener's failure is its own: the others still get the change
+        }
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    async since(version) {
+      if (version < first) return null;
+      return log.filter((c) => c.version > version);
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The events of a change, with Blockscout's payloads (reference §3), rendered by the same lib
+ * renderers as the API answers: a `new_block` block is a `/blocks` item, an `addresses:{h}`
+ * `transaction` list holds `/addresses/{h}/transactions` items, a `token_transfer` list
+ * `/addresses/{h}/token-transfers` items. Per-address and per-token payloads are computed only
+ * for topics someone subscribed to (`wanted`), as Blockscout does; blocks in ascending order.
+ */
+import type { Address, TransactionRecord } from '../domain/records.ts';
+import type { Change } from '../feed/change.ts';
+import type { JsonObject } from '../json.ts';
+import type { DataSource } from '../ports.ts';
+import { renderBlock } from '../render/block.ts';
+import type { RenderOptions } from '../render/context.ts';
+import { loadContext } from '../render/context.ts';
+import { renderTransaction, transactionRefs } from '../render/transaction.ts';
+import { expandTransfer, renderTransfer, transferRefs } from '../render/transfer.ts';
+import { averageSpacingMs, averageWindow, newestBlockFigures } from '../stats/averageBlockTime.ts';
+import { TOPICS } from './topics.ts';
+
+/** One message: Blockscout's topic, event and payload, and the data version it came with. */
+export interface LiveEvent {
+  readonly topic: string;
+  readonly event: string;
+  readonly payload: JsonObject;
+  /** the data version of the change (SSE event id: resume after it) */
+  readonly version: number;
+}
+
+/** more rows than one write stores */
+const ALL = 1_000_000;
+
+const lower = (a: string | null): string | null => (a === null ? null : a.toLowerCase());
+
+export async function eventsOfChange(ds: DataSource, change: Change, wanted: (topic: string) => boolean, render: RenderOptions): Promise<LiveEvent[]> {
+  const out: LiveEvent[] = [];
+  const { version } = change;
+  const push = (topic: string, event: string, payload: JsonObject): void => void out.push({ topic, event, payload, version });
+
+  if (change.blocks !== null) {
+    const { from, to } = change.blocks;
+    const range = { from, to };
+    const blocks = (await ds.listBlocks({ kind: 'block', blocks: range }, { after: null, limit: to - from + 1, order: 'asc' })).filter((b) => b.number >= from && b.number <= to);
+    if (blocks.length > 0 && (wanted(TOPICS.newBlock) || blocks.some((b) => wanted(TOPICS.miner(b.miner))))) {
+      const [ctx, newest] = await Promise.all([loadContext(ds, { addresses: blocks.map((b) => b.miner) }, render), newestBlockFigures(ds)]);
+      const average = String(averageSpacingMs(averageWindow(newest)));
+      for (const b of blocks) {
+        const payload = { average_block_time: average, block: renderBlock(b, ctx, false) };
+        push(TOPICS.newBlock, 'new_block', payload);
+        push(TOPICS.miner(b.miner), 'new_block', payload);
+      }
+    }
+    if (change.transactions.length > 0) push(TOPICS.newTransaction, 'transaction', { transaction: change.transactions.length });
+
+    const addressTopics = change.addresses.filter((a) => wanted(TOPICS.address(a)));
+    const tokenTopics = change.tokens.filter((t) => wanted(TOPICS.token(t)));
+    if (addressTopics.length > 0) {
+      const txs = await ds.listTransactions({ status: 'validated', blocks: range }, { after: null, limit: ALL, order: 'asc' });
+      await pushTransactions(ds, txs, addressTopics, 'transaction', render, push);
+    }
+    if (addressTopics.length > 0 || tokenTopics.length > 0) {
+      const transfers = await ds.listTokenTransfers({ blocks: range }, { after: null, limit: ALL, order: 'asc' });
+      for (const token of tokenTopics) {
+        const n = transfers.filter((r) => lower(r.tokenAddress) === token).length;
+        if (n > 0) push(TOPICS.token(token), 'token_transfer', { token_transfer: n });
+      }
+      if (addressTopics.length > 0) {
+        const items = transfers.flatMap((r) => expandTransfer(r));
+        const ctx = await loadContext(ds, transferRefs(items), render);
+        for (const a of addressTopics) {
+          const mine = items.filter((i) => lower(i.record.from) === a || lower(i.record.to) === a);
+          if (mine.length > 0) push(TOPICS.address(a), 'token_transfer', { token_transfers: mine.map((i) => renderTransfer(i, ctx)) });
+        }
+      }
+    }
+  }
+
+  if (change.pendingAdded.length > 0) {
+    push(TOPICS.newPendingTransaction, 'pending_transaction', { pending_transaction: change.pendingAdded.length });
+    const addressTopics = change.addresses.filter((a) => wanted(TOPICS.address(a)));
+    if (addressTopics.length > 0) {
+      const txs = (await Promise.all(change.pendingAdded.map((h) => ds.getTransaction(h)))).filter((t): t is TransactionRecord => t !== null && t.blockNumber === null);
+      await pushTransactions(ds, txs, addressTopics, 'pending_transaction', render, push);
+    }
+  }
+  return out;
+}
+
+/** `transaction` / `pending_transaction` on each address topic: the transactions from or to it (created contracts get none, as in Blockscout). */
+async function pushTransactions(
+  ds: DataSource,
+  txs: readonly TransactionRecord[],
+  addresses: readonly Address[],
+  event: string,
+  render: RenderOptions,
+  push: (topic: string, event: string, payload: JsonObject) => void,
+): Promise<void> {
+  const ctx = await loadContext(ds, transactionRefs(txs), render);
+  for (const a of addresses) {
+    const mine = txs.filter((t) => lower(t.from) === a || lower(t.to) === a);
+    if (mine.length > 0) push(TOPICS.address(a), event, { transactions: mine.map((t) => renderTransaction(t, ctx, { tokenTransfers: null, detail: false })) });
+  }
+}

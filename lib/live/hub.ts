@@ -1,0 +1,71 @@
+/**
+ * One chain's live hub: it follows the chain's change feed while anyone is subscribed, turns
+ * each change into the events of the topics subscribed to (computed once for all subscribers),
+ * and hands them out in version order. The server-sent events answer and
+ * `explorer.subscribe` share it (and the socket will).
+ */
+import type { ChangeFeed } from '../feed/change.ts';
+import type { DataSource } from '../ports.ts';
+import type { RenderOptions } from '../render/context.ts';
+import type { LiveEvent } from './events.ts';
+import { eventsOfChange } from './events.ts';
+
+export type LiveHandler = (event: LiveEvent) => void;
+
+export interface LiveHub {
+  /** events of `topic` (an exact string) from now on; returns the unsubscribe function */
+  subscribe(topic: string, handler: LiveHandler): () => void;
+  /** the events of these topics after data version `version`, oldest first; null: too old to replay */
+  replay(version: number, topics: ReadonlySet<string>): Promise<readonly LiveEvent[] | null>;
+}
+
+export function createLiveHub(ds: DataSource, feed: ChangeFeed, render: RenderOptions, onError: (error: unknown) => void = () => undefined): LiveHub {
+  const handlers = new Map<string, Set<LiveHandler>>();
+  let stopFeed: (() => void) | null = null;
+  // changes are turned into events one after the other: events go out in version order
+  let queue: Promise<void> = Promise.resolve();
+  const wanted = (topic: string): boolean => handlers.has(topic);
+
+  const onChange = (change: Parameters<Parameters<ChangeFeed['subscribe']>[0]>[0]): void => {
+    queue = queue.then(async () => {
+      try {
+        for (const event of await eventsOfChange(ds, change, wanted, render)) {
+          for (const h of [...(handlers.get(event.topic) ?? [])]) {
+            try {
+              h(event);
+            } catch (error) {
+              onError(error);
+            }
+          }
+        }
+      } catch (error) {
+        onError(error);
+      }
+    });
+  };
+
+  return {
+    subscribe(topic, handler) {
+      let set = handlers.get(topic);
+      if (set === undefined) handlers.set(topic, (set = new Set()));
+      set.add(handler);
+      if (stopFeed === null) stopFeed = feed.subscribe(onChange);
+      return () => {
+        const s = handlers.get(topic);
+        if (s === undefined || !s.delete(handler)) return;
+        if (s.size === 0) handlers.delete(topic);
+        if (handlers.size === 0 && stopFeed !== null) {
+          stopFeed();
+          stopFeed = null;
+        }
+      };
+    },
+    async replay(version, topics) {
+      const changes = await feed.since(version);
+      if (changes === null) return null;
+      const out: LiveEvent[] = [];
+      for (const change of changes) out.push(...(await eventsOfChange(ds, change, (t) => topics.has(t), render)).filter((e) => topics.has(e.topic)));
+      return out;
+    },
+  };
+}
