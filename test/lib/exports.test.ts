@@ -61,6 +61,7 @@ t.same(Object.keys(lib).sort(), [
   'ingest',
   'isAddress',
   'isBlockHash',
+  'isCachedResponse',
   'isTransactionHash',
   'jsonBody',
   'matchRoute',
