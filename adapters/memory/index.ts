@@ -27,3 +27,4 @@ export function createMemoryStore(): MemoryStore {
 }
 
 export { InvalidWriteError } from './prepare.ts';
+export { createMemoryLease } from './lease.ts';

@@ -24,12 +24,17 @@ Options:
   --to <n>                last block (default: the node's head)
   --follow                keep following new blocks (stop with Ctrl-C)
   --reset                 empty the store first (e.g. the dev chain was restarted)
+  --standby               when another indexer holds the store's lease, wait (asking every
+                          second) and take over from the stored head once it stops; without it,
+                          exit at once naming the holder (host, pid, since when)
   --batch <n>             blocks per atomic write (default 25)
   --concurrency <n>       blocks fetched at once (default 8)
   --ipfs-gateway <url>    gateway for ipfs:// metadata (default https://ipfs.io/ipfs/)
   -h, --help              this help
 
-Node capabilities are probed at start; what the index will lack without tracing is printed.`;
+Node capabilities are probed at start; what the index will lack without tracing is printed.
+One indexer writes a store: it holds the store's lease (Postgres: an advisory lock; SQLite: a
+lock on <db>-lease beside the file) for its run, and exits if that lease is lost.`;
 
 export interface IndexArgs {
   readonly rpc: string;
@@ -38,6 +43,7 @@ export interface IndexArgs {
   readonly to?: number;
   readonly follow: boolean;
   readonly reset: boolean;
+  readonly standby?: boolean;
   readonly batch?: number;
   readonly concurrency?: number;
   readonly ipfsGateway?: string;
@@ -67,6 +73,7 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
       to: { type: 'string' },
       follow: { type: 'boolean' },
       reset: { type: 'boolean' },
+      standby: { type: 'boolean' },
       batch: { type: 'string' },
       concurrency: { type: 'string' },
       'ipfs-gateway': { type: 'string' },
@@ -87,6 +94,7 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
     ...(to !== undefined ? { to } : {}),
     follow: values.follow ?? false,
     reset: values.reset ?? false,
+    ...(values.standby === true ? { standby: true } : {}),
     ...(batch !== undefined ? { batch } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(values['ipfs-gateway'] !== undefined ? { ipfsGateway: values['ipfs-gateway'] } : {}),
@@ -99,6 +107,12 @@ export interface IndexCommandIo {
   readonly stderr?: { write(text: string): void };
   /** aborts the run (default: SIGINT / SIGTERM) */
   readonly signal?: AbortSignal;
+}
+
+function leaseLine(state: 'acquired' | 'standby' | 'lost', holder: string | null): string {
+  if (state === 'acquired') return `lease: acquired, this indexer writes the store (${holder ?? ''})`;
+  if (state === 'standby') return `lease: standing by, the store's lease is held by ${holder ?? 'another process'}; asking again every second`;
+  return "lease: lost (the connection holding it is gone): writing nothing more, exiting";
 }
 
 /** Run the command; resolves to the exit code. */
@@ -125,7 +139,8 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
     const indexer = createIndexer({
       source,
       sink,
-      onEvent: render,
+      lease: store.lease,
+      onEvent: (e) => (e.type === 'lease' ? stderr.write(`${leaseLine(e.state, e.holder)}\n`) : render(e)),
       ...(options.batch !== undefined ? { batchSize: options.batch } : {}),
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     });
@@ -134,6 +149,7 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
       ...(options.to !== undefined ? { to: options.to } : {}),
       follow: options.follow,
       reset: options.reset,
+      standby: options.standby === true,
       signal: controller.signal,
     });
     render.finish();
