@@ -7,6 +7,7 @@
  * Adapters load on demand, so a memory server never loads knex.
  */
 import type { ChangeFeed, ContractStore, DataSink, DataSource } from '../lib/index.ts';
+import type { StoreLease } from '../lib/indexer/lease.ts';
 
 export interface OpenedStore {
   readonly source: DataSource;
@@ -18,6 +19,8 @@ export interface OpenedStore {
   readonly feed?: ChangeFeed;
   /** what was opened, without credentials (for logs) */
   readonly description: string;
+  /** the store's writer lease (one indexer writes; lib/indexer/lease.ts) */
+  readonly lease: StoreLease;
   close(): Promise<void>;
 }
 
@@ -27,17 +30,17 @@ export class StoreUrlError extends Error {
 
 export async function openStore(url: string): Promise<OpenedStore> {
   if (url === 'memory:' || url === 'memory') {
-    const { createMemoryContractStore, createMemoryStore } = await import('../adapters/memory/index.ts');
+    const { createMemoryContractStore, createMemoryLease, createMemoryStore } = await import('../adapters/memory/index.ts');
     const store = createMemoryStore();
-    return { source: store, sink: store, feed: store.feed, contracts: createMemoryContractStore(), description: 'memory', close: async () => {} };
+    return { source: store, sink: store, feed: store.feed, contracts: createMemoryContractStore(), description: 'memory', lease: createMemoryLease(store), close: async () => {} };
   }
   if (url === 'memory:fixture') {
-    const { createMemoryContractStore, createMemoryStore } = await import('../adapters/memory/index.ts');
+    const { createMemoryContractStore, createMemoryLease, createMemoryStore } = await import('../adapters/memory/index.ts');
     // a development aid: the fixture chain (scoutkit/fixture) the tests use
     const { loadFixtureChain } = await import('../fixture/index.ts');
     const store = createMemoryStore();
     await loadFixtureChain(store);
-    return { source: store, sink: store, feed: store.feed, contracts: createMemoryContractStore(), description: 'memory (fixture chain)', close: async () => {} };
+    return { source: store, sink: store, feed: store.feed, contracts: createMemoryContractStore(), description: 'memory (fixture chain)', lease: createMemoryLease(store), close: async () => {} };
   }
   if (/^sqlite:/.test(url) || /^postgres(ql)?:\/\//.test(url)) return openSql(url);
   throw new StoreUrlError(
@@ -51,7 +54,7 @@ export function redact(url: string): string {
 }
 
 async function openSql(url: string): Promise<OpenedStore> {
-  const { createSqlContractStore, openSqlStore } = await import('../adapters/sql/index.ts');
+  const { createSqlContractStore, createSqlLease, openSqlStore } = await import('../adapters/sql/index.ts');
   const store = await openSqlStore(url);
-  return { source: store, sink: store, feed: store.feed, contracts: createSqlContractStore(store), description: redact(url), close: () => store.close() };
+  return { source: store, sink: store, feed: store.feed, contracts: createSqlContractStore(store), description: redact(url), lease: createSqlLease(url), close: () => store.close() };
 }

@@ -59,3 +59,4 @@ export function createMemoryStore(): MemoryStore {
 
 export { InvalidWriteError } from './prepare.ts';
 export { createMemoryContractStore } from './contracts.ts';
+export { createMemoryLease } from './lease.ts';

@@ -275,7 +275,8 @@ const sqlite: Dialect = {
             ? []
             : reading
               ? ['PRAGMA busy_timeout = 5000', 'PRAGMA query_only = ON']
-              : ['PRAGMA journal_mode = WAL', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
+              : // busy_timeout first: switching a new file to WAL needs a lock another opener may hold
+                ['PRAGMA busy_timeout = 5000', 'PRAGMA journal_mode = WAL', 'PRAGMA synchronous = NORMAL'];
           // the read-only pool runs its reads through kept statements (preparedReads.ts), answered packed (packedRows.ts)
           if (reading) {
             if (isPreparingConnection(conn)) prepareReads(conn);

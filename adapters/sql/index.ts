@@ -14,6 +14,7 @@ import { signalWrites } from '../../lib/data-version.ts';
 import type { ChainIdentity, DataSink, VersionedDataSource } from '../../lib/ports.ts';
 import { dialectOf, dialectOfUrl, sqliteFile } from './dialect.ts';
 import { migratorConfig } from './migrations/index.ts';
+import { migrateOnce } from './migrateOnce.ts';
 import { createSqlReader } from './read.ts';
 import { asRows, num, str } from './rows.ts';
 import { guardSink } from './unavailable.ts';
@@ -128,8 +129,10 @@ export async function openSqlStore(url: string, options: SqlStoreOptions = {}): 
   const readers = file === ':memory:' ? 0 : file === null ? (options.poolSize ?? 10) : (options.sqliteReaders ?? 4);
   let reader: Knex | null = null;
   try {
-    await dialectOf(knex).prepare(knex, options);
-    if (options.migrate !== false) await knex.migrate.latest(migratorConfig);
+    const prepare = (): Promise<void> => dialectOf(knex).prepare(knex, options);
+    // migrations once, openers waiting for one another (migrateOnce.ts)
+    if (options.migrate !== false) await migrateOnce(knex, url, prepare);
+    else await prepare();
     if (readers > 0) reader = knexFactory(knexConfig(url, options, readers));
     return createSqlStore(knex, reader ?? knex, { recomputeAlways: options.recomputeCurrent === true });
   } catch (err) {
@@ -150,8 +153,7 @@ export interface MigrationReport {
 export async function migrateSqlStore(url: string, options: Pick<SqlStoreOptions, 'searchPath'> = {}): Promise<MigrationReport> {
   const knex = knexFactory(knexConfig(url, options));
   try {
-    await dialectOf(knex).prepare(knex, options);
-    const [, applied] = (await knex.migrate.latest(migratorConfig)) as [number, string[]];
+    const applied = await migrateOnce(knex, url, () => dialectOf(knex).prepare(knex, options));
     const [completed] = (await knex.migrate.list(migratorConfig)) as [{ name: string }[], unknown[]];
     return { applied, current: completed.map((m) => m.name) };
   } finally {
@@ -161,3 +163,5 @@ export async function migrateSqlStore(url: string, options: Pick<SqlStoreOptions
 
 export { createSqlContractStore } from './contracts.ts';
 export type { SqlContractStoreOptions } from './contracts.ts';
+export { createSqlLease } from './lease.ts';
+export type { SqlLeaseOptions } from './lease.ts';

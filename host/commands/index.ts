@@ -32,6 +32,9 @@ Options:
   --retry-for <seconds>   how long an outage of the node or the database is waited out before
                           the run fails (default 120; with --follow: forever)
   --reset                 empty the store first (e.g. the dev chain was restarted)
+  --standby               when another indexer holds the store's lease, wait (asking every
+                          second) and take over from the stored head once it stops; without it,
+                          exit at once naming the holder (host, pid, since when)
   --batch <n>             blocks per atomic write (default 25)
   --concurrency <n>       blocks fetched at once (default 8)
   --ipfs-gateway <url>    gateway for ipfs:// metadata (default https://ipfs.io/ipfs/)
@@ -43,7 +46,9 @@ Options:
                           (one object per line: time, level, msg and fields)
   -h, --help              this help
 
-Node capabilities are probed at start; what the index will lack without tracing is printed.`;
+Node capabilities are probed at start; what the index will lack without tracing is printed.
+One indexer writes a store: it holds the store's lease (Postgres: an advisory lock; SQLite: a
+lock on <db>-lease beside the file) for its run, and exits if that lease is lost.`;
 
 export interface IndexArgs {
   readonly rpc: string;
@@ -52,6 +57,7 @@ export interface IndexArgs {
   readonly to?: number;
   readonly follow: boolean;
   readonly reset: boolean;
+  readonly standby?: boolean;
   readonly batch?: number;
   readonly concurrency?: number;
   readonly ipfsGateway?: string;
@@ -85,6 +91,7 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
       to: { type: 'string' },
       follow: { type: 'boolean' },
       reset: { type: 'boolean' },
+      standby: { type: 'boolean' },
       batch: { type: 'string' },
       concurrency: { type: 'string' },
       'ipfs-gateway': { type: 'string' },
@@ -111,6 +118,7 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
     ...(to !== undefined ? { to } : {}),
     follow: values.follow ?? false,
     reset: values.reset ?? false,
+    ...(values.standby === true ? { standby: true } : {}),
     ...(batch !== undefined ? { batch } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(values['ipfs-gateway'] !== undefined ? { ipfsGateway: values['ipfs-gateway'] } : {}),
@@ -127,6 +135,12 @@ export interface IndexCommandIo {
   readonly stderr?: { write(text: string): void };
   /** aborts the run (default: SIGINT / SIGTERM) */
   readonly signal?: AbortSignal;
+}
+
+function leaseLine(state: 'acquired' | 'standby' | 'lost', holder: string | null): string {
+  if (state === 'acquired') return `lease: acquired, this indexer writes the store (${holder ?? ''})`;
+  if (state === 'standby') return `lease: standing by, the store's lease is held by ${holder ?? 'another process'}; asking again every second`;
+  return "lease: lost (the connection holding it is gone): writing nothing more, exiting";
 }
 
 /** Run the command; resolves to the exit code. */
@@ -161,7 +175,13 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
       source,
       sink,
       log: output.indexerLine,
-      onEvent: metrics === undefined ? output.event : (e) => (metrics.onEvent(e), output.event(e)),
+      lease: store.lease,
+      onEvent: (e) => {
+        metrics?.onEvent(e);
+        // lease changes as plain lines on stderr (json lines go through the output like the rest)
+        if (e.type === 'lease' && (options.logFormat ?? 'text') === 'text') stderr.write(`${leaseLine(e.state, e.holder)}\n`);
+        else output.event(e);
+      },
       ...(options.retryForSeconds !== undefined ? { retryForMs: options.retryForSeconds * 1000 } : {}),
       ...(options.batch !== undefined ? { batchSize: options.batch } : {}),
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
@@ -173,6 +193,7 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
         ...(options.to !== undefined ? { to: options.to } : {}),
         follow: options.follow,
         reset: options.reset,
+        standby: options.standby === true,
         signal: controller.signal,
       })
       .catch((e: unknown) => {

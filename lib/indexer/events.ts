@@ -4,6 +4,7 @@ import type { DataSink } from '../ports.ts';
 import type { ChainCapabilities, ChainSource } from '../chain-source.ts';
 import type { HoldOptions, HoldReport } from './hold.ts';
 import type { ProofOptions } from './order.ts';
+import type { StoreLease } from './lease.ts';
 
 export interface ProgressEvent {
   readonly type: 'progress';
@@ -52,6 +53,11 @@ export type IndexerEvent =
 export interface IndexerOptions {
   readonly source: ChainSource;
   readonly sink: DataSink;
+  /**
+   * the store's writer lease (lease.ts), taken at the start of a run before anything is written
+   * and held until it ends; default none (the caller guarantees a single writer)
+   */
+  readonly lease?: StoreLease;
   /** plain log lines (start-up facts, warnings); default none */
   readonly log?: (line: string) => void;
   /** structured events for progress rendering */
@@ -104,6 +110,12 @@ export interface RunOptions {
   /** delete everything first and adopt the node's chain identity */
   readonly reset?: boolean;
   readonly signal?: AbortSignal;
+  /**
+   * with a lease held by another indexer: wait, asking again every `standbyIntervalMs` (default
+   * 1000), and take over once it is free; without: fail at once with LeaseHeldError
+   */
+  readonly standby?: boolean;
+  readonly standbyIntervalMs?: number;
 }
 
 export interface RunSummary {

@@ -10,3 +10,5 @@ export type { ChainIdentity } from './identity.ts';
 export { missingFeatures } from './capabilities.ts';
 export { createFactCache, gatherFacts, expandUri } from './facts.ts';
 export type { FactCache } from './facts.ts';
+export { describeHolder, LeaseHeldError, LeaseLostError, leasedSink } from './lease.ts';
+export type { HeldLease, LeaseAttempt, LeaseHolder, StoreLease } from './lease.ts';
