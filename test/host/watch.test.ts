@@ -50,7 +50,7 @@ t.test('index --metrics-port, serve --max-head-age, --log-format json', async (t
   t.equal(sample(text, 'scoutkit_indexer_waits_total{on="node"}'), 0, 'no outage waited out');
   t.equal(sample(text, 'scoutkit_indexer_waiting{on="store"}'), 0);
   t.equal(sample(text, 'scoutkit_indexer_reads_held'), 0, 'no read held');
-  t.equal(sample(text, 'scoutkit_indexer_lease_held'), 0, 'no lease event yet (the lease is another change)');
+  t.equal(sample(text, 'scoutkit_indexer_lease_held'), 1, 'this indexer holds the store\'s lease');
   t.equal(sample(text, 'scoutkit_indexer_up'), 1);
   t.match(text, /# TYPE scoutkit_indexer_rpc_retries_total counter/, 'retries by kind (none so far)');
   t.match(text, /^scoutkit_process_resident_memory_bytes \d/m, 'process metrics');

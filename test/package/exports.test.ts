@@ -14,18 +14,23 @@ t.same(Object.keys(rpc).sort(), [
   'createMetadataFetcher',
   'createRpcChainSource',
   'createRpcNode',
+  'failureKind',
   'nodeError',
   'resolveUri',
   'withRetry',
 ], 'scoutkit/rpc');
 t.same(Object.keys(indexer).sort(), [
   'ChainMismatchError',
+  'LeaseHeldError',
+  'LeaseLostError',
   'OutageError',
   'ReorgTooDeepError',
   'createFactCache',
   'createIndexer',
+  'describeHolder',
   'expandUri',
   'gatherFacts',
+  'leasedSink',
   'missingFeatures',
 ], 'scoutkit/indexer');
 t.same(Object.keys(fixture).sort(), [
