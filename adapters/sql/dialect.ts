@@ -60,6 +60,8 @@ export interface ConnectOptions {
 
 export interface Dialect {
   readonly name: DialectName;
+  /** whether a commit can be announced to other connections (Postgres NOTIFY); else they poll */
+  readonly notifies: boolean;
   /** a big integer column (numeric(78,0) / decimal TEXT) */
   bigColumn(table: Knex.CreateTableBuilder, column: string): Knex.ColumnBuilder;
   /** a big integer column that is sorted or compared (numeric(78,0) / 78-digit TEXT) */
@@ -227,6 +229,7 @@ export function toBig(v: unknown): bigint {
 
 const sqlite: Dialect = {
   name: 'sqlite',
+  notifies: false,
   asInteger: (sql) => `CAST(${sql} AS INTEGER)`,
   bigColumn: (t, c) => t.text(c),
   keyColumn: (t, c) => t.text(c),
@@ -320,6 +323,7 @@ const sqlite: Dialect = {
 
 const postgres: Dialect = {
   name: 'postgres',
+  notifies: true,
   asInteger: (sql) => (sql === '?' ? 'CAST(? AS NUMERIC)' : sql),
   bigColumn: (t, c) => t.decimal(c, 78, 0),
   keyColumn: (t, c) => t.decimal(c, 78, 0),

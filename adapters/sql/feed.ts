@@ -43,7 +43,7 @@ export async function logChange(trx: Knex.Transaction, d: Dialect, change: Omit<
   });
   if (version % 100 === 0) await trx('change_log').where('version', '<=', version - CHANGE_LOG_KEEP).delete();
   const notice: ChangeNotice = { version, blocks: change.blocks, rolledBackTo: change.rolledBackTo, pendingAdded: change.pendingAdded };
-  if (d.name === 'postgres') {
+  if (d.notifies) {
     // the small payload: the version and the range (pending hashes are read from the log)
     const payload = JSON.stringify({ v: version, b: change.blocks, r: change.rolledBackTo });
     await trx.raw(`select pg_notify(${CHANNEL_SQL}, ?)`, [payload]);
@@ -161,7 +161,7 @@ export function createSqlFeed(
     const row = asRows(await knex('data_version').select('version').where('id', 1))[0];
     last = Number(row?.['version'] ?? 0);
     stopLocal = local.subscribe(onLocal);
-    if (d.name === 'postgres') await listenPg();
+    if (d.notifies) await listenPg();
     else {
       let seen = String(last);
       timer = setInterval(() => {

@@ -13,8 +13,9 @@ import type { Hash } from '../../lib/domain/records.ts';
 import { signalWrites } from '../../lib/data-version.ts';
 import type { ChainIdentity, DataSink, VersionedDataSource } from '../../lib/ports.ts';
 import { dialectOf, dialectOfUrl, sqliteFile } from './dialect.ts';
-import { migratorConfig } from './migrations/index.ts';
+import { MIGRATIONS, migratorConfig } from './migrations/index.ts';
 import { migrateOnce } from './migrateOnce.ts';
+import type { Migrator } from './migrateOnce.ts';
 import { createSqlReader } from './read.ts';
 import { asRows, num, str } from './rows.ts';
 import { guardSink } from './unavailable.ts';
@@ -22,6 +23,9 @@ import { createSqlWriter } from './write.ts';
 import type { ChangeFeed } from '../../lib/feed/change.ts';
 import { createSqlFeed } from './feed.ts';
 import type { SqlWriterMode } from './write.ts';
+
+/** the migrations, handed to migrateOnce (this opener is the one live importer of the list) */
+const MIGRATOR: Migrator = { config: migratorConfig, names: MIGRATIONS.map((m) => m.name) };
 
 /** thrown by writeBlocks / writePendingTransactions on a malformed input (nothing is written) */
 export { InvalidWriteError } from '../../lib/sink/validate.ts';
@@ -131,7 +135,7 @@ export async function openSqlStore(url: string, options: SqlStoreOptions = {}): 
   try {
     const prepare = (): Promise<void> => dialectOf(knex).prepare(knex, options);
     // migrations once, openers waiting for one another (migrateOnce.ts)
-    if (options.migrate !== false) await migrateOnce(knex, url, prepare);
+    if (options.migrate !== false) await migrateOnce(knex, url, MIGRATOR, prepare);
     else await prepare();
     if (readers > 0) reader = knexFactory(knexConfig(url, options, readers));
     return createSqlStore(knex, reader ?? knex, { recomputeAlways: options.recomputeCurrent === true });
@@ -153,7 +157,7 @@ export interface MigrationReport {
 export async function migrateSqlStore(url: string, options: Pick<SqlStoreOptions, 'searchPath'> = {}): Promise<MigrationReport> {
   const knex = knexFactory(knexConfig(url, options));
   try {
-    const applied = await migrateOnce(knex, url, () => dialectOf(knex).prepare(knex, options));
+    const applied = await migrateOnce(knex, url, MIGRATOR, () => dialectOf(knex).prepare(knex, options));
     const [completed] = (await knex.migrate.list(migratorConfig)) as [{ name: string }[], unknown[]];
     return { applied, current: completed.map((m) => m.name) };
   } finally {

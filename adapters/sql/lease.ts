@@ -119,6 +119,22 @@ function sqliteLease(file: string): StoreLease {
 
 // ---- Postgres ---------------------------------------------------------------------------------
 
+/**
+ * `fn` under a session advisory lock (`key`, 0) of the database, taken on a client of its own
+ * (waiting for it), released when `fn` settles.
+ */
+export async function withPgAdvisoryLock<T>(url: string, key: number, fn: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, application_name: 'scoutkit migrate' });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query(`SELECT pg_advisory_lock(${Math.floor(key)}, 0)`);
+    return await fn();
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 const APP = /^scoutkit index (\d+)@(.*)$/;
 
 function postgresLease(url: string, options: SqlLeaseOptions): StoreLease {

@@ -11,8 +11,7 @@
  * the others find it done.
  */
 import type { Knex } from 'knex';
-import { MIGRATIONS, migratorConfig } from './migrations/index.ts';
-import { trySqliteFileLock } from './lease.ts';
+import { trySqliteFileLock, withPgAdvisoryLock } from './lease.ts';
 import { sqliteFile } from './dialect.ts';
 import { asRows, str } from './rows.ts';
 
@@ -21,14 +20,20 @@ const MIGRATE_CLASS = 615_263_780;
 /** how long an opener waits for another's migrations */
 const WAIT_MS = 10 * 60_000;
 
-const table = migratorConfig.tableName ?? 'scoutkit_migrations';
+/** the migrations to apply, as the store opener (index.ts, the one live importer of the list) hands them */
+export interface Migrator {
+  readonly config: Knex.MigratorConfig;
+  /** every migration's name */
+  readonly names: readonly string[];
+}
 
 /** every migration applied already? (false on any doubt: a missing table or schema) */
-async function isCurrent(knex: Knex): Promise<boolean> {
+async function isCurrent(knex: Knex, migrator: Migrator): Promise<boolean> {
+  const table = migrator.config.tableName ?? 'scoutkit_migrations';
   try {
     if (!(await knex.schema.hasTable(table)) || !(await knex.schema.hasTable(`${table}_lock`))) return false;
     const done = new Set(asRows(await knex(table).select('name')).map((r) => str(r, 'name')));
-    return MIGRATIONS.every((m) => done.has(m.name));
+    return migrator.names.every((name) => done.has(name));
   } catch {
     return false;
   }
@@ -38,35 +43,31 @@ async function isCurrent(knex: Knex): Promise<boolean> {
  * Bring the store up to date (`prepare`: what must exist before migrating, e.g. the schema),
  * waiting for any other opener doing the same; returns the migrations this call applied.
  */
-export async function migrateOnce(knex: Knex, url: string, prepare: () => Promise<void>): Promise<string[]> {
+export async function migrateOnce(knex: Knex, url: string, migrator: Migrator, prepare: () => Promise<void>): Promise<string[]> {
+  const latest = async (): Promise<string[]> => {
+    const [, applied] = (await knex.migrate.latest(migrator.config)) as [number, string[]];
+    return applied;
+  };
   const file = sqliteFile(url);
   if (file === ':memory:') {
     await prepare();
-    return latest(knex);
+    return latest();
   }
-  if (await isCurrent(knex)) return [];
+  if (await isCurrent(knex, migrator)) return [];
   if (file !== null) {
     const lock = await trySqliteFileLock(`${file}-migrate`, WAIT_MS);
     if (lock === null) throw new Error(`gave up waiting ${WAIT_MS / 1000} s for another process migrating ${file}`);
     try {
       await prepare();
-      return await latest(knex);
+      return await latest();
     } finally {
       await new Promise<void>((resolve) => lock.close(() => resolve()));
     }
   }
-  // Postgres: the lock lives in a transaction on one pooled connection; the migrator uses others
-  const trx = await knex.transaction();
-  try {
-    await trx.raw('SELECT pg_advisory_xact_lock(?, 0)', [MIGRATE_CLASS]);
+  // Postgres: the lock is held on a connection of its own, outside the store's pool (a pool of
+  // one connection would otherwise wait for itself); the migrator uses the pool
+  return withPgAdvisoryLock(url, MIGRATE_CLASS, async () => {
     await prepare();
-    return await latest(knex);
-  } finally {
-    await trx.rollback().catch(() => {});
-  }
-}
-
-async function latest(knex: Knex): Promise<string[]> {
-  const [, applied] = (await knex.migrate.latest(migratorConfig)) as [number, string[]];
-  return applied;
+    return latest();
+  });
 }
