@@ -12,7 +12,7 @@ import { createIndexer } from '../../lib/indexer/index.ts';
 import { createRpcChainSource } from '../../adapters/rpc/index.ts';
 import { openSqlStore } from '../../adapters/sql/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
-import { startCli } from '../support/children.ts';
+import { startCli, until } from '../support/children.ts';
 import { chainKeys, digest } from '../adapters/sql/digest.ts';
 import { recordingSink, rpc, sendMined } from './helpers.ts';
 
@@ -36,14 +36,6 @@ t.test('anvil SIGSTOPped for 30 s under index --follow: it resumes, nothing lost
   const reader = await openSqlStore(db, { migrate: false });
   t.teardown(() => reader.close());
   const nodeHead = async (): Promise<number> => Number(await rpc(anvil.url, 'eth_blockNumber', []));
-  const until = async (what: string, f: () => Promise<boolean>, timeoutMs: number): Promise<number> => {
-    const started = Date.now();
-    while (!(await f())) {
-      if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-      await sleep(100);
-    }
-    return Date.now();
-  };
   const stored = async (): Promise<number> => (await reader.getHighestBlockNumber()) ?? -1;
   await until('caught up', async () => (await stored()) >= (await nodeHead()) - 1, 60_000);
 

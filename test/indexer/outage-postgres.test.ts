@@ -14,7 +14,7 @@ import { openSqlStore } from '../../adapters/sql/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
 import { runScenario } from '../../demo/scenario.ts';
 import { startPostgres } from '../support/postgres.ts';
-import { startCli, startServe } from '../support/children.ts';
+import { startCli, startServe, until } from '../support/children.ts';
 import { chainKeys, digest } from '../adapters/sql/digest.ts';
 import { recordingSink, rpc, sendMined } from './helpers.ts';
 
@@ -48,14 +48,6 @@ if (server === null) {
     }
   };
   const nodeHead = async (): Promise<number> => Number(await rpc(anvil.url, 'eth_blockNumber', []));
-  const until = async (what: string, f: () => Promise<boolean>, timeoutMs: number): Promise<number> => {
-    const started = Date.now();
-    while (!(await f())) {
-      if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-      await sleep(100);
-    }
-    return Date.now();
-  };
 
   t.test('a Postgres restart: index --follow and serve resume by themselves, nothing lost', async (t) => {
     // the store migrated here first: the two children start side by side (on a busy machine each takes seconds)

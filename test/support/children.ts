@@ -84,3 +84,13 @@ export async function startServe(args: readonly string[]): Promise<{ child: Chil
   const line = await child.waitFor(/"msg":"listening"/, 60_000);
   return { child, url: String((JSON.parse(line.text) as { url: string }).url) };
 }
+
+/** Ask `f` every 100 ms until it holds (then the time, Date.now()), or throw after `timeoutMs`. */
+export async function until(what: string, f: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  while (!(await f())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Date.now();
+}
