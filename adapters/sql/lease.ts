@@ -23,7 +23,9 @@ import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import type { HeldLease, LeaseAttempt, LeaseHolder, StoreLease } from '../../lib/indexer/lease.ts';
 import { createMemoryLease } from '../memory/lease.ts';
+import { StoreUnavailableError } from '../../lib/sink/unavailable.ts';
 import { sqliteFile } from './dialect.ts';
+import { describeStoreError, isStoreUnreachable } from './unavailable.ts';
 
 export interface SqlLeaseOptions {
   /** Postgres: the store's schema (as SqlStoreOptions.searchPath) */
@@ -41,8 +43,17 @@ const me = (): LeaseHolder => ({ host: hostname(), pid: process.pid, since: new 
 export function createSqlLease(url: string, options: SqlLeaseOptions = {}): StoreLease {
   const file = sqliteFile(url);
   if (file === ':memory:') return createMemoryLease({});
-  if (file !== null) return sqliteLease(file);
-  return postgresLease(url, options);
+  return unreachableAsUnavailable(file !== null ? sqliteLease(file) : postgresLease(url, options));
+}
+
+/** a store that cannot be reached while the lease is asked for: StoreUnavailableError, which the indexer waits out */
+function unreachableAsUnavailable(lease: StoreLease): StoreLease {
+  return {
+    tryAcquire: () =>
+      lease.tryAcquire().catch((e: unknown) => {
+        throw isStoreUnreachable(e) ? new StoreUnavailableError(`the store is unreachable: ${describeStoreError(e)}`, { cause: e }) : e;
+      }),
+  };
 }
 
 // ---- SQLite -----------------------------------------------------------------------------------
@@ -147,6 +158,7 @@ function postgresLease(url: string, options: SqlLeaseOptions): StoreLease {
         connectionString: url,
         application_name: `scoutkit index ${holder.pid}@${holder.host}`.slice(0, 63),
         keepAlive: true,
+        connectionTimeoutMillis: Math.max(5000, heartbeatMs * 5),
         query_timeout: Math.max(5000, heartbeatMs * 5),
       });
       // errors before the lease is held reject the queries below; after, they lose the lease

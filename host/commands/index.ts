@@ -137,10 +137,10 @@ export interface IndexCommandIo {
   readonly signal?: AbortSignal;
 }
 
-function leaseLine(state: 'acquired' | 'standby' | 'lost', holder: string | null): string {
+function leaseLine(state: 'acquired' | 'standby' | 'lost', holder: string | null, follow: boolean): string {
   if (state === 'acquired') return `lease: acquired, this indexer writes the store (${holder ?? ''})`;
   if (state === 'standby') return `lease: standing by, the store's lease is held by ${holder ?? 'another process'}; asking again every second`;
-  return "lease: lost (the connection holding it is gone): writing nothing more, exiting";
+  return `lease: lost (the connection holding it is gone): writing nothing more, ${follow ? 'taking it again once the store answers' : 'exiting'}`;
 }
 
 /** Run the command; resolves to the exit code. */
@@ -179,7 +179,7 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
       onEvent: (e) => {
         metrics?.onEvent(e);
         // lease changes as plain lines on stderr (json lines go through the output like the rest)
-        if (e.type === 'lease' && (options.logFormat ?? 'text') === 'text') stderr.write(`${leaseLine(e.state, e.holder)}\n`);
+        if (e.type === 'lease' && (options.logFormat ?? 'text') === 'text') stderr.write(`${leaseLine(e.state, e.holder, options.follow === true)}\n`);
         else output.event(e);
       },
       ...(options.retryForSeconds !== undefined ? { retryForMs: options.retryForSeconds * 1000 } : {}),

@@ -36,8 +36,7 @@ import { createProgress } from './progress.ts';
 import type { Progress } from './progress.ts';
 import { waitOutStore } from './storeWait.ts';
 import { createBatchWriter } from './write.ts';
-import { describeHolder, LeaseHeldError, LeaseLostError, leasedSink } from './lease.ts';
-import type { HeldLease, StoreLease } from './lease.ts';
+import { runLeased } from './leasedRun.ts';
 
 export type { Indexer, IndexerEvent, IndexerOptions, ProgressEvent, RunOptions, RunSummary } from './events.ts';
 
@@ -143,68 +142,15 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
   }
 
-  /**
-   * Take the store's lease: at once, or (standby) asking again every interval until it is free;
-   * null when the run was stopped while standing by.
-   */
-  async function acquire(lease: StoreLease, runOptions: RunOptions): Promise<HeldLease | null> {
-    const { signal } = runOptions;
-    const interval = runOptions.standbyIntervalMs ?? 1000;
-    let said = '';
-    let saidAt = 0;
-    for (;;) {
-      const attempt = await lease.tryAcquire();
-      if (attempt.acquired) {
-        const me = describeHolder(attempt.lease.holder);
-        log(`took the store's lease (${me})${said === '' ? '' : `: taking over from ${said}`}`);
-        emit({ type: 'lease', state: 'acquired', holder: me });
-        return attempt.lease;
-      }
-      if (runOptions.standby !== true) throw new LeaseHeldError(attempt.holder);
-      const holder = describeHolder(attempt.holder);
-      // said when the holder changes, and once a minute while it stays
-      if (holder !== said || now() - saidAt >= 60_000) {
-        log(`standing by: the store's lease is held by ${holder}; asking again every ${interval} ms`);
-        emit({ type: 'lease', state: 'standby', holder });
-        said = holder;
-        saidAt = now();
-      }
-      await sleepFor(interval, signal);
-      if (signal?.aborted) return null;
-    }
-  }
-
   async function run(runOptions: RunOptions = {}): Promise<RunSummary> {
     const lease = options.lease;
     if (lease === undefined) return runWithSink(options.sink, runOptions, runOptions.signal);
-    const held = await acquire(lease, runOptions);
-    if (held === null) return { blocks: 0, transactions: 0, reorgs: 0, held: { unavailable: 0, 'not-yet': 0 }, indexedHead: null };
-    // the run stops at once when the lease is lost, as when it is stopped
-    const stop = new AbortController();
-    const abort = (): void => stop.abort();
-    const onLost = (): void => {
-      log("lost the store's lease: writing nothing more");
-      emit({ type: 'lease', state: 'lost', holder: null });
-      abort();
-    };
-    runOptions.signal?.addEventListener('abort', abort, { once: true });
-    held.lost.addEventListener('abort', onLost, { once: true });
-    if (held.lost.aborted) onLost();
-    if (runOptions.signal?.aborted) abort();
-    try {
-      // behind the lease's guard: nothing is written once the lease is lost
-      const summary = await runWithSink(leasedSink(options.sink, held.lost), runOptions, stop.signal);
-      if (held.lost.aborted) throw new LeaseLostError();
-      return summary;
-    } catch (e) {
-      if (held.lost.aborted && !(e instanceof LeaseLostError)) throw new LeaseLostError();
-      throw e;
-    } finally {
-      runOptions.signal?.removeEventListener('abort', abort);
-      held.lost.removeEventListener('abort', onLost);
-      await held.release();
-    }
+    return runLeased(lease, options.sink, runOptions, { log, emit, now, sleep: sleepFor, budgetMs: budgetFor(runOptions), backoff: backoffOf() }, runWithSink);
   }
+
+  /** how long an outage is waited out: as long as it lasts with `follow`, else 120 s (or as told) */
+  const budgetFor = (runOptions: RunOptions): number => options.retryForMs ?? (runOptions.follow === true ? Infinity : 120_000);
+  const backoffOf = (): { baseDelayMs: number; maxDelayMs: number } => ({ baseDelayMs: options.hold?.baseDelayMs ?? 200, maxDelayMs: options.hold?.maxDelayMs ?? 5000 });
 
   async function runWithSink(base: DataSink, runOptions: RunOptions, signal: AbortSignal | undefined): Promise<RunSummary> {
     const { follow = false } = runOptions;
@@ -212,8 +158,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
     const to = runOptions.to;
     const sleep = (ms: number): Promise<void> => sleepFor(ms, signal);
     const aborted = (): boolean => signal?.aborted === true;
-    const budgetMs = options.retryForMs ?? (follow ? Infinity : 120_000);
-    const backoff = { baseDelayMs: options.hold?.baseDelayMs ?? 200, maxDelayMs: options.hold?.maxDelayMs ?? 5000 };
+    const budgetMs = budgetFor(runOptions);
+    const backoff = backoffOf();
     const outageDeps = { log, emit, now };
     const sink = waitOutStore(base, createOutage('store', { budgetMs, maxDelayMs: backoff.maxDelayMs }, outageDeps), backoff, { sleep, aborted });
     const nodeOutage = createOutage('node', { budgetMs, maxDelayMs: backoff.maxDelayMs }, outageDeps);

@@ -82,7 +82,8 @@ if (server === null) {
     }
     t.ok(down.length > 0 && down.every((r) => r.status === 503), `serve answers 503 while the database is down (${down.length} requests)`);
     t.match(down[0], { json: { message: String }, retryAfter: /^\d+$/, type: /application\/json/ }, '503 as JSON, with Retry-After');
-    await index.waitFor(/the store is not answering: .*/, 10_000, stoppedAt);
+    // (said as the server goes down: maybe before pg_ctl returns)
+    await index.waitFor(/the store is not answering: .*/, 10_000, beforeStop);
     t.equal(index.exitCode(), null, 'the indexer waits (still running)');
     t.equal(serve.exitCode(), null, 'serve is still running');
 
@@ -90,7 +91,7 @@ if (server === null) {
     await server.start();
     const startedAt = Date.now();
     t.comment(`Postgres down for ${startedAt - stoppedAt} ms; node head ${headAtRestart} at restart`);
-    const resumed = await index.waitFor(/the store answers again: resumed after/, 30_000, stoppedAt);
+    const resumed = await index.waitFor(/the store answers again: resumed after/, 30_000, beforeStop);
     const [indexBack, serveBack] = await Promise.all([
       until('the indexer stored the blocks mined during the outage', async () => ((await storedHead()) ?? -1) >= headAtRestart, 30_000),
       until('serve answers 200 again', async () => (await get()).status === 200, 30_000),
@@ -100,6 +101,7 @@ if (server === null) {
     );
     const lines = index.lines.filter((l) => /the store is not answering|still waiting for the store|the store answers again/.test(l.text));
     t.ok(lines.length >= 2 && lines.length <= 4, `the outage said in a few lines, not per attempt (${lines.length})`);
+    t.equal(index.lines.filter((l) => /took the store's lease/.test(l.text)).length, 2, 'the lease, lost with its connection, is taken again');
 
     // the chain stops; the store catches up; a clean run on another database
     await rpc(anvil.url, 'evm_setIntervalMining', [0]);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import knexFactory from 'knex';
 import { createIndexer, OutageError } from '../../lib/indexer/index.ts';
 import type { IndexerEvent } from '../../lib/indexer/index.ts';
+import type { LeaseAttempt, LeaseHolder, StoreLease } from '../../lib/indexer/lease.ts';
 import { createOutage } from '../../lib/indexer/outage.ts';
 import { StoreUnavailableError } from '../../lib/sink/unavailable.ts';
 import type { DataSink } from '../../lib/ports.ts';
@@ -186,4 +187,104 @@ t.test('without --follow, a node that never comes back ends `scoutkit index` aft
   t.comment(`gave up after ${Date.now() - started} ms`);
   t.match(out.join(''), /the node is not answering: start-up: .* — waiting for at most 1\.0s/, 'the wait was said');
   t.throws(() => parseIndexArgs(['--rpc', url, '--db', 'memory:', '--retry-for', 'soon']), /--retry-for/);
+});
+
+/** a lease scripted attempt by attempt (the last step repeats); `lose()` loses the lease held now */
+function scriptedLease(script: readonly ('take' | 'down' | 'own' | 'other')[]): StoreLease & { lose: () => void; attempts: number } {
+  const me: LeaseHolder = { host: 'here', pid: 7, since: '2026-11-27T00:00:00.000Z' };
+  let current: AbortController | null = null;
+  const lease = {
+    attempts: 0,
+    lose: () => current?.abort(),
+    tryAcquire(): Promise<LeaseAttempt> {
+      const step = script[Math.min(lease.attempts++, script.length - 1)];
+      if (step === 'down') return Promise.reject(new StoreUnavailableError('the store is unreachable: connect ECONNREFUSED 127.0.0.1:5432 (ECONNREFUSED)'));
+      if (step === 'own') return Promise.resolve({ acquired: false, holder: me });
+      if (step === 'other') return Promise.resolve({ acquired: false, holder: { host: 'there', pid: 9, since: me.since } });
+      current = new AbortController();
+      return Promise.resolve({ acquired: true, lease: { holder: me, lost: current.signal, release: () => Promise.resolve() } });
+    },
+  };
+  return lease;
+}
+
+t.test('a lease lost under follow is an outage: nothing written until it is taken again, then on from the stored head', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'scoutkit-outage-'));
+  const clean = await openSqlStore(`sqlite:${join(dir, 'clean.sqlite')}`);
+  t.teardown(async () => {
+    await clean.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const source = createRpcChainSource(anvil.url);
+  const cleanSink = recordingSink(clean);
+  const head = (await createIndexer({ source, sink: cleanSink, batchSize: 5 }).run()).indexedHead ?? 0;
+  const keys = chainKeys(cleanSink.bundles);
+  const hold = { baseDelayMs: 5, maxDelayMs: 20 };
+
+  /** a store whose lease is lost after its second write; its writes and resets counted */
+  const leasedStore = async (lease: ReturnType<typeof scriptedLease>) => {
+    const store = await openSqlStore('sqlite::memory:');
+    t.teardown(() => store.close());
+    const counts = { writes: 0, emptied: 0 };
+    const sink: DataSink = {
+      ...store,
+      async rollbackAbove(height) {
+        if (height < 0) counts.emptied++;
+        await store.rollbackAbove(height);
+      },
+      async writeBlocks(bundles) {
+        await store.writeBlocks(bundles);
+        if (++counts.writes === 2) lease.lose();
+      },
+    };
+    return { store, sink, counts };
+  };
+
+  const lease = scriptedLease(['take', 'down', 'down', 'own', 'take']);
+  const { store, sink, counts } = await leasedStore(lease);
+  const events: IndexerEvent[] = [];
+  const lines: string[] = [];
+  const summary = await createIndexer({ source, sink, lease, batchSize: 5, hold, onEvent: (e) => events.push(e), log: (l) => lines.push(l) }).run({
+    follow: true,
+    to: head,
+    reset: true,
+    standbyIntervalMs: 10,
+  });
+  t.equal(summary.indexedHead, head, 'indexed to the head after taking the lease again');
+  t.equal(lease.attempts, 5, 'asked for the lease until it was taken');
+  t.same(
+    events.filter((e) => e.type === 'lease' || ((e.type === 'waiting' || e.type === 'resumed') && e.on === 'store')).map((e) => `${e.type}${'state' in e ? ` ${e.state}` : ''}`),
+    ['lease acquired', 'lease lost', 'waiting', 'waiting', 'resumed', 'lease acquired'],
+    'acquired, lost, the store waited out, acquired again',
+  );
+  t.ok(lines.some((l) => /^lost the store's lease: writing nothing more, taking it again once the store answers$/.test(l)), 'the loss is said');
+  t.ok(lines.some((l) => /^the store is not answering: taking the store's lease: the store is unreachable: connect ECONNREFUSED/.test(l)), 'the outage is said');
+  t.ok(lines.some((l) => /^the store still holds this process's lost lease \(pid 7 on here/.test(l)), "this process's own dead session is waited out, not taken for another indexer");
+  t.ok(counts.writes > 2, 'written again after taking the lease');
+  t.equal(counts.emptied, 1, '--reset empties the store once, not again after the lease is taken again');
+  t.same(await digest(store, keys, { limit: 10, light: true }), await digest(clean, keys, { limit: 10, light: true }), 'the store equals a clean run');
+
+  const once = scriptedLease(['take']);
+  const single = await leasedStore(once);
+  await t.rejects(createIndexer({ source, sink: single.sink, lease: once, batchSize: 5, hold }).run(), { name: 'LeaseLostError' }, 'without follow, a lost lease ends the run');
+  t.equal(single.counts.writes, 2, 'and nothing is written after it is lost');
+
+  const taken = scriptedLease(['take', 'down', 'other']);
+  const other = await leasedStore(taken);
+  await t.rejects(
+    createIndexer({ source, sink: other.sink, lease: taken, batchSize: 5, hold }).run({ follow: true, to: head, standbyIntervalMs: 10 }),
+    { name: 'LeaseHeldError', message: /pid 9 on there/ },
+    'with follow, a lease another indexer took meanwhile ends the run, naming it',
+  );
+  const standing = scriptedLease(['take', 'other', 'other', 'take']);
+  const stood = await leasedStore(standing);
+  const stoodEvents: IndexerEvent[] = [];
+  const stoodSummary = await createIndexer({ source, sink: stood.sink, lease: standing, batchSize: 5, hold, onEvent: (e) => stoodEvents.push(e) }).run({
+    follow: true,
+    to: head,
+    standby: true,
+    standbyIntervalMs: 10,
+  });
+  t.equal(stoodSummary.indexedHead, head, '--standby: stands by after the loss, then takes over');
+  t.ok(stoodEvents.some((e) => e.type === 'lease' && e.state === 'standby'), 'standby said');
 });
