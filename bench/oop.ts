@@ -5,7 +5,8 @@
  * precompressed bytes) beside it; each with and without `Accept-Encoding: gzip, br`. Host and bare
  * run back to back in each run; the ratio printed is the median of the runs' own ratios.
  *
- * BENCH_PROFILE=<dir>: the server process runs with `node --cpu-prof` into that directory.
+ * BENCH_PROFILE=<dir>: the server process runs with `node --cpu-prof` into `<dir>/<store>/` (one
+ * profile per thread: the server's is the largest).
  * BENCH_STORES=memory: one store only (default memory,sqlite).
  * SCOUTKIT_BENCH_ROOT: the server side's code from another checkout (see bench/oop-server.ts).
  */
@@ -44,7 +45,8 @@ export async function outOfProcess(options: { runs: number; seconds: number; con
   console.log(`\nout of process: autocannon CLI (${connections} connections) → server process; ${runs} runs × ${seconds} s; medians`);
   let ok = true;
   for (const store of (process.env.BENCH_STORES ?? 'memory,sqlite').split(',')) {
-    const nodeArgs = ['--import', 'tsx', ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile, '--cpu-prof-name', `server-${store}.cpuprofile`] : []), join(HERE, 'oop-server.ts'), store];
+    // one profile per thread (tsx's loader runs in a thread of its own): the server's is the largest
+    const nodeArgs = ['--import', 'tsx', ...(profile ? ['--cpu-prof', '--cpu-prof-dir', join(profile, store)] : []), join(HERE, 'oop-server.ts'), store];
     const child = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
     const lines = createInterface({ input: child.stdout });
     const [first] = (await once(lines, 'line')) as [string];
