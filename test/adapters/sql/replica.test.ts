@@ -24,7 +24,7 @@ import { LOCAL_PLAN } from '../../../host/plans.ts';
 import type { ReplicaState } from '../../../lib/index.ts';
 import { startAnvil } from '../../../demo/anvil.ts';
 import { startPostgres } from '../../support/postgres.ts';
-import { until } from '../../support/children.ts';
+import { startServe, until } from '../../support/children.ts';
 import { DEV_ACCOUNT0, indexerFor, rpc, sendMined } from '../../indexer/helpers.ts';
 
 const t0 = Date.now();
@@ -280,5 +280,17 @@ if (server === null) {
     const [a, b, p] = await Promise.all([hostA.get('/api/v2/blocks'), hostB.get('/api/v2/blocks'), hostP.get('/api/v2/blocks')]);
     t.same([a, b], [p, p], 'back on the standby, A and B answer as the primary');
     mark('stop, start');
+  });
+
+  t.test('scoutkit serve --read-db --max-replica-lag', async (t) => {
+    const { child, url } = await startServe(['--db', primaryUrl, '--read-db', standbyUrl, '--max-replica-lag', '5']);
+    t.teardown(() => child.stop());
+    const listening = child.lines.find((l) => /"msg":"listening"/.test(l.text))?.text ?? '';
+    t.match(listening, `reads from ${standbyUrl}`, 'the listening line names the replica');
+    const ready = (await (await fetch(`${url}/ready`)).json()) as { status: string; chains: Record<string, { replicas?: ReplicaState[] }> };
+    t.match(ready, { status: 'ready', chains: { [CHAIN]: { replicas: [{ name: `127.0.0.1:${standby.port}/postgres`, inUse: true, reachable: true, lagSeconds: 0 }] } } }, '/ready: the replica in use, caught up');
+    const [served, p] = await Promise.all([fetch(`${url}/api/v2/blocks`).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown })), hostP.get('/api/v2/blocks')]);
+    t.same(served, p, 'it answers as the primary');
+    mark('serve --read-db');
   });
 }
