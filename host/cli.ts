@@ -17,7 +17,7 @@ import { openStore, redact } from './stores.ts';
 import { servedChainId, unrecordedNote, UNRECORDED_CHAIN_ID } from './servedChain.ts';
 import { parseCorsOrigins } from './cors.ts';
 import { createRpcNode } from '../adapters/rpc/index.ts';
-import type { OpenedStore } from './stores.ts';
+import type { OpenedStore, OpenStoreOptions } from './stores.ts';
 import type { ChangeFeed, ContractStore, DataSource } from '../lib/index.ts';
 
 // Each command's module loads when that command runs (or shows its help): `serve` never loads
@@ -42,6 +42,13 @@ Options:
   --default-chain <id>    chain id of a --db store that records none (default 1); a store
                           that records another id is an error
   --chain <id>=<url>      another chain (repeatable), served at /<id>/api/v2
+  --read-db <url>         a read replica of the --db store (repeatable; postgres://..., a
+                          streaming standby): API reads are spread across the replicas, each
+                          request on one (its data version and its records); the primary (--db)
+                          keeps the writes and the change feed, and serves when no replica can
+  --max-replica-lag <s>   a replica missing a write for longer than this many seconds (or not
+                          answering) is left out until it catches up (default 10); /ready and
+                          /metrics show each replica's lag
   --port <n>              port (default 3000; 0 picks a free one)
   --host <addr>           address to bind (default 127.0.0.1)
   --rpc [<id>=]<url>      a chain's node (repeatable; no id: the default chain): JSON-RPC state reads
@@ -75,7 +82,7 @@ Options:
 Stops gracefully on SIGTERM/SIGINT: in-flight requests finish, then the stores close.
 SIGHUP reloads the --keys file and logs what changed (key names and plans, never a key).
 Endpoints besides the API: GET / and /api-docs (interactive API docs), GET /health (liveness),
-GET /ready (every chain's store answers; each chain's head age), GET /metrics (Prometheus text format).`;
+GET /ready (every chain's store answers; each chain's head age and read replicas), GET /metrics (Prometheus text format).`;
 
 const demo = () => import('./commands/demo.ts');
 const index = () => import('./commands/index.ts');
@@ -157,6 +164,9 @@ export interface ServeArgs extends PageFlags {
   readonly cors?: '*' | readonly string[] | false;
   readonly maxHeadAgeSeconds?: number;
   readonly logFormat?: LogFormat;
+  /** `--read-db`: read replicas of the --db store */
+  readonly readDb?: readonly string[];
+  readonly maxReplicaLagSeconds?: number;
 }
 
 export function parseServeArgs(args: readonly string[]): ServeArgs {
@@ -181,6 +191,8 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       cors: { type: 'string' },
       'no-cors': { type: 'boolean' },
       'max-head-age': { type: 'string' },
+      'read-db': { type: 'string', multiple: true },
+      'max-replica-lag': { type: 'string' },
       'log-format': { type: 'string' },
       'no-compress': { type: 'boolean' },
       ...PAGE_FLAGS,
@@ -204,7 +216,13 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   if (publicUrl !== undefined && !/^https?:\/\/[^/]/.test(publicUrl)) throw new Error(`--public-url expects an http(s) URL, got "${publicUrl}"`);
   if (values['no-cors'] && values.cors !== undefined) throw new Error('give --cors or --no-cors, not both');
   const cors = values['no-cors'] ? false : values.cors === undefined ? undefined : parseCorsOrigins(values.cors);
+  const readDb = values['read-db'] ?? [];
+  if (readDb.length > 0 && values.db === undefined) throw new Error('--read-db names replicas of the --db store: give --db');
+  for (const url of readDb) if (!/^postgres(ql)?:\/\//.test(url)) throw new Error(`--read-db expects a postgres:// URL, got "${redact(url)}"`);
+  if (values['max-replica-lag'] !== undefined && readDb.length === 0) throw new Error('--max-replica-lag applies to --read-db replicas: give at least one');
   return {
+    ...(readDb.length > 0 ? { readDb } : {}),
+    ...(values['max-replica-lag'] !== undefined ? { maxReplicaLagSeconds: positiveSeconds(values['max-replica-lag'], '--max-replica-lag') } : {}),
     ...(values.db !== undefined ? { db: values.db } : {}),
     ...(defaultChain !== undefined ? { defaultChain } : {}),
     ...(cors !== undefined ? { cors } : {}),
@@ -219,7 +237,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     ...(values['limiter-timeout'] !== undefined ? { limiterTimeoutMs: positiveMs(values['limiter-timeout']) } : {}),
     openMultichain: values['open-multichain'] ?? false,
     trustProxy: values['trust-proxy'] ?? false,
-    ...(values['max-head-age'] !== undefined ? { maxHeadAgeSeconds: positiveSeconds(values['max-head-age']) } : {}),
+    ...(values['max-head-age'] !== undefined ? { maxHeadAgeSeconds: positiveSeconds(values['max-head-age'], '--max-head-age') } : {}),
     ...(values['log-format'] !== undefined ? { logFormat: parseLogFormat(values['log-format']) } : {}),
     compress: !(values['no-compress'] ?? false),
     ...parsePageFlags(values),
@@ -232,10 +250,16 @@ function positiveMs(text: string): number {
   return ms;
 }
 
-function positiveSeconds(text: string): number {
+function positiveSeconds(text: string, flag: string): number {
   const s = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(s) || s <= 0) throw new Error(`--max-head-age expects seconds, got "${text}"`);
+  if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(s) || s <= 0) throw new Error(`${flag} expects seconds, got "${text}"`);
   return s;
+}
+
+/** the --db store's read replicas, as openStore takes them */
+function replicaOptions(options: ServeArgs): OpenStoreOptions {
+  if (options.readDb === undefined || options.readDb.length === 0) return {};
+  return { readUrls: options.readDb, ...(options.maxReplicaLagSeconds !== undefined ? { maxReplicaLagSeconds: options.maxReplicaLagSeconds } : {}) };
 }
 
 async function serve(args: readonly string[]): Promise<number> {
@@ -262,17 +286,17 @@ async function serve(args: readonly string[]): Promise<number> {
   let limiter: LimiterStore | undefined;
   try {
     // each store under the chain id it records (host/servedChain.ts); --db first: the default chain
-    const wanted: (readonly [string | undefined, string, string])[] = [
-      ...(options.db !== undefined ? [[options.defaultChain, options.db, '--default-chain'] as const] : []),
-      ...options.chains.map(([id, url]) => [id, url, `--chain ${id}=…`] as const),
+    const wanted: (readonly [string | undefined, string, string, OpenStoreOptions])[] = [
+      ...(options.db !== undefined ? [[options.defaultChain, options.db, '--default-chain', replicaOptions(options)] as const] : []),
+      ...options.chains.map(([id, url]) => [id, url, `--chain ${id}=…`, {}] as const),
     ];
     const chains: Record<string, DataSource> = {};
     const contractStores = new Map<string, ContractStore>();
     const feeds = new Map<string, ChangeFeed>();
     // in the order given (an object lists numeric keys in ascending order)
     const described: [string, string][] = [];
-    for (const [given, url, flag] of wanted) {
-      const store = await openStore(url);
+    for (const [given, url, flag, openOptions] of wanted) {
+      const store = await openStore(url, openOptions);
       opened.push(store);
       const served = await servedChainId(store, given, flag);
       if (chains[served.id] !== undefined) throw new Error(`chain ${served.id} is given twice (by --db and --chain, or by two --chain)`);

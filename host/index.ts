@@ -31,6 +31,6 @@ export {
 } from './plans.ts';
 export type { KeyGrant, KeysConfig, Plan, PlanRate } from './plans.ts';
 export { openStore, StoreUrlError } from './stores.ts';
-export type { OpenedStore } from './stores.ts';
+export type { OpenedStore, OpenStoreOptions } from './stores.ts';
 export { requestInfo } from './request.ts';
 export type { HeaderSink, HostRequest, Identity, RequestInfo, Step } from './request.ts';

@@ -6,6 +6,8 @@
  *   `scoutkit_http_request_duration_seconds{endpoint}` (a histogram) for every request;
  * - `scoutkit_limiter_rejections_total{kind,caller}`: 429 (`kind="rate"`), 402 (`"credits"`) and the limiter's 503 (`"busy"`);
  * - `scoutkit_store_errors_total{endpoint,chain}`: a DataSource that threw (the explorer's onError);
+ * - `scoutkit_replica_lag_seconds`, `scoutkit_replica_versions_behind` and `scoutkit_replica_in_use`
+ *   `{chain,replica}`: each read replica of a store on replicas, as last probed (read at scrape);
  * - `scoutkit_indexer_head_block`, `scoutkit_indexer_node_head_block`, `scoutkit_indexer_lag_blocks`
  *   and `scoutkit_indexer_reorgs_total` (by chain), fed by an indexer in the same process;
  * - the process metrics of prom-client (`scoutkit_process_resident_memory_bytes`, …) unless off.
@@ -15,7 +17,7 @@
  */
 import type { Middleware, ParameterizedContext } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { FailedRequest } from '../lib/index.ts';
+import type { FailedRequest, ReadReplicas, ReplicaState } from '../lib/index.ts';
 import type { IndexerEvent } from '../lib/indexer/index.ts';
 import { requestInfo } from './request.ts';
 
@@ -26,6 +28,8 @@ export interface MetricsOptions {
   readonly processMetrics?: boolean;
   /** histogram buckets in seconds (default 1 ms … 5 s) */
   readonly buckets?: readonly number[];
+  /** the read replicas of chains whose stores have some (by chain id): their lag, read at each scrape */
+  readonly replicas?: Readonly<Record<string, ReadReplicas>>;
 }
 
 export interface ExplorerMetrics {
@@ -115,6 +119,40 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
     labelNames: ['chain'] as const,
     registers,
   });
+  const replicaSets = Object.entries(options.replicas ?? {});
+  if (replicaSets.length > 0) {
+    // set from each replica's last probe when scraped; a replica not probed yet has no lag (absent)
+    const each = (set: (labels: { chain: string; replica: string }, state: ReplicaState) => void) => (): void => {
+      for (const [chain, replicas] of replicaSets) for (const state of replicas.states()) set({ chain, replica: state.name }, state);
+    };
+    const lagGauge: Gauge<'chain' | 'replica'> = new Gauge({
+      name: `${METRIC_PREFIX}replica_lag_seconds`,
+      help: "seconds a read replica has been missing a write the primary has (0: caught up), as last probed",
+      labelNames: ['chain', 'replica'] as const,
+      registers,
+      collect: each((labels, s) => {
+        if (s.lagSeconds === null) lagGauge.remove(labels);
+        else lagGauge.set(labels, s.lagSeconds);
+      }),
+    });
+    const behindGauge: Gauge<'chain' | 'replica'> = new Gauge({
+      name: `${METRIC_PREFIX}replica_versions_behind`,
+      help: "writes (data versions) a read replica lacks of the primary's, as last probed",
+      labelNames: ['chain', 'replica'] as const,
+      registers,
+      collect: each((labels, s) => {
+        if (s.versionsBehind === null) behindGauge.remove(labels);
+        else behindGauge.set(labels, s.versionsBehind);
+      }),
+    });
+    const inUseGauge: Gauge<'chain' | 'replica'> = new Gauge({
+      name: `${METRIC_PREFIX}replica_in_use`,
+      help: '1 while requests read from the replica (it answers, within the allowed lag), else 0',
+      labelNames: ['chain', 'replica'] as const,
+      registers,
+      collect: each((labels, s) => inUseGauge.set(labels, s.inUse ? 1 : 0)),
+    });
+  }
   // this server's metrics, plus the process's
   const registry = (options.processMetrics ?? true) ? Registry.merge([own, processMetricsRegistry()]) : own;
 

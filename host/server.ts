@@ -1,6 +1,6 @@
 /**
  * `createServer(options)`: a Koa app serving the explorer middleware, `/health` (liveness),
- * `/ready` (every chain's DataSource answers), `/metrics` (Prometheus), one JSON log line per
+ * `/ready` (every chain's DataSource answers; each read replica's state), `/metrics` (Prometheus), one JSON log line per
  * request, and a graceful `close()` (stop accepting, let in-flight requests finish, then close
  * the stores). It listens on an http.Server of its own (`listen`, then `http`), or serves one
  * its user owns (`attach`, or `callback()` as Koa's); `judgeUpgrade` judges that server's
@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import { chainConfigs, createExplorer, errorResponse, parsePath } from '../lib/index.ts';
-import type { ChainConfig, ChainSetting, Explorer, FailedRequest } from '../lib/index.ts';
+import type { ChainConfig, ChainSetting, Explorer, FailedRequest, ReadReplicas, ReplicaState } from '../lib/index.ts';
 import { DEFAULT_DOCS_PATH, docsPage } from './docs.ts';
 import { corsMiddleware } from './cors.ts';
 import { createMetrics } from './metrics.ts';
@@ -129,7 +129,7 @@ export function createServer(options: ServerOptions): ScoutkitServer {
   const metrics =
     options.metrics === false
       ? undefined
-      : createMetrics({ chainIds: Object.keys(chains), processMetrics: options.metrics?.processMetrics ?? true });
+      : createMetrics({ chainIds: Object.keys(chains), processMetrics: options.metrics?.processMetrics ?? true, replicas: replicasOf(chains) });
   const onStoreError = options.onStoreError ?? writeStoreError;
   const explorer =
     options.explorer ??
@@ -296,6 +296,13 @@ function checkMetricsPath(path: string): string {
   return path;
 }
 
+/** the chains whose stores read from replicas, and those replicas */
+function replicasOf(chains: Readonly<Record<string, ChainConfig>>): Readonly<Record<string, ReadReplicas>> {
+  const out: Record<string, ReadReplicas> = {};
+  for (const [id, { store }] of Object.entries(chains)) if (store.replicas !== undefined) out[id] = store.replicas;
+  return out;
+}
+
 /**
  * Failures are not described: a store error may name hosts or credentials. The head's age: now
  * minus the highest block's timestamp, and the seconds since this server saw the head move (null
@@ -309,8 +316,13 @@ type ChainReadiness =
       readonly headMovedSecondsAgo?: number | null;
       /** older than maxHeadAgeSeconds */
       readonly stale?: boolean;
+      /** a store on read replicas: each replica as last probed (the head above is read as a request reads: from one in use, or the primary) */
+      readonly replicas?: readonly ReplicaReadiness[];
     }
-  | { readonly ready: false };
+  | { readonly ready: false; readonly replicas?: readonly ReplicaReadiness[] };
+
+/** a replica's state as /ready writes it */
+type ReplicaReadiness = { readonly [K in keyof ReplicaState]: ReplicaState[K] };
 
 /** a chain's highest block as last seen by /ready, and when it last changed (ms; null: not seen changing) */
 interface HeadSeen {
@@ -325,15 +337,18 @@ async function readiness(
   maxHeadAgeSeconds: number | undefined,
 ): Promise<Record<string, ChainReadiness>> {
   const entries = await Promise.all(
-    Object.entries(chains).map(async ([id, { store }]): Promise<[string, ChainReadiness]> => {
+    Object.entries(chains).map(async ([id, { store: primary }]): Promise<[string, ChainReadiness]> => {
       let timer: NodeJS.Timeout | undefined;
+      // a store on read replicas: read as a request would, and say how each replica is
+      const store = primary.replicas?.pick() ?? primary;
+      const replicas = primary.replicas === undefined ? {} : { replicas: primary.replicas.states().map((s): ReplicaReadiness => ({ ...s })) };
       const answer = async (): Promise<ChainReadiness> => {
         const highestBlock = await store.getHighestBlockNumber();
         const now = Date.now();
         const seen = heads.get(id);
         const movedAt = seen === undefined ? null : seen.number !== highestBlock ? now : seen.movedAt;
         heads.set(id, { number: highestBlock, movedAt });
-        if (highestBlock === null) return { ready: maxHeadAgeSeconds === undefined, highestBlock, ...(maxHeadAgeSeconds === undefined ? {} : { stale: true }) };
+        if (highestBlock === null) return { ready: maxHeadAgeSeconds === undefined, highestBlock, ...(maxHeadAgeSeconds === undefined ? {} : { stale: true }), ...replicas };
         const block = await store.getBlock({ number: highestBlock });
         const headAgeSeconds = block === null ? null : Math.max(0, Math.round(now / 1000 - block.timestamp));
         const headMovedSecondsAgo = movedAt === null ? null : Math.round((now - movedAt) / 1000);
@@ -346,6 +361,7 @@ async function readiness(
           ...(headAgeSeconds !== null ? { headAgeSeconds } : {}),
           headMovedSecondsAgo,
           ...(maxHeadAgeSeconds !== undefined ? { stale } : {}),
+          ...replicas,
         };
       };
       try {
@@ -357,7 +373,7 @@ async function readiness(
         ]);
         return [id, state];
       } catch {
-        return [id, { ready: false }];
+        return [id, { ready: false, ...replicas }];
       } finally {
         clearTimeout(timer);
       }

@@ -5,6 +5,10 @@
  *   sqlite:<path>      SQLite file, through adapters/sql
  *   postgres://...     Postgres (also postgresql://), through adapters/sql
  * Adapters load on demand, so a memory server never loads knex.
+ *
+ * A Postgres store may be read from streaming replicas (`readUrls`, `serve --read-db`): the
+ * source's `replicas` picks a copy per request; writes, the lease and the change feed stay on
+ * the primary.
  */
 import type { ChangeFeed, ContractStore, DataSink, DataSource } from '../lib/index.ts';
 import type { StoreLease } from '../lib/indexer/lease.ts';
@@ -28,7 +32,20 @@ export class StoreUrlError extends Error {
   override readonly name = 'StoreUrlError';
 }
 
-export async function openStore(url: string): Promise<OpenedStore> {
+export interface OpenStoreOptions {
+  /** read replicas of a Postgres store (`postgres://…`, streaming standbys of `url`) */
+  readonly readUrls?: readonly string[];
+  /** a replica missing a write for longer than this is left out until it catches up (default 10 s) */
+  readonly maxReplicaLagSeconds?: number;
+  /** how often the replicas are probed, ms (default 1000) */
+  readonly replicaProbeMs?: number;
+}
+
+export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
+  const readUrls = options.readUrls ?? [];
+  if (readUrls.length > 0 && !/^postgres(ql)?:\/\//.test(url)) {
+    throw new StoreUrlError(`read replicas need a Postgres store (postgres://...), not "${redact(url)}"`);
+  }
   if (url === 'memory:' || url === 'memory') {
     const { createMemoryContractStore, createMemoryLease, createMemoryStore } = await import('../adapters/memory/index.ts');
     const store = createMemoryStore();
@@ -42,7 +59,7 @@ export async function openStore(url: string): Promise<OpenedStore> {
     await loadFixtureChain(store);
     return { source: store, sink: store, feed: store.feed, contracts: createMemoryContractStore(), description: 'memory (fixture chain)', lease: createMemoryLease(store), close: async () => {} };
   }
-  if (/^sqlite:/.test(url) || /^postgres(ql)?:\/\//.test(url)) return openSql(url);
+  if (/^sqlite:/.test(url) || /^postgres(ql)?:\/\//.test(url)) return openSql(url, options);
   throw new StoreUrlError(
     `unsupported store URL "${redact(url)}": use memory:, memory:fixture, sqlite:<path> or postgres://...`,
   );
@@ -53,8 +70,14 @@ export function redact(url: string): string {
   return url.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
 }
 
-async function openSql(url: string): Promise<OpenedStore> {
+async function openSql(url: string, options: OpenStoreOptions): Promise<OpenedStore> {
   const { createSqlContractStore, createSqlLease, openSqlStore } = await import('../adapters/sql/index.ts');
-  const store = await openSqlStore(url);
-  return { source: store, sink: store, feed: store.feed, contracts: createSqlContractStore(store), description: redact(url), lease: createSqlLease(url), close: () => store.close() };
+  const readReplicas = options.readUrls ?? [];
+  const replicaOptions = {
+    ...(options.maxReplicaLagSeconds === undefined ? {} : { maxLagSeconds: options.maxReplicaLagSeconds }),
+    ...(options.replicaProbeMs === undefined ? {} : { probeMs: options.replicaProbeMs }),
+  };
+  const store = await openSqlStore(url, readReplicas.length === 0 ? {} : { readReplicas, replicaOptions });
+  const description = readReplicas.length === 0 ? redact(url) : `${redact(url)} (reads from ${readReplicas.map(redact).join(', ')})`;
+  return { source: store, sink: store, feed: store.feed, contracts: createSqlContractStore(store), description, lease: createSqlLease(url), close: () => store.close() };
 }

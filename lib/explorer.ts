@@ -44,6 +44,8 @@ import type { LiveEvent } from './live/events.ts';
 import type { LiveHub } from './live/hub.ts';
 import { createLiveHub } from './live/hub.ts';
 import { parseTopic } from './live/topics.ts';
+import type { DataSource } from './ports.ts';
+import { readCopy } from './readCopy.ts';
 
 export const DEFAULT_IPFS_GATEWAY = 'https://ipfs.io/ipfs/';
 
@@ -117,14 +119,34 @@ export function createExplorer(options: CreateExplorerOptions): LiveExplorer {
     }
   }
   const unversioned: ReadDataVersion = () => undefined;
-  // one reader per chain: the poll interval and the in-flight poll are per store
-  // a chain with a contract store: its answers also depend on the verified contracts (a verification changes embedded addresses)
-  const versionOf = (config: ChainConfig): ReadDataVersion => {
-    const poll = { pollMs: options.cache?.versionPollMs, now: options.cache?.now };
-    const records = createVersionReader(config.store, { ...poll, feed: config.feed });
-    return config.contracts === undefined ? records : combineVersions(records, createVersionReader(config.contracts, poll));
+  const poll = { pollMs: options.cache?.versionPollMs, now: options.cache?.now };
+  // one contract-store reader per chain: a chain with a contract store's answers also depend on
+  // the verified contracts (a verification changes embedded addresses)
+  const contractVersions = new Map<string, ReadDataVersion | undefined>(
+    chainIds.map((id) => {
+      const contracts = (chains[id] as ChainConfig).contracts;
+      return [id, cache.enabled && contracts !== undefined ? createVersionReader(contracts, poll) : undefined];
+    }),
+  );
+  // one reader per copy of a chain's store (the store, or each of its read replicas): the poll
+  // interval and the in-flight poll are per copy, and each copy says its own version; the
+  // chain's change feed (the primary's) only tells them to ask again
+  const copies = new Map<string, WeakMap<DataSource, ChainCopy>>(chainIds.map((id) => [id, new WeakMap()]));
+  const copyOf = (chainId: string, chain: ChainConfig, ds: DataSource): ChainCopy => {
+    const known = copies.get(chainId);
+    let copy = known?.get(ds);
+    if (copy === undefined) {
+      const records = cache.enabled ? createVersionReader(ds, { ...poll, feed: chain.feed }) : unversioned;
+      const contracts = contractVersions.get(chainId);
+      copy = { config: ds === chain.store ? chain : { ...chain, store: ds }, version: contracts === undefined ? records : combineVersions(records, contracts) };
+      known?.set(ds, copy);
+    }
+    return copy;
   };
-  const versionReaders = new Map<string, ReadDataVersion>(chainIds.map((id) => [id, cache.enabled ? versionOf(chains[id] as ChainConfig) : unversioned]));
+  const primaries = new Map<string, ChainCopy>(chainIds.map((id) => [id, copyOf(id, chains[id] as ChainConfig, (chains[id] as ChainConfig).store)]));
+  /** the copy a request reads: the chain's store, or the replica it picks for the request */
+  const pickCopy = (chainId: string, chain: ChainConfig, request?: EndpointRequest): ChainCopy =>
+    chain.store.replicas === undefined ? (primaries.get(chainId) ?? copyOf(chainId, chain, chain.store)) : copyOf(chainId, chain, readCopy(chain.store, request));
   // each chain's render options: the explorer's, and its contract store when it has one
   const renders = new Map<string, RenderOptions>(
     chainIds.map((id) => {
@@ -166,10 +188,22 @@ export function createExplorer(options: CreateExplorerOptions): LiveExplorer {
     const endpoint = endpointOf(request.endpoint);
     if (endpoint === undefined) return fromError({ kind: 'RouteNotFound' });
     if (request.method !== undefined && !answers(endpoint, request.method)) return fromError({ kind: 'MethodNotAllowed' });
-    // a write is never cached
+    // a write is never cached, and goes to the primary
     if (endpoint.method !== undefined && endpoint.method !== 'GET') return answer(chain, endpoint, request);
+    const copy = pickCopy(request.chainId, chain, request);
+    const response = await readAnswer(copy, endpoint, request);
+    // a read replica that failed to answer is left out by its store from then on: the request
+    // is asked once more, of the copy picked now (another replica, or the primary)
+    if (response.status !== 503 || copy.config === chain) return response;
+    const again = pickCopy(request.chainId, chain, request);
+    return again === copy ? response : readAnswer(again, endpoint, request);
+  }
+
+  /** a read, from one copy of the store (its version and its records), through the cache */
+  async function readAnswer(copy: ChainCopy, endpoint: AnyEndpoint, request: EndpointRequest): Promise<ExplorerResponse> {
+    const chain = copy.config;
     // no cache, no version: one statement fewer per request
-    const known = (versionReaders.get(request.chainId) ?? unversioned)();
+    const known = copy.version();
     const version = typeof known === 'string' || known === undefined ? known : await known;
     if (version === undefined) return answer(chain, endpoint, request);
     // an answer over a time window is kept for the current minute of the clock only
@@ -229,7 +263,8 @@ export function createExplorer(options: CreateExplorerOptions): LiveExplorer {
   async function rpc(request: RpcRequest): Promise<ExplorerResponse> {
     const chain = chainOf(request.chainId);
     if (chain === undefined) return fromError({ kind: 'NotFound', message: `Unknown chain: ${request.chainId}` });
-    const body = await answerRpc({ chain, ds: chain.store, chainId: request.chainId }, request.body, (error) =>
+    const copy = pickCopy(request.chainId, chain).config;
+    const body = await answerRpc({ chain: copy, ds: copy.store, chainId: request.chainId }, request.body, (error) =>
       options.onError?.(error, { endpoint: RPC_ENDPOINT, chainId: request.chainId }),
     );
     return { status: 200, headers: JSON_HEADERS, body };
@@ -238,9 +273,10 @@ export function createExplorer(options: CreateExplorerOptions): LiveExplorer {
   async function etherscan(request: EtherscanRequest): Promise<ExplorerResponse> {
     const chain = chainOf(request.chainId);
     if (chain === undefined) return { status: 404, headers: JSON_HEADERS, body: { status: '0', message: `Unknown chain: ${request.chainId}`, result: null } };
+    const copy = pickCopy(request.chainId, chain).config;
     const ctx = {
-      chain,
-      ds: chain.store,
+      chain: copy,
+      ds: copy.store,
       chainId: request.chainId,
       onError: (error: unknown) => options.onError?.(error, { endpoint: ETHERSCAN_ENDPOINT, chainId: request.chainId }),
     };
@@ -253,6 +289,12 @@ export function createExplorer(options: CreateExplorerOptions): LiveExplorer {
   }
 
   return { chainIds, defaultChain, chains, routes, handle, dispatch, rpc, etherscan, subscribe };
+}
+
+/** One copy of a chain's store as requests read it: the chain's config over it, and its data version. */
+interface ChainCopy {
+  readonly config: ChainConfig;
+  readonly version: ReadDataVersion;
 }
 
 /** Whether an endpoint answers a method (HEAD: a GET endpoint). */

@@ -578,6 +578,47 @@ export interface DataSource {
    * query (see DataVersionSignal). Without it, an explorer polls getDataVersion.
    */
   readonly dataVersionSignal?: DataVersionSignal;
+  /**
+   * Optional: the store's read replicas (a SQL store on Postgres streaming replicas). An
+   * explorer then reads each request from one copy, `replicas.pick()`: its data version and its
+   * records alike, so an answer is cached under the version of the copy that served it.
+   */
+  readonly replicas?: ReadReplicas;
+}
+
+/**
+ * The read replicas of a store, as one host sees them: which copy a request reads, and how each
+ * replica is doing (for `/ready` and `/metrics`).
+ */
+export interface ReadReplicas {
+  /**
+   * The copy one request reads, the whole request long: a replica in use (spread across them
+   * in turn), or the primary when none is. `atLeastBlock` (a block the request names, such as a
+   * page cursor's `block_number`): a copy that holds that block — a replica behind it would lack
+   * the rows below the cursor — else the primary.
+   */
+  pick(atLeastBlock?: number): DataSource;
+  /** each replica's state, in the order they were given */
+  states(): readonly ReplicaState[];
+}
+
+/** One read replica, as last probed. */
+export interface ReplicaState {
+  /** where it is: `host:port/database`, without user or password */
+  readonly name: string;
+  /** requests read from it: it answers and is within the allowed lag */
+  readonly inUse: boolean;
+  /** it answered the last probe (and no request since failed to reach it) */
+  readonly reachable: boolean;
+  /**
+   * seconds since the primary first had a write this replica has not replayed yet (0: it has
+   * every write the primary had at the last probe); null until probed
+   */
+  readonly lagSeconds: number | null;
+  /** writes (data versions) behind the primary at the last probe; null until probed */
+  readonly versionsBehind: number | null;
+  /** its highest block at the last probe (null: none, or not probed) */
+  readonly highestBlock: number | null;
 }
 
 /**

@@ -23,6 +23,8 @@ import { createSqlWriter } from './write.ts';
 import type { ChangeFeed } from '../../lib/feed/change.ts';
 import { createSqlFeed } from './feed.ts';
 import type { SqlWriterMode } from './write.ts';
+import { createReplicaSet, replicaName } from './replicas.ts';
+import type { ReplicaOptions, ReplicaReader, ReplicaSet } from './replicas.ts';
 
 /** the migrations, handed to migrateOnce (this opener is the one live importer of the list) */
 const MIGRATOR: Migrator = { config: migratorConfig, names: MIGRATIONS.map((m) => m.name) };
@@ -54,6 +56,11 @@ export type SqlStore = VersionedDataSource &
      * processes' through the change log (woken by Postgres NOTIFY, or SQLite's version poll)
      */
     readonly feed: ChangeFeed;
+    /**
+     * the read replicas, when opened with some (`readReplicas`): each request of an explorer
+     * reads one copy, a replica in use or the primary (adapters/sql/replicas.ts)
+     */
+    readonly replicas?: ReplicaSet;
     /** apply pending migrations (done on open) */
     migrate(): Promise<void>;
     close(): Promise<void>;
@@ -77,6 +84,19 @@ export interface SqlStoreOptions {
    * path), to hold both paths against each other
    */
   readonly recomputeCurrent?: boolean;
+  /**
+   * Postgres: read replicas (streaming standbys of this database, `postgres://…`) the API's
+   * reads are spread across; writes, migrations, the lease and the change feed stay on the
+   * primary. Each gets a reads' pool of `poolSize`.
+   */
+  readonly readReplicas?: readonly string[];
+  /** how far behind a replica may fall, and how often it is probed (adapters/sql/replicas.ts) */
+  readonly replicaOptions?: ReplicaOptions;
+}
+
+/** the store opened with read replicas on a database that has none (SQLite), or a replica URL that is not Postgres */
+export class ReplicaUrlError extends Error {
+  override readonly name = 'ReplicaUrlError';
 }
 
 export { UnsupportedDatabaseUrl } from './dialect.ts';
@@ -86,17 +106,29 @@ export function knexConfig(url: string, options: SqlStoreOptions = {}, readers =
   return dialectOfUrl(url).knexConfig(url, { ...options, readers });
 }
 
+/** Read replicas for createSqlStore: their knex instances (each a standby of the primary) and how they are judged. */
+export interface SqlReplicas {
+  readonly replicas: readonly { readonly name: string; readonly knex: Knex }[];
+  readonly options?: ReplicaOptions;
+}
+
 /**
  * The store over a knex instance you configured (migrations are not applied here). `reader`,
  * when given, serves the DataSource reads (e.g. a pool of read connections to a SQLite file).
+ * `replicas`: read replicas an explorer spreads its reads across (`store.replicas`); they are
+ * closed with the store.
  */
-export function createSqlStore(knex: Knex, reader: Knex = knex, writerMode: SqlWriterMode = {}): SqlStore {
+export function createSqlStore(knex: Knex, reader: Knex = knex, writerMode: SqlWriterMode = {}, replicas?: SqlReplicas): SqlStore {
   const d = dialectOf(knex);
   const sqlReader = createSqlReader(reader, d);
   const { localFeed, ...writer } = createSqlWriter(knex, d, writerMode);
   const feed = createSqlFeed(knex, d, sqlReader, localFeed);
+  const readers: ReplicaReader[] = (replicas?.replicas ?? []).map((r) => ({ name: r.name, knex: r.knex, source: createSqlReader(r.knex, d) }));
+  // the primary as the replicas' judge and fallback: the store itself (its own writes seen at once)
+  let self: SqlStore | null = null;
+  const set = readers.length === 0 ? undefined : createReplicaSet(() => self ?? sqlReader, readers, replicas?.options);
   // an unreachable database (restarting, a dropped connection, SQLite busy) is thrown as StoreUnavailableError
-  return guardSink({
+  const store: SqlStore = guardSink({
     ...sqlReader,
     // this object's writes reach its readers at once; other processes' by polling getDataVersion
     ...signalWrites(writer, true),
@@ -117,12 +149,16 @@ export function createSqlStore(knex: Knex, reader: Knex = knex, writerMode: SqlW
         .onConflict('id')
         .merge();
     },
+    ...(set === undefined ? {} : { replicas: set }),
     async close() {
       await feed.close();
+      await set?.close();
       if (reader !== knex) await reader.destroy();
       await knex.destroy();
     },
   });
+  self = store;
+  return store;
 }
 
 /** Open (and migrate) the store at `url`: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. */
@@ -132,14 +168,25 @@ export async function openSqlStore(url: string, options: SqlStoreOptions = {}): 
   // the reads' own pool: a SQLite file's read-only connections, or Postgres connections that name their statements
   const readers = file === ':memory:' ? 0 : file === null ? (options.poolSize ?? 10) : (options.sqliteReaders ?? 4);
   let reader: Knex | null = null;
+  const replicaUrls = options.readReplicas ?? [];
+  if (replicaUrls.length > 0 && file !== null) throw new ReplicaUrlError('read replicas need a Postgres store (postgres://…), not SQLite');
+  for (const r of replicaUrls) if (!/^postgres(ql)?:\/\//.test(r)) throw new ReplicaUrlError(`a read replica is a Postgres URL (postgres://…), got "${replicaName(r)}"`);
+  const replicaKnexes: Knex[] = [];
   try {
     const prepare = (): Promise<void> => dialectOf(knex).prepare(knex, options);
     // migrations once, openers waiting for one another (migrateOnce.ts)
     if (options.migrate !== false) await migrateOnce(knex, url, MIGRATOR, prepare);
     else await prepare();
     if (readers > 0) reader = knexFactory(knexConfig(url, options, readers));
-    return createSqlStore(knex, reader ?? knex, { recomputeAlways: options.recomputeCurrent === true });
+    // each replica: a reads' pool (statements named), never migrated (it replays the primary's schema)
+    for (const r of replicaUrls) replicaKnexes.push(knexFactory(knexConfig(r, options, options.poolSize ?? 10)));
+    const replicas = replicaKnexes.map((k, i) => ({ name: replicaName(replicaUrls[i] as string), knex: k }));
+    const store = createSqlStore(knex, reader ?? knex, { recomputeAlways: options.recomputeCurrent === true }, replicas.length === 0 ? undefined : { replicas, ...(options.replicaOptions === undefined ? {} : { options: options.replicaOptions }) });
+    // the first states known before the first request (an unreachable replica waits for a later probe)
+    await store.replicas?.probe();
+    return store;
   } catch (err) {
+    await Promise.allSettled(replicaKnexes.map((k) => k.destroy()));
     if (reader !== null) await reader.destroy();
     await knex.destroy();
     throw err;
@@ -165,6 +212,7 @@ export async function migrateSqlStore(url: string, options: Pick<SqlStoreOptions
   }
 }
 
+export type { ReplicaOptions, ReplicaSet } from './replicas.ts';
 export { createSqlContractStore } from './contracts.ts';
 export type { SqlContractStoreOptions } from './contracts.ts';
 export { createSqlLease } from './lease.ts';

@@ -53,7 +53,8 @@ import { listWithdrawals } from './queries/listWithdrawals.ts';
 import { getWithdrawalTotals } from './queries/getWithdrawalTotals.ts';
 import { inOrder } from './queries/seek.ts';
 
-export function createSqlReader(knex: Knex, d: Dialect): VersionedDataSource {
+/** (a copy's reads: never `replicas`, which only a store has) */
+export function createSqlReader(knex: Knex, d: Dialect): Omit<VersionedDataSource, 'replicas'> {
   const c = sqlContext(knex, d);
   return {
     getBlock: (ref) => getBlock(c, ref),

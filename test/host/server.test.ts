@@ -113,6 +113,13 @@ t.test('serve arguments and store URLs', async (t) => {
   t.throws(() => parseServeArgs(['--db', 'memory:', '--chain', 'nope']), /<id>=<db url>/);
   t.throws(() => parseServeArgs(['--db', 'memory:', '--port', 'x']), /not a port/);
   t.throws(() => parseServeArgs(['--db', 'memory:', '--bogus']), /bogus/);
+  const replicated = parseServeArgs(['--db', 'postgres://p/x', '--read-db', 'postgres://r1/x', '--read-db', 'postgresql://r2/x', '--max-replica-lag', '2.5']);
+  t.same([replicated.readDb, replicated.maxReplicaLagSeconds], [['postgres://r1/x', 'postgresql://r2/x'], 2.5], '--read-db (repeatable), --max-replica-lag');
+  t.throws(() => parseServeArgs(['--chain', '5=postgres://p/x', '--read-db', 'postgres://r/x']), /give --db/);
+  t.throws(() => parseServeArgs(['--db', 'postgres://p/x', '--read-db', 'sqlite:/r.db']), /--read-db expects a postgres/);
+  t.throws(() => parseServeArgs(['--db', 'postgres://p/x', '--max-replica-lag', '5']), /give at least one/);
+  t.throws(() => parseServeArgs(['--db', 'postgres://p/x', '--read-db', 'postgres://r/x', '--max-replica-lag', '0']), /--max-replica-lag expects seconds/);
+  await t.rejects(openStore('sqlite::memory:', { readUrls: ['postgres://r/x'] }), /read replicas need a Postgres store/);
   await t.rejects(openStore('mysql://x'), /unsupported store URL/);
   t.equal(redact('postgres://user:pw@db:5432/x'), 'postgres://user:***@db:5432/x');
   const memory = await openStore('memory:');
