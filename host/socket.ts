@@ -172,7 +172,7 @@ export function attachSocket(server: Server, deps: SocketDeps, options: SocketOp
         send(text) {
           if (closed) return;
           if (ws.bufferedAmount > o.maxBufferedBytes) return drop('slow', SOCKET_CLOSE.slow, `too slow: more than ${o.maxBufferedBytes} bytes waiting to be sent`);
-          ws.send(text);
+          ws.send(bytesOf(text), { binary: false });
           metrics?.message('out');
         },
         async join(topic, deliver) {
@@ -280,6 +280,18 @@ function refuse(socket: Duplex, error: ApiError, headers: Readonly<Record<string
   const withLimits: Record<string, string> = { ...headers };
   if (status === 429) for (const header of LIMIT_HEADERS) withLimits[header] ??= '-1';
   refuseUpgrade(socket, { allow: false, status, headers: withLimits, body: body as JsonValue });
+}
+
+// a broadcast's text is one string for every connection that follows its topic: its bytes are
+// made once (the last text's, kept by reference), not once per connection
+let lastText: string | undefined;
+let lastBytes: Buffer = Buffer.alloc(0);
+function bytesOf(text: string): Buffer {
+  if (text !== lastText) {
+    lastText = text;
+    lastBytes = Buffer.from(text, 'utf8');
+  }
+  return lastBytes;
 }
 
 function textOf(data: RawData): string {

@@ -323,11 +323,12 @@ t.test('frames as Phoenix answers them, bad input, caps', async (t) => {
   c.ws.close();
 });
 
-t.test('the heartbeat timeout', async (t) => {
+t.test('the heartbeat timeout (a server below a prefix)', async (t) => {
   const store = createMemoryStore();
-  const { server, ws } = await serve({ store, feed: store.feed }, { socket: { heartbeatTimeoutMs: 400 } });
+  const { server, ws } = await serve({ store, feed: store.feed }, { prefix: '/explorer', socket: { heartbeatTimeoutMs: 400 } });
   t.teardown(() => server.close());
-  const quiet = await raw(`${ws}/socket/v2/websocket?vsn=2.0.0`);
+  t.match(await refused(`${ws}/socket/v2/websocket?vsn=2.0.0`), { status: 404 }, 'below a prefix: not at the root');
+  const quiet = await raw(`${ws}/explorer/socket/v2/websocket?vsn=2.0.0`);
   const started = Date.now();
   t.match(await quiet.closed, { code: 1000, reason: /heartbeat timeout/ }, 'silent past the timeout: closed');
   t.ok(Date.now() - started >= 350, 'not before the timeout');
