@@ -360,6 +360,7 @@ async function serve(args: readonly string[]): Promise<number> {
       keys: keys.keys.length,
       ...(server.docsPath !== undefined ? { docs: `${url}${server.docsPath}` } : {}),
       ...(server.metricsPath !== undefined ? { metrics: `${url}${server.metricsPath}` } : {}),
+      ...(server.socket !== undefined ? { socket: `${url.replace(/^http/, 'ws')}/socket/v2/websocket` } : {}),
     });
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -42,8 +42,25 @@ export interface ExplorerMetrics {
   storeError(error: unknown, request: FailedRequest): void;
   /** an indexer's `onEvent` listener: head, node head, lag and reorgs of the chain it indexes */
   indexerEvents(chainId?: string): (event: IndexerEvent) => void;
+  /** the socket's (host/socket.ts): connections open, joins, messages, drops */
+  readonly socket: SocketMetrics;
   /** the exposition text */
   text(): Promise<string>;
+}
+
+/** Why the server closed a socket connection (the `reason` label of the drops). */
+export type SocketDropReason = 'slow' | 'idle' | 'invalid_frame' | 'frame_too_large' | 'binary_frame' | 'error';
+
+/** What the socket counts. */
+export interface SocketMetrics {
+  /** a connection opened (+1) or closed (-1) */
+  connections(delta: 1 | -1): void;
+  /** a join answered ok or error */
+  join(ok: boolean): void;
+  /** a frame received (`in`) or sent (`out`) */
+  message(direction: 'in' | 'out'): void;
+  /** a connection the server closed */
+  drop(reason: SocketDropReason): void;
 }
 
 export const METRIC_PREFIX = 'scoutkit_';
@@ -153,6 +170,38 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
       collect: each((labels, s) => inUseGauge.set(labels, s.inUse ? 1 : 0)),
     });
   }
+  const socketConnections = new Gauge({
+    name: `${METRIC_PREFIX}socket_connections`,
+    help: 'socket (Phoenix channels) connections open',
+    registers,
+  });
+  const socketJoins = new Counter({
+    name: `${METRIC_PREFIX}socket_joins_total`,
+    help: 'socket topic joins answered, by result (ok or error)',
+    labelNames: ['result'] as const,
+    registers,
+  });
+  const socketMessages = new Counter({
+    name: `${METRIC_PREFIX}socket_messages_total`,
+    help: 'socket frames received (in) and sent (out)',
+    labelNames: ['direction'] as const,
+    registers,
+  });
+  const socketDrops = new Counter({
+    name: `${METRIC_PREFIX}socket_drops_total`,
+    help: 'socket connections the server closed: slow (send queue over its bound), idle (no frame within the heartbeat timeout), invalid_frame, frame_too_large, binary_frame, error',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  // the labelled children, made once (a message is counted per frame)
+  const sent = socketMessages.labels({ direction: 'out' });
+  const received = socketMessages.labels({ direction: 'in' });
+  const socket: SocketMetrics = {
+    connections: (delta) => (delta > 0 ? socketConnections.inc() : socketConnections.dec()),
+    join: (ok) => socketJoins.inc({ result: ok ? 'ok' : 'error' }),
+    message: (direction) => (direction === 'out' ? sent : received).inc(),
+    drop: (reason) => socketDrops.inc({ reason }),
+  };
   // this server's metrics, plus the process's
   const registry = (options.processMetrics ?? true) ? Registry.merge([own, processMetricsRegistry()]) : own;
 
@@ -229,6 +278,7 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
         }
       };
     },
+    socket,
     text: () => registry.metrics(),
   };
 }

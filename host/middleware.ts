@@ -33,7 +33,7 @@ import type { IdentityOptions } from './identity.ts';
 import { LIMIT_HEADERS, rateLimit } from './limits.ts';
 import type { RateLimitOptions } from './limits.ts';
 import { ApiException, requestInfo, setRequestInfo } from './request.ts';
-import type { RequestInfo, Step } from './request.ts';
+import type { HostRequest, RequestInfo, Step } from './request.ts';
 import { answerEtherscan, readEtherscanBody } from './etherscan.ts';
 import { answerConfig, answerRpc, readBody } from './rpc.ts';
 import type { WriteJson } from './rpc.ts';
@@ -42,7 +42,7 @@ import { createCompressor } from './compress.ts';
 import type { CompressOptions, Compressor } from './compress.ts';
 import { documentServers } from './openapiServers.ts';
 import type { CorsOptions } from './cors.ts';
-import { judgeUpgradeBy } from './upgrade.ts';
+import { judgeJoinBy, judgeUpgradeBy } from './upgrade.ts';
 import type { UpgradeVerdict } from './upgrade.ts';
 
 export interface ExplorerMiddlewareOptions extends IdentityOptions, RateLimitOptions {
@@ -72,6 +72,12 @@ export interface ExplorerMiddleware extends Middleware {
    * answer (`refuseUpgrade` writes them on the socket). Never throws.
    */
   judgeUpgrade(req: IncomingMessage): Promise<UpgradeVerdict>;
+  /**
+   * Judge the join of a live topic on a socket whose upgrade was allowed (`verdict.request`,
+   * `verdict.info`) by the same steps, as a GET of `{socket path}/{topic}`: charged as one
+   * request, refused for a restricted address. null: allowed; else the refusal. Never throws.
+   */
+  judgeJoin(upgrade: HostRequest, info: RequestInfo, topic: string): Promise<ApiError | null>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -140,7 +146,8 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
     }
   };
   const judgeUpgrade = judgeUpgradeBy({ explorer, steps, routes, prefix, proxy: options.proxy ?? false });
-  return Object.assign(middleware, { judgeUpgrade });
+  const judgeJoin = judgeJoinBy(steps);
+  return Object.assign(middleware, { judgeUpgrade, judgeJoin });
 }
 
 /** The JSON 404 of a path under the prefix that nothing answered (a preflight: CORS answers it). */

@@ -21,6 +21,8 @@ import { explorerMiddleware, writeJson } from './middleware.ts';
 import type { ExplorerMiddlewareOptions } from './middleware.ts';
 import { requestInfo } from './request.ts';
 import type { UpgradeVerdict } from './upgrade.ts';
+import { attachSocket } from './socket.ts';
+import type { SocketOptions, SocketServer } from './socket.ts';
 
 export interface RequestLogLine {
   readonly time: string;
@@ -75,6 +77,12 @@ export interface ServerOptions extends ExplorerMiddlewareOptions {
    * line on stderr. Only when the server builds the explorer (no `explorer` option).
    */
   readonly onStoreError?: (error: unknown, request: FailedRequest) => void;
+  /**
+   * Blockscout's socket (Phoenix channels) at `/socket/v2/websocket` and
+   * `/{chain_id}/socket/v2/websocket` on the server's http.Server (`listen` or `attach`), fed by
+   * the chains' change feeds: its bounds (host/socket.ts); default on; `false`: none
+   */
+  readonly socket?: SocketOptions | false;
 }
 
 export interface ServerDocsOptions {
@@ -102,6 +110,8 @@ export interface ScoutkitServer {
   readonly metricsPath?: string;
   /** the path of the API docs page when it is served: `/`, or `docs.path` when `docs.root` is false */
   readonly docsPath?: string;
+  /** the socket on the http.Server, once `listen` or `attach` made it (not with `socket: false`) */
+  readonly socket: SocketServer | undefined;
   /** the http.Server it serves: its own once `listen` resolved, or the one given to `attach`; undefined before */
   readonly http: Server | undefined;
   /** listen; port 0 picks a free one */
@@ -144,6 +154,7 @@ export function createServer(options: ServerOptions): ScoutkitServer {
   const app = new Koa({ proxy: options.proxy ?? false });
   const heads = new Map<string, HeadSeen>();
   let server: Server | undefined;
+  let socket: SocketServer | undefined;
   let closing: Promise<void> | undefined;
 
   const docsPath = options.docs === false ? undefined : (options.docs?.path ?? DEFAULT_DOCS_PATH);
@@ -210,6 +221,20 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     const { status, body } = errorResponse({ kind: 'RouteNotFound' });
     writeJson(ctx, status, body as { message: string });
   });
+  const serveSocket = (http: Server): void => {
+    if (options.socket === false) return;
+    socket = attachSocket(
+      http,
+      {
+        explorer,
+        ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+        judgeUpgrade: (req) => api.judgeUpgrade(req),
+        judgeJoin: (upgrade, info, topic) => api.judgeJoin(upgrade, info, topic),
+        ...(metrics ? { metrics: metrics.socket } : {}),
+      },
+      options.socket ?? {},
+    );
+  };
 
   return {
     app,
@@ -220,9 +245,13 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     get http() {
       return server;
     },
+    get socket() {
+      return socket;
+    },
     async listen(port = 0, host = '127.0.0.1') {
       if (server !== undefined) throw new Error('createServer: already listening or attached');
       server = app.listen(port, host);
+      serveSocket(server);
       await once(server, 'listening');
       const address = server.address() as AddressInfo;
       const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -232,12 +261,15 @@ export function createServer(options: ServerOptions): ScoutkitServer {
       if (server !== undefined) throw new Error('createServer: already listening or attached');
       owned.on('request', app.callback());
       server = owned;
+      serveSocket(owned);
     },
     callback: () => app.callback(),
     judgeUpgrade: (req) => api.judgeUpgrade(req),
     close() {
       closing ??= (async () => {
         const s = server;
+        // socket connections are not the http.Server's to wait for: closed first (1001)
+        await socket?.close(Math.min(options.shutdownTimeoutMs ?? 10_000, 2000));
         if (s) {
           const done = new Promise<void>((resolve) => s.close(() => resolve()));
           s.closeIdleConnections();

@@ -11,13 +11,18 @@ import { STATUS_CODES } from 'node:http';
 import { parse } from 'node:querystring';
 import type { Duplex } from 'node:stream';
 import { allowHeader, classifyPath, CONFIG_ENDPOINT, errorResponse, ETHERSCAN_ENDPOINT, RPC_ENDPOINT, toJson } from '../lib/index.ts';
+import { parseSocketPath } from '../lib/live/phoenix.ts';
 import type { ApiError, ApiForm, Explorer, JsonValue, RouteMatcher } from '../lib/index.ts';
 import { LIMIT_HEADERS } from './limits.ts';
 import { ApiException } from './request.ts';
 import type { HostRequest, RequestInfo, Step } from './request.ts';
 
+/** The endpoint names an upgrade to the socket and each join on it are charged as (`costs`). */
+export const SOCKET_ENDPOINT = 'socket';
+export const SOCKET_JOIN_ENDPOINT = 'socketJoin';
+
 export type UpgradeVerdict =
-  | { readonly allow: true; readonly info: RequestInfo; readonly headers: Readonly<Record<string, string>> }
+  | { readonly allow: true; readonly info: RequestInfo; readonly headers: Readonly<Record<string, string>>; readonly request: HostRequest }
   | { readonly allow: false; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: JsonValue };
 
 /**
@@ -59,7 +64,7 @@ export function judgeUpgradeBy(options: UpgradeJudgeOptions): (req: IncomingMess
         const waiting = step(request, info, sink);
         if (waiting !== undefined) await waiting;
       }
-      return { allow: true, info, headers };
+      return { allow: true, info, headers, request };
     } catch (e) {
       let error: ApiError;
       if (e instanceof ApiException) error = e.error;
@@ -77,7 +82,10 @@ export function judgeUpgradeBy(options: UpgradeJudgeOptions): (req: IncomingMess
   /** The request's service, as the middleware routes it (an upgrade is a GET); a path of none is refused. */
   function routed(path: string, headers: Record<string, string>): RequestInfo {
     if (prefix !== '' && path.slice(0, prefix.length).toLowerCase() !== prefix.toLowerCase()) throw new ApiException({ kind: 'RouteNotFound' });
-    const dialect = classifyPath(prefix === '' ? path : path.slice(prefix.length));
+    const sub = prefix === '' ? path : path.slice(prefix.length);
+    const socket = parseSocketPath(sub);
+    if (socket !== null) return { endpoint: SOCKET_ENDPOINT, chainId: socket.chainId ?? explorer.defaultChain, form: socket.chainId === undefined ? 'instance' : 'multichain', params: {} };
+    const dialect = classifyPath(sub);
     if (dialect === null) throw new ApiException({ kind: 'RouteNotFound' });
     if (dialect.dialect === 'config') return { endpoint: CONFIG_ENDPOINT, chainId: explorer.defaultChain, form: 'instance', params: {} };
     const form: ApiForm = dialect.chainId === undefined ? 'instance' : 'multichain';
@@ -91,6 +99,32 @@ export function judgeUpgradeBy(options: UpgradeJudgeOptions): (req: IncomingMess
     headers['allow'] = allowHeader(others);
     throw new ApiException({ kind: 'MethodNotAllowed' });
   }
+}
+
+/**
+ * `judgeJoin` over the middleware's own steps: the join of `topic` on a socket its upgrade
+ * allowed is judged as a GET of `{socket path}/{topic}` by the caller of the upgrade — charged
+ * as one request of `socketJoin`, refused for a restricted address (403) unless the upgrade
+ * carried the secret `key`, refused when the key was revoked since. null: allowed.
+ */
+export function judgeJoinBy(steps: readonly Step[]): (upgrade: HostRequest, info: RequestInfo, topic: string) => Promise<ApiError | null> {
+  const sink = { set: () => undefined };
+  return async (upgrade, upgradeInfo, topic) => {
+    const request: HostRequest = { ...upgrade, path: `${upgrade.path}/${topic}` };
+    const info: RequestInfo = { endpoint: SOCKET_JOIN_ENDPOINT, chainId: upgradeInfo.chainId, form: upgradeInfo.form, params: {} };
+    try {
+      for (const step of steps) {
+        const waiting = step(request, info, sink);
+        if (waiting !== undefined) await waiting;
+      }
+      return null;
+    } catch (e) {
+      if (e instanceof ApiException) return e.error;
+      const message = e instanceof Error ? (e.stack ?? e.message) : String(e);
+      process.stderr.write(`${JSON.stringify({ level: 'error', path: upgrade.path, join: true, error: message })}\n`);
+      return { kind: 'Internal' };
+    }
+  };
 }
 
 /** Answer a refused upgrade on its socket (status, headers, JSON body) and close it. */
