@@ -168,7 +168,8 @@ export class SourceUnavailableError extends Error {
  *   each read with `eth_getTransactionByHash` (and asked again while held, to see it leave);
  *   transactions already in the pool when the filter was made are not seen;
  * - `pending-block`: the transactions of `eth_getBlockByNumber("pending", true)` (only those the
- *   node would put in its next block);
+ *   node would put in its next block; held, like the filter's, until asked by hash they are gone
+ *   or in a block);
  * - `none`: the node gives no pool.
  */
 export type PendingPoolMethod = 'txpool_content' | 'pending-filter' | 'pending-block' | 'none';

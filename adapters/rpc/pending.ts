@@ -8,7 +8,9 @@
  *   new hashes (`eth_getFilterChanges`) and asks `eth_getTransactionByHash` for them and for every
  *   one still held, so one mined, replaced or evicted leaves; a filter the node forgot (geth
  *   drops one not polled for 5 minutes) is made again;
- * - else the `pending` block's transactions;
+ * - else the `pending` block's transactions (only those the node would mine next): held like the
+ *   filter's, each asked again by hash once it is no longer in the pending block, so a
+ *   transaction the node merely left out of its next block is not taken for gone;
  * - else none.
  */
 import type { PendingPoolMethod, PendingPoolRead, SourcePendingTransaction } from '../../lib/chain-source.ts';
@@ -41,7 +43,7 @@ function txpoolPending(result: unknown): SourcePendingTransaction[] {
 export function createPendingPoolReader(call: Call, isUnsupported: (e: unknown) => boolean): PendingPoolReader {
   let probed: Promise<PendingPoolMethod> | undefined;
   let filterId: string | null = null;
-  /** pending-filter: the transactions seen through the filter and still in the pool */
+  /** pending-filter, pending-block: the transactions seen and still in the pool */
   const held = new Map<Hash, SourcePendingTransaction>();
 
   /** the answer, or null when the node does not know the method */
@@ -95,29 +97,43 @@ export function createPendingPoolReader(call: Call, isUnsupported: (e: unknown) 
     }
   };
 
-  const readFilter = async (limit: number): Promise<PendingPoolRead> => {
-    const changes = await filterChanges();
+  /**
+   * The pool as held across reads (pending-filter, pending-block): the transactions seen now
+   * (hashes, or whole ones) join those held, up to `limit`; every one held that was not given
+   * whole now is asked again (eth_getTransactionByHash), and leaves when the node no longer has it
+   * or has it in a block.
+   */
+  const refresh = async (method: PendingPoolMethod, seen: readonly (Hash | SourcePendingTransaction)[], limit: number): Promise<PendingPoolRead> => {
+    const given = new Map<Hash, SourcePendingTransaction>();
     const fresh: Hash[] = [];
     let truncated = false;
-    for (const c of changes) {
-      const hash = typeof c === 'string' ? hex(c, 'eth_getFilterChanges item') : hex(obj(c, 'eth_getFilterChanges item').hash, 'eth_getFilterChanges item.hash');
-      if (held.has(hash) || fresh.includes(hash)) continue;
-      if (held.size + fresh.length >= limit) {
+    for (const s of seen) {
+      const hash = typeof s === 'string' ? s : s.hash;
+      if (held.has(hash) || given.has(hash) || fresh.includes(hash)) continue;
+      if (held.size + given.size + fresh.length >= limit) {
         truncated = true;
         continue;
       }
-      fresh.push(hash);
+      if (typeof s === 'string') fresh.push(hash);
+      else given.set(hash, s);
     }
-    // every one held and every new one: still in the pool (no block yet)?
-    const hashes = [...held.keys(), ...fresh];
-    const answers = await Promise.all(hashes.map((h) => call('eth_getTransactionByHash', [h])));
-    hashes.forEach((h, i) => {
+    for (const s of seen) if (typeof s !== 'string' && held.has(s.hash)) given.set(s.hash, s);
+    const ask = [...held.keys(), ...fresh].filter((h) => !given.has(h));
+    const answers = await Promise.all(ask.map((h) => call('eth_getTransactionByHash', [h])));
+    ask.forEach((h, i) => {
       const a = answers[i];
       const inPool = a !== null && a !== undefined && typeof a === 'object' && ((a as { blockHash?: unknown }).blockHash ?? null) === null;
       if (inPool) held.set(h, parsePendingTransaction(a));
       else held.delete(h);
     });
-    return { method: 'pending-filter', transactions: [...held.values()].sort(bySenderNonce), truncated };
+    for (const [h, tx] of given) held.set(h, tx);
+    return { method, transactions: [...held.values()].sort(bySenderNonce), truncated };
+  };
+
+  const readFilter = async (limit: number): Promise<PendingPoolRead> => {
+    const changes = await filterChanges();
+    const hashes = changes.map((c) => (typeof c === 'string' ? hex(c, 'eth_getFilterChanges item') : hex(obj(c, 'eth_getFilterChanges item').hash, 'eth_getFilterChanges item.hash')));
+    return refresh('pending-filter', hashes, limit);
   };
 
   const cut = (method: PendingPoolMethod, all: SourcePendingTransaction[], limit: number): PendingPoolRead => {
@@ -138,7 +154,7 @@ export function createPendingPoolReader(call: Call, isUnsupported: (e: unknown) 
         case 'pending-block': {
           const block = await call('eth_getBlockByNumber', ['pending', true]);
           const txs = block === null || block === undefined ? [] : arr(obj(block, 'pending block').transactions ?? [], 'pending block.transactions');
-          return cut(how, txs.filter((t) => typeof t === 'object').map(parsePendingTransaction), limit);
+          return refresh(how, txs.filter((t) => typeof t === 'object').map(parsePendingTransaction), limit);
         }
         case 'none':
           return { method: how, transactions: [], truncated: false };

@@ -242,6 +242,9 @@ t.test('the fallbacks: a pending filter, the pending block, none', async (t) => 
   const next = Number(await rpc(anvil.url, 'eth_getTransactionCount', [DEV_ACCOUNT0, 'latest']));
   const c = await send(anvil.url, next, 1n);
   t.same((await viaBlock.readPendingPool(10)).transactions.map((x) => x.hash), [c], 'the pending block’s transactions');
+  t.same((await viaBlock.readPendingPool(10)).transactions.map((x) => x.hash), [c], 'read again: the same');
+  await rpc(anvil.url, 'evm_mine', []);
+  t.same((await viaBlock.readPendingPool(10)).transactions, [], 'mined: no longer in the pending block, and asked by hash it is in a block');
 
   const noneUrl = await withoutMethods(t, anvil.url, ['txpool_content', 'eth_newPendingTransactionFilter', 'eth_getBlockByNumber']);
   const none = createRpcChainSource(noneUrl);
@@ -256,7 +259,7 @@ t.test('the fallbacks: a pending filter, the pending block, none', async (t) => 
   await until('a few turns', async () => ((await store.getIndexedHead()) === null ? undefined : true));
   await new Promise((r) => setTimeout(r, 400));
   await rpc(anvil.url, 'evm_mine', []);
-  await until('the next block followed', async () => ((await store.getIndexedHead())?.number === 2 ? true : undefined));
+  await until('the next block followed', async () => ((await store.getIndexedHead())?.number === 3 ? true : undefined));
   controller.abort();
   await run;
   t.same(logs.filter((l) => l.startsWith('pending pool')), ['pending pool: the node gives none (no txpool_content, no eth_newPendingTransactionFilter, no pending block): pending transactions are not indexed'], 'said once');
