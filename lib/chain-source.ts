@@ -220,8 +220,13 @@ export interface ChainSource {
    * a probe the node could not answer is asked again next time).
    */
   pendingPoolMethod?(): Promise<PendingPoolMethod>;
-  /** Optional: the node's pending pool now, at most `limit` transactions (method `none`: empty). */
-  readPendingPool?(limit: number): Promise<PendingPoolRead>;
+  /**
+   * Optional: the node's pending pool now, at most `limit` transactions (method `none`: empty).
+   * `known`: hashes the caller holds as pending (the store's), which a source that sees the pool
+   * only in part (a filter, the pending block) asks after by hash, so that one still in the pool
+   * is read as such and one gone is not.
+   */
+  readPendingPool?(limit: number, known?: readonly Hash[]): Promise<PendingPoolRead>;
 }
 
 /** The well-known ERC-165 interface ids. */

@@ -57,7 +57,7 @@ export interface RpcChainSource extends ChainSource {
   /** retries so far, by kind (timeout, rate-limit, http-5xx, network, not-yet) */
   retryCounts(): Readonly<Record<string, number>>;
   pendingPoolMethod(): Promise<PendingPoolMethod>;
-  readPendingPool(limit: number): Promise<PendingPoolRead>;
+  readPendingPool(limit: number, known?: readonly Hash[]): Promise<PendingPoolRead>;
 }
 
 type RawRequest = (args: { method: string; params?: readonly unknown[] }) => Promise<unknown>;
@@ -340,7 +340,7 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
     fetchMetadata: createMetadataFetcher(options.metadata),
 
     pendingPoolMethod: () => pool.method(),
-    readPendingPool: (limit: number) => pool.read(limit),
+    readPendingPool: (limit: number, known: readonly Hash[] = []) => pool.read(limit, known),
   };
   return source;
 }

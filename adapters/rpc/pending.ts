@@ -21,7 +21,8 @@ type Call = (method: string, params: readonly unknown[]) => Promise<unknown>;
 
 export interface PendingPoolReader {
   method(): Promise<PendingPoolMethod>;
-  read(limit: number): Promise<PendingPoolRead>;
+  /** `known`: hashes held as pending elsewhere (the store), asked after by hash where the pool is seen in part */
+  read(limit: number, known?: readonly Hash[]): Promise<PendingPoolRead>;
 }
 
 /** by sender, then nonce */
@@ -130,10 +131,10 @@ export function createPendingPoolReader(call: Call, isUnsupported: (e: unknown) 
     return { method, transactions: [...held.values()].sort(bySenderNonce), truncated };
   };
 
-  const readFilter = async (limit: number): Promise<PendingPoolRead> => {
+  const readFilter = async (limit: number, known: readonly Hash[]): Promise<PendingPoolRead> => {
     const changes = await filterChanges();
     const hashes = changes.map((c) => (typeof c === 'string' ? hex(c, 'eth_getFilterChanges item') : hex(obj(c, 'eth_getFilterChanges item').hash, 'eth_getFilterChanges item.hash')));
-    return refresh('pending-filter', hashes, limit);
+    return refresh('pending-filter', [...hashes, ...known], limit);
   };
 
   const cut = (method: PendingPoolMethod, all: SourcePendingTransaction[], limit: number): PendingPoolRead => {
@@ -143,18 +144,18 @@ export function createPendingPoolReader(call: Call, isUnsupported: (e: unknown) 
 
   return {
     method,
-    async read(limit) {
+    async read(limit, known = []) {
       if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError(`readPendingPool: bad limit ${String(limit)}`);
       const how = await method();
       switch (how) {
         case 'txpool_content':
           return cut(how, txpoolPending(await call('txpool_content', [])), limit);
         case 'pending-filter':
-          return readFilter(limit);
+          return readFilter(limit, known.map((h) => hex(h, 'known hash')));
         case 'pending-block': {
           const block = await call('eth_getBlockByNumber', ['pending', true]);
           const txs = block === null || block === undefined ? [] : arr(obj(block, 'pending block').transactions ?? [], 'pending block.transactions');
-          return refresh(how, txs.filter((t) => typeof t === 'object').map(parsePendingTransaction), limit);
+          return refresh(how, [...txs.filter((t) => typeof t === 'object').map(parsePendingTransaction), ...known.map((h) => hex(h, 'known hash'))], limit);
         }
         case 'none':
           return { method: how, transactions: [], truncated: false };

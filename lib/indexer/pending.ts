@@ -105,9 +105,11 @@ export function createPendingStep(source: ChainSource, sink: DataSink, deps: Pen
       method = found;
       deps.log(`pending pool: read with ${HOW[found]}, at most ${deps.limit} transactions a turn`);
     }
-    const pool = await fromNode(() => read.call(source, deps.limit));
+    // the stored ones are asked after where the node shows its pool only in part (a filter, the pending block)
+    const held = await stored.call(sink, deps.limit);
+    const pool = await fromNode(() => read.call(source, deps.limit, held.map((p) => p.hash)));
     if (pool === null) return null;
-    const diff = diffPool(await stored.call(sink, deps.limit), pool.transactions, pool.truncated);
+    const diff = diffPool(held, pool.transactions, pool.truncated);
     if (diff.added.length > 0) {
       const contracts = await fromNode(() => contractsAmong(diff.added.flatMap((t) => (t.to === null ? [] : [t.to])), head));
       if (contracts === null) return null;

@@ -18,6 +18,7 @@ import type { Change, ChangeFeed, LiveEvent } from '../../lib/index.ts';
 import { createExplorer, toJson } from '../../lib/index.ts';
 import { createIndexer } from '../../lib/indexer/index.ts';
 import type { DataSink, DataSource } from '../../lib/ports.ts';
+import type { Hash } from '../../lib/domain/records.ts';
 import { INDEX_HELP, parseIndexArgs } from '../../host/commands/index.ts';
 import { storeFactories } from '../support/stores.ts';
 import { DEV_ACCOUNT0, DEV_ACCOUNT1, rpc, toHex } from './helpers.ts';
@@ -230,6 +231,9 @@ t.test('the fallbacks: a pending filter, the pending block, none', async (t) => 
   const replacing = await send(anvil.url, 1, 5n);
   const after = await viaFilter.readPendingPool(10);
   t.ok(after.transactions.some((x) => x.hash === replacing) && !after.transactions.some((x) => x.hash === b), 'a replaced one leaves the filter’s pool, its replacement is in it');
+  const late = createRpcChainSource(filterUrl);
+  await late.pendingPoolMethod();
+  t.same((await late.readPendingPool(10, [a, b] as Hash[])).transactions.map((x) => x.hash), [a], 'a filter made later: the known ones still in the pool are read (asked by hash), a replaced one is not');
   await rpc(anvil.url, 'evm_mine', []);
   // (anvil mines nonce 0 and drops the rest of a sender's queue behind a replacement)
   t.ok(await rpc(anvil.url, 'eth_getTransactionReceipt', [a]), 'the first mined');
