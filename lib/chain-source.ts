@@ -161,6 +161,31 @@ export class SourceUnavailableError extends Error {
   }
 }
 
+/**
+ * How a node shows its pending pool, best first (probed once by the source):
+ * - `txpool_content`: the whole pool at once (its executable `pending` part);
+ * - `pending-filter`: `eth_newPendingTransactionFilter` + `eth_getFilterChanges` for new hashes,
+ *   each read with `eth_getTransactionByHash` (and asked again while held, to see it leave);
+ *   transactions already in the pool when the filter was made are not seen;
+ * - `pending-block`: the transactions of `eth_getBlockByNumber("pending", true)` (only those the
+ *   node would put in its next block; held, like the filter's, until asked by hash they are gone
+ *   or in a block);
+ * - `none`: the node gives no pool.
+ */
+export type PendingPoolMethod = 'txpool_content' | 'pending-filter' | 'pending-block' | 'none';
+
+/** A transaction in the node's pool: a SourceTransaction without its place in a block. */
+export type SourcePendingTransaction = Omit<SourceTransaction, 'blockNumber' | 'blockHash' | 'index'>;
+
+/** One read of the pool. */
+export interface PendingPoolRead {
+  readonly method: PendingPoolMethod;
+  /** the pool's transactions (at most the limit asked), by sender and nonce */
+  readonly transactions: readonly SourcePendingTransaction[];
+  /** the pool held more than the limit: a transaction left out may still be in it */
+  readonly truncated: boolean;
+}
+
 /** The header fields the indexer checks a block's place in the chain by. */
 export interface SourceHeader {
   readonly number: number;
@@ -190,6 +215,18 @@ export interface ChainSource {
   getBalance(address: Address, blockNumber: number): Promise<bigint>;
   /** NFT metadata at a tokenURI/uri; null on any failure (never throws) */
   fetchMetadata(uri: string): Promise<Record<string, unknown> | null>;
+  /**
+   * Optional: how this node shows its pending pool (probed on the first call, then remembered;
+   * a probe the node could not answer is asked again next time).
+   */
+  pendingPoolMethod?(): Promise<PendingPoolMethod>;
+  /**
+   * Optional: the node's pending pool now, at most `limit` transactions (method `none`: empty).
+   * `known`: hashes the caller holds as pending (the store's), which a source that sees the pool
+   * only in part (a filter, the pending block) asks after by hash, so that one still in the pool
+   * is read as such and one gone is not.
+   */
+  readPendingPool?(limit: number, known?: readonly Hash[]): Promise<PendingPoolRead>;
 }
 
 /** The well-known ERC-165 interface ids. */

@@ -14,7 +14,7 @@ import type { BlockSink, DataSource, DataVersionSignal } from './ports.ts';
 /** how often, at most, an explorer asks a shared store for its data version */
 export const DEFAULT_VERSION_POLL_MS = 100;
 
-type Writes = Pick<BlockSink, 'writeBlocks' | 'writePendingTransactions' | 'rollbackAbove'>;
+type Writes = Pick<BlockSink, 'writeBlocks' | 'writePendingTransactions' | 'rollbackAbove' | 'dropPendingTransactions'>;
 
 /**
  * The sink with a DataVersionSignal bumped after every write settles (committed, or failed and
@@ -32,11 +32,13 @@ export function signalWrites<S extends Writes>(sink: S, shared: boolean): S & { 
         writes++;
       }
     };
+  const drop = sink.dropPendingTransactions;
   return {
     ...sink,
     writeBlocks: counted(sink.writeBlocks),
     writePendingTransactions: counted(sink.writePendingTransactions),
     rollbackAbove: counted(sink.rollbackAbove),
+    ...(drop !== undefined ? { dropPendingTransactions: counted(drop) } : {}),
     dataVersionSignal: { shared, local: () => writes },
   };
 }

@@ -640,6 +640,13 @@ export interface ChainIdentity {
   readonly genesisHash: Hash;
 }
 
+/** A stored pending transaction as the pool diff sees it: its hash, sender and nonce. */
+export interface StoredPending {
+  readonly hash: Hash;
+  readonly from: Address;
+  readonly nonce: number;
+}
+
 /** The block-writing half of a DataSink (adapters compose it with their identity storage). */
 export type BlockSink = Omit<DataSink, 'getChainIdentity' | 'setChainIdentity'>;
 
@@ -654,6 +661,17 @@ export interface DataSink {
   writeBlocks(bundles: readonly BlockBundle[]): Promise<void>;
   /** Store transactions seen in the mempool (blockNumber null). Idempotent by hash. */
   writePendingTransactions(transactions: readonly TransactionRecord[]): Promise<void>;
+  /**
+   * Optional, for an indexer that follows the node's pool (with dropPendingTransactions): the
+   * pending transactions stored, newest first (insertedAt DESC, hash ASC), at most `limit`.
+   */
+  pendingTransactions?(limit: number): Promise<readonly StoredPending[]>;
+  /**
+   * Optional, with pendingTransactions: remove these pending transactions — replaced (another of
+   * the same sender and nonce) or gone from the node's pool — and what they counted. Hashes not
+   * pending are ignored. A mined one leaves the pool through writeBlocks.
+   */
+  dropPendingTransactions?(hashes: readonly Hash[]): Promise<void>;
   /** Delete every block with number > height and everything derived from them. */
   rollbackAbove(height: number): Promise<void>;
   /** Highest stored block (number and hash), null when empty. */

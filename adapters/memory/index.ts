@@ -45,6 +45,15 @@ export function createMemoryStore(): MemoryStore {
       await writer.writePendingTransactions(transactions);
       if (state.version !== before) feed.emit(pendingChange(state.version, [...new Map(added.map((t) => [t.hash, t])).values()]));
     },
+    async dropPendingTransactions(hashes: readonly Hash[]): Promise<void> {
+      const before = state.version;
+      const dropped = [...new Set(hashes)].flatMap((h) => {
+        const tx = state.pending.get(h);
+        return tx === undefined ? [] : [tx];
+      });
+      await writer.dropPendingTransactions(hashes);
+      if (state.version !== before) feed.emit(pendingChange(state.version, [], dropped));
+    },
     async rollbackAbove(height: number): Promise<void> {
       const before = state.version;
       await writer.rollbackAbove(height);

@@ -233,6 +233,15 @@ export class State {
     this.version++;
   }
 
+  /** A mempool transaction that left the pool unmined (replaced, or gone): it counts no more. */
+  dropPending(hash: Hash): TransactionRecord | undefined {
+    const tx = this.pending.get(hash);
+    if (tx === undefined) return undefined;
+    this.removePending(hash);
+    this.version++;
+    return tx;
+  }
+
   private removePending(hash: Hash): void {
     const tx = this.pending.get(hash);
     if (tx === undefined) return;

@@ -8,8 +8,9 @@ import type { BlockBundle, Hash, TransactionRecord } from '../../lib/domain/reco
 import type { BlockSink } from '../../lib/ports.ts';
 import { InvalidWriteError, prepareBundle, preparePending } from './prepare.ts';
 import type { State } from './state.ts';
+import { pendingOrder } from './compare.ts';
 
-export function createWriter(s: State): BlockSink {
+export function createWriter(s: State): BlockSink & Required<Pick<BlockSink, 'pendingTransactions' | 'dropPendingTransactions'>> {
   return {
     async writeBlocks(bundles: readonly BlockBundle[]): Promise<void> {
       // phase 1: prepare every bundle, and check that a hash keeps its number across the batch
@@ -41,6 +42,18 @@ export function createWriter(s: State): BlockSink {
         if (s.pending.has(tx.hash) || s.consensusBlockOf(tx.hash) !== undefined) continue;
         s.addPending(tx);
       }
+    },
+
+    async pendingTransactions(limit: number) {
+      if (!Number.isSafeInteger(limit) || limit < 0) throw new TypeError(`pendingTransactions: bad limit ${String(limit)}`);
+      return [...s.pending.values()]
+        .sort(pendingOrder)
+        .slice(0, limit)
+        .map((t) => Object.freeze({ hash: t.hash, from: t.from, nonce: t.nonce }));
+    },
+
+    async dropPendingTransactions(hashes: readonly Hash[]): Promise<void> {
+      for (const h of new Set(hashes)) s.dropPending(h);
     },
 
     async rollbackAbove(height: number): Promise<void> {

@@ -10,6 +10,8 @@ import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
 import type {
   ChainCapabilities,
   ChainSource,
+  PendingPoolMethod,
+  PendingPoolRead,
   SourceBlock,
   SourceReceipt,
   TokenRead,
@@ -19,6 +21,7 @@ import { classify, DEFAULT_RETRY, FinalRpcError, NO_HISTORICAL_STATE, NotYetRpcE
 import type { RetryListener, RetryPolicy } from './errors.ts';
 import { createRetryReporter } from './report.ts';
 import { traceBlock } from './traces.ts';
+import { createPendingPoolReader } from './pending.ts';
 import { createMetadataFetcher } from './metadata.ts';
 import type { MetadataOptions } from './metadata.ts';
 import { arr, hex, num, obj, parseBlock, parseCallTrace, parsePrestateDiff, parseReceipt } from './parse.ts';
@@ -53,6 +56,8 @@ export interface RpcChainSource extends ChainSource {
   requestCount(): number;
   /** retries so far, by kind (timeout, rate-limit, http-5xx, network, not-yet) */
   retryCounts(): Readonly<Record<string, number>>;
+  pendingPoolMethod(): Promise<PendingPoolMethod>;
+  readPendingPool(limit: number, known?: readonly Hash[]): Promise<PendingPoolRead>;
 }
 
 type RawRequest = (args: { method: string; params?: readonly unknown[] }) => Promise<unknown>;
@@ -138,6 +143,12 @@ function decodeRead(r: TokenRead, data: Hex): TokenReadResult {
 }
 
 const UNSUPPORTED = /not (found|supported|available|enabled|exist)|unsupported|unknown (method|tracer)|does not exist|disabled|method .*not/i;
+
+/** the node says it does not know (or does not serve) the method: -32601, "does not exist", ... */
+function isUnsupported(e: unknown): boolean {
+  const err = classify(e);
+  return err instanceof FinalRpcError && (err.code === -32601 || err.code === -32004 || UNSUPPORTED.test(err.message));
+}
 /** "header not found" for a block this far below the head: the node has pruned it, not "a moment behind" */
 const PRUNED_DISTANCE = 64;
 
@@ -211,11 +222,12 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
     } catch (e) {
       const err = classify(e);
       if (!(err instanceof FinalRpcError)) throw err;
-      if (err.code === -32601 || err.code === -32004 || UNSUPPORTED.test(err.message)) return false;
+      if (isUnsupported(err)) return false;
       // genesis is not traceable on some nodes; any other answer about the block: the method exists
       return true;
     }
   };
+  const pool = createPendingPoolReader(call, isUnsupported);
 
   const source: RpcChainSource = {
     requestCount: () => requests,
@@ -326,6 +338,9 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
     },
 
     fetchMetadata: createMetadataFetcher(options.metadata),
+
+    pendingPoolMethod: () => pool.method(),
+    readPendingPool: (limit: number, known: readonly Hash[] = []) => pool.read(limit, known),
   };
   return source;
 }

@@ -6,6 +6,7 @@ import type {
   PrestateDiff,
   SourceBlock,
   SourceLog,
+  SourcePendingTransaction,
   SourceReceipt,
   SourceTransaction,
   SourceWithdrawal,
@@ -49,10 +50,20 @@ export function parseTransaction(v: unknown): SourceTransaction {
   const hash = hex(t.hash, 'transaction.hash');
   const w = `transaction ${hash}`;
   return {
-    hash,
+    ...parsePendingTransaction(t),
     blockNumber: num(t.blockNumber, `${w}.blockNumber`),
     blockHash: hex(t.blockHash, `${w}.blockHash`),
     index: num(t.transactionIndex, `${w}.transactionIndex`),
+  };
+}
+
+/** A transaction of the pool (txpool_content, eth_getTransactionByHash, the pending block): its place in a block, if any, is not read. */
+export function parsePendingTransaction(v: unknown): SourcePendingTransaction {
+  const t = obj(v, 'transaction');
+  const hash = hex(t.hash, 'transaction.hash');
+  const w = `transaction ${hash}`;
+  return {
+    hash,
     from: hex(t.from, `${w}.from`),
     to: optHex(t.to, `${w}.to`),
     value: big(t.value, `${w}.value`),

@@ -40,11 +40,12 @@ export async function logChange(trx: Knex.Transaction, d: Dialect, change: Omit<
     to_block: change.blocks?.to ?? null,
     rolled_back_to: change.rolledBackTo,
     pending: change.pendingAdded.length === 0 ? null : JSON.stringify(change.pendingAdded),
+    pending_dropped: change.pendingDropped.length === 0 ? null : JSON.stringify(change.pendingDropped),
   });
   if (version % 100 === 0) await trx('change_log').where('version', '<=', version - CHANGE_LOG_KEEP).delete();
-  const notice: ChangeNotice = { version, blocks: change.blocks, rolledBackTo: change.rolledBackTo, pendingAdded: change.pendingAdded };
+  const notice: ChangeNotice = { version, blocks: change.blocks, rolledBackTo: change.rolledBackTo, pendingAdded: change.pendingAdded, pendingDropped: change.pendingDropped };
   if (d.notifies) {
-    // the small payload: the version and the range (pending hashes are read from the log)
+    // the small payload: the version and the range (pending hashes, added and dropped, are read from the log)
     const payload = JSON.stringify({ v: version, b: change.blocks, r: change.rolledBackTo });
     await trx.raw(`select pg_notify(${CHANNEL_SQL}, ?)`, [payload]);
   }
@@ -58,11 +59,13 @@ async function noticesAbove(knex: Knex, version: number): Promise<ChangeNotice[]
     const from = numOrNull(r['from_block']);
     const to = numOrNull(r['to_block']);
     const pending = r['pending'];
+    const dropped = r['pending_dropped'];
     return {
       version: Number(r['version']),
       blocks: from === null || to === null ? null : { from, to },
       rolledBackTo: numOrNull(r['rolled_back_to']),
       pendingAdded: typeof pending === 'string' ? (JSON.parse(pending) as Hash[]) : [],
+      pendingDropped: typeof dropped === 'string' ? (JSON.parse(dropped) as Hash[]) : [],
     };
   });
 }

@@ -77,6 +77,8 @@ export function describeStoreError(error: unknown): string {
 const SINK_METHODS = [
   'writeBlocks',
   'writePendingTransactions',
+  'pendingTransactions',
+  'dropPendingTransactions',
   'rollbackAbove',
   'getIndexedHead',
   'getChainIdentity',

@@ -11,18 +11,20 @@
  *   touched, so rollback and replacement restore them exactly; holders_count moves by the
  *   change in (token, holder) pairs holding a positive balance — write/current.ts;
  * - per-address counters, the coin supply, chain statistics and the data version move inside
- *   the same transaction (write/counters.ts, write/supply.ts, write/stats.ts).
+ *   the same transaction (write/counters.ts, write/supply.ts, write/stats.ts);
+ * - a pending row leaves when its transaction is mined in a consensus block, or when the
+ *   indexer drops it (replaced, or gone from the node's pool).
  */
 import type { Knex } from 'knex';
 import type { BlockBundle, Hash, TransactionRecord } from '../../lib/domain/records.ts';
-import type { BlockSink } from '../../lib/ports.ts';
+import type { BlockSink, StoredPending } from '../../lib/ports.ts';
 import { validateBundle, validatePending } from '../../lib/sink/validate.ts';
 import type { Dialect } from './dialect.ts';
-import { asRows, str } from './rows.ts';
+import { asRows, hex, num, str } from './rows.ts';
 import { beginBulk, inBulk, restoreDeferred } from './bulk.ts';
 import { Affected } from './write/batch.ts';
 import { indexedHead } from './write/blocks.ts';
-import { CounterDeltas, applyCounterDeltas } from './write/counters.ts';
+import { CounterDeltas, applyCounterDeltas, removePending } from './write/counters.ts';
 import { applyFresh, refreshCurrent } from './write/current.ts';
 import { insertNewBlocks } from './write/insert.ts';
 import { planWrite } from './write/plan.ts';
@@ -65,7 +67,7 @@ async function writeBlocks(trx: Knex.Transaction, d: Dialect, bundles: readonly 
   else await refreshCurrent(trx, d, affected);
   await applyCounters(trx, d, affected.counters, fast);
   await bumpDataVersion(trx);
-  const change = changeOfBundles(0, plan.planned, rolledBackTo);
+  const change = changeOfBundles(0, plan.planned, rolledBackTo, affected.minedPending);
   return { ...change, version: (await logChange(trx, d, change)).version };
 }
 
@@ -99,6 +101,31 @@ async function writePending(trx: Knex.Transaction, d: Dialect, firsts: ReadonlyM
   return { ...change, version: (await logChange(trx, d, change)).version };
 }
 
+/** Delete pending rows that left the node's pool (replaced or gone), and what they counted. */
+async function dropPending(trx: Knex.Transaction, d: Dialect, hashes: readonly Hash[]): Promise<Change | null> {
+  const counters = new CounterDeltas();
+  const removed = await removePending(trx, d, hashes, counters);
+  if (removed.length === 0) return null;
+  await applyCounters(trx, d, counters, false);
+  await bumpDataVersion(trx);
+  const change = pendingChange(0, [], removed);
+  return { ...change, version: (await logChange(trx, d, change)).version };
+}
+
+/** The stored pending transactions (hash, sender, nonce), newest first, at most `limit`. */
+async function storedPending(knex: Knex, limit: number): Promise<StoredPending[]> {
+  const rows = asRows(
+    await knex('pending_transactions')
+      .select('hash', 'from_address', 'nonce')
+      .orderBy([
+        { column: 'inserted_at', order: 'desc' },
+        { column: 'hash', order: 'asc' },
+      ])
+      .limit(limit),
+  );
+  return rows.map((r) => ({ hash: hex(r, 'hash'), from: hex(r, 'from_address'), nonce: num(r, 'nonce') }));
+}
+
 export function createSqlWriter(
   knex: Knex,
   d: Dialect,
@@ -125,6 +152,17 @@ export function createSqlWriter(
       for (const t of transactions) if (!firsts.has(t.hash)) firsts.set(t.hash, t);
       if (firsts.size === 0) return;
       announce(await knex.transaction((trx) => writePending(trx, d, firsts)));
+    },
+
+    async pendingTransactions(limit: number): Promise<readonly StoredPending[]> {
+      if (!Number.isSafeInteger(limit) || limit < 0) throw new TypeError(`pendingTransactions: bad limit ${String(limit)}`);
+      return storedPending(knex, limit);
+    },
+
+    async dropPendingTransactions(hashes: readonly Hash[]): Promise<void> {
+      const unique = [...new Set(hashes)];
+      if (unique.length === 0) return;
+      announce(await knex.transaction((trx) => dropPending(trx, d, unique)));
     },
 
     async rollbackAbove(height: number): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * `scoutkit index --rpc <url> --db <url> [--from N] [--to N] [--follow] [--reset]`
+ * `scoutkit index --rpc <url> --db <url> [--from N] [--to N] [--follow] [--no-pending] [--reset]`
  *
  * Fills a store from an EVM JSON-RPC node. Stops at --to (default: the node's head), or with
  * --follow keeps following new blocks until SIGINT/SIGTERM. Re-running resumes where the store
@@ -29,6 +29,11 @@ Options:
   --to <n>                last block (default: the node's head)
   --follow                keep following new blocks (stop with Ctrl-C); an outage of the node
                           or the database is waited out for as long as it lasts
+  --no-pending            with --follow: do not read the node's pending pool (by default,
+                          once caught up, each turn reads it — txpool_content, else a
+                          pending-transaction filter, else the pending block — into the store's
+                          pending transactions, at most 5,000 a turn, and drops those mined,
+                          replaced or gone from the pool)
   --retry-for <seconds>   how long an outage of the node or the database is waited out before
                           the run fails (default 120; with --follow: forever)
   --reset                 empty the store first (e.g. the dev chain was restarted)
@@ -57,6 +62,8 @@ export interface IndexArgs {
   readonly to?: number;
   readonly follow: boolean;
   readonly reset: boolean;
+  /** false: --no-pending (default: the pool is read in follow mode) */
+  readonly pending?: boolean;
   readonly standby?: boolean;
   readonly batch?: number;
   readonly concurrency?: number;
@@ -91,6 +98,7 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
       to: { type: 'string' },
       follow: { type: 'boolean' },
       reset: { type: 'boolean' },
+      'no-pending': { type: 'boolean' },
       standby: { type: 'boolean' },
       batch: { type: 'string' },
       concurrency: { type: 'string' },
@@ -118,6 +126,7 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
     ...(to !== undefined ? { to } : {}),
     follow: values.follow ?? false,
     reset: values.reset ?? false,
+    ...(values['no-pending'] === true ? { pending: false } : {}),
     ...(values.standby === true ? { standby: true } : {}),
     ...(batch !== undefined ? { batch } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
@@ -185,6 +194,7 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
       ...(options.retryForSeconds !== undefined ? { retryForMs: options.retryForSeconds * 1000 } : {}),
       ...(options.batch !== undefined ? { batchSize: options.batch } : {}),
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      ...(options.pending === false ? { pending: false } : {}),
     });
     metrics?.setAlive(true);
     const summary = await indexer

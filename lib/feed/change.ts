@@ -4,7 +4,7 @@
  *
  * A writer emits one Change per call that changed anything, after its commit, in version order.
  * Across processes only a ChangeNotice travels (the version, the block range, a rollback
- * marker, pending hashes): a listener derives the rest through the DataSource ports
+ * marker, pending hashes added and dropped): a listener derives the rest through the DataSource ports
  * (./describe.ts), and catches up after a reconnect from the last version it saw (`since`).
  */
 import type { Address, BlockBundle, Hash } from '../domain/records.ts';
@@ -19,6 +19,8 @@ export interface ChangeNotice {
   readonly rolledBackTo: number | null;
   /** pending transactions added */
   readonly pendingAdded: readonly Hash[];
+  /** pending transactions that left the pool: mined in the added blocks, replaced (same sender and nonce) or gone from the node's pool */
+  readonly pendingDropped: readonly Hash[];
 }
 
 /** What one write changed. */
@@ -29,8 +31,6 @@ export interface Change extends ChangeNotice {
   readonly addresses: readonly Address[];
   /** tokens whose transfers the added blocks hold */
   readonly tokens: readonly Address[];
-  /** pending transactions that left the pool (mined in the added blocks) */
-  readonly pendingDropped: readonly Hash[];
 }
 
 export type ChangeListener = (change: Change) => void;
@@ -100,20 +100,33 @@ export const rollbackChange = (version: number, height: number): Change => ({
   pendingDropped: [],
 });
 
-/** A Change that only added pending transactions. */
-export const pendingChange = (version: number, added: readonly { readonly hash: Hash; readonly from: Address; readonly to: Address | null }[]): Change => ({
+/** a pending transaction's hash and parties */
+export interface PendingParties {
+  readonly hash: Hash;
+  readonly from: Address;
+  readonly to: Address | null;
+}
+
+/** A Change that only added pending transactions, or dropped them from the pool (replaced or gone: not mined). */
+export const pendingChange = (version: number, added: readonly PendingParties[], dropped: readonly PendingParties[] = []): Change => ({
   version,
   blocks: null,
   rolledBackTo: null,
   pendingAdded: added.map((t) => t.hash),
   transactions: [],
-  addresses: [...new Set(added.flatMap((t) => (t.to === null ? [lower(t.from)] : [lower(t.from), lower(t.to)])))],
+  addresses: [...new Set([...added, ...dropped].flatMap((t) => (t.to === null ? [lower(t.from)] : [lower(t.from), lower(t.to)])))],
   tokens: [],
-  pendingDropped: [],
+  pendingDropped: dropped.map((t) => t.hash),
 });
 
 /** The notice of a change (what crosses processes). */
-export const noticeOf = (c: ChangeNotice): ChangeNotice => ({ version: c.version, blocks: c.blocks, rolledBackTo: c.rolledBackTo, pendingAdded: c.pendingAdded });
+export const noticeOf = (c: ChangeNotice): ChangeNotice => ({
+  version: c.version,
+  blocks: c.blocks,
+  rolledBackTo: c.rolledBackTo,
+  pendingAdded: c.pendingAdded,
+  pendingDropped: c.pendingDropped,
+});
 
 /**
  * An in-process feed: `emit` delivers to every listener synchronously; the last `keep` changes

@@ -39,5 +39,6 @@ export async function describeNotice(ds: DataSource, notice: ChangeNotice): Prom
     addresses.add(lower(tx.from));
     if (tx.to !== null) addresses.add(lower(tx.to));
   }
-  return { ...notice, transactions, addresses: [...addresses], tokens: [...tokens], pendingDropped: [] };
+  // a dropped transaction's row is gone: its hash is all there is to tell
+  return { ...notice, transactions, addresses: [...addresses], tokens: [...tokens] };
 }

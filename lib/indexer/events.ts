@@ -68,6 +68,13 @@ export interface IndexerOptions {
   readonly concurrency?: number;
   /** follow mode: how often to ask for a new head (default 1000 ms) */
   readonly pollIntervalMs?: number;
+  /**
+   * follow mode: once caught up, each turn reads the node's pending pool into the store's pending
+   * transactions, and drops those replaced or gone from the pool (pending.ts; default true)
+   */
+  readonly pending?: boolean;
+  /** the most pending transactions read from the pool per turn (default 5,000) */
+  readonly pendingLimit?: number;
   /** deepest rollback accepted before refusing (default 512) */
   readonly maxReorgDepth?: number;
   /** how a replaced block is proven: reads that must all agree, and the time between them (default 3 reads, 400 ms) */

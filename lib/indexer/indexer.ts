@@ -10,6 +10,9 @@
  * - write (write.ts): bundles written in order, in batches, each batch atomically, at most one
  *   write in flight while the next batch is fetched.
  *
+ * In follow mode, once caught up, each turn also reads the node's pending pool into the store
+ * (pending.ts), unless `pending: false`.
+ *
  * An outage of the node or the store (nothing answers) is waited out with capped backoff — with
  * `follow` for as long as it lasts, else within a retry budget — and said once a minute
  * (outage.ts, storeWait.ts).
@@ -37,6 +40,7 @@ import type { Progress } from './progress.ts';
 import { waitOutStore } from './storeWait.ts';
 import { createBatchWriter } from './write.ts';
 import { runLeased } from './leasedRun.ts';
+import { createPendingStep } from './pending.ts';
 
 export type { Indexer, IndexerEvent, IndexerOptions, ProgressEvent, RunOptions, RunSummary } from './events.ts';
 
@@ -72,6 +76,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
   const batchSize = Math.max(1, options.batchSize ?? 25);
   const concurrency = Math.max(1, options.concurrency ?? 8);
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const pendingLimit = Math.max(1, options.pendingLimit ?? 5000);
   const maxReorgDepth = options.maxReorgDepth ?? 512;
   const now = options.now ?? Date.now;
   const settleAfterBlocks = Math.max(1, options.settleAfterBlocks ?? 10_000);
@@ -186,6 +191,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       order: createOrderStep(source, sink, { ...options.reorgProof, maxReorgDepth, sleep }),
       fetch: createFetchStep(source, caps, cache, hold),
     };
+    const pool = follow && options.pending !== false ? createPendingStep(source, sink, { log, now, limit: pendingLimit, cache, aborted }) : null;
     emit({ type: 'start', chainId, genesisHash, from: r.stored === null ? from : r.stored.number + 1, nodeHead: firstHead, capabilities: caps, missing });
     /** whether the sink is in bulk mode (beginBulk called, not settled since: maybe by a run that stopped or crashed) */
     let bulk = (await sink.inBulk?.()) ?? false;
@@ -227,6 +233,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
         bulk = false;
         emit({ type: 'caught-up', indexedHead: r.stored?.number ?? null, nodeHead: r.nodeHead });
         if (!follow || (to !== undefined && start > to)) return false;
+        await pool?.turn(r.stored?.number ?? null);
         await sleep(pollIntervalMs);
         return true;
       }

@@ -101,5 +101,13 @@ export function leasedSink(sink: DataSink, lost: AbortSignal): DataSink {
     };
   }
   if (sink.inBulk !== undefined) guarded.inBulk = sink.inBulk.bind(sink);
+  if (sink.dropPendingTransactions !== undefined) {
+    const drop = sink.dropPendingTransactions.bind(sink);
+    guarded.dropPendingTransactions = async (hashes) => {
+      check();
+      await drop(hashes);
+    };
+  }
+  if (sink.pendingTransactions !== undefined) guarded.pendingTransactions = sink.pendingTransactions.bind(sink);
   return guarded;
 }

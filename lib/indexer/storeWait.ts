@@ -5,6 +5,7 @@
  * idempotent — a batch whose transaction failed midway, or whose commit's answer was lost, is
  * written again with nothing lost or doubled.
  */
+import type { Hash } from '../domain/records.ts';
 import type { DataSink } from '../ports.ts';
 import { StoreUnavailableError } from '../sink/unavailable.ts';
 import type { Outage } from './outage.ts';
@@ -38,6 +39,8 @@ export function waitOutStore(
   const settle = sink.settle;
   const beginBulk = sink.beginBulk;
   const inBulk = sink.inBulk;
+  const pending = sink.pendingTransactions;
+  const drop = sink.dropPendingTransactions;
   return {
     writeBlocks: (bundles) => call(`writing ${bundles.length} block(s)`, () => sink.writeBlocks(bundles)),
     writePendingTransactions: (txs) => call('writing pending transactions', () => sink.writePendingTransactions(txs)),
@@ -48,5 +51,7 @@ export function waitOutStore(
     ...(settle !== undefined ? { settle: () => call('settling the store', () => settle.call(sink)) } : {}),
     ...(beginBulk !== undefined ? { beginBulk: () => call('starting a bulk load', () => beginBulk.call(sink)) } : {}),
     ...(inBulk !== undefined ? { inBulk: () => call('reading the bulk mode', () => inBulk.call(sink)) } : {}),
+    ...(pending !== undefined ? { pendingTransactions: (limit: number) => call('reading the stored pending transactions', () => pending.call(sink, limit)) } : {}),
+    ...(drop !== undefined ? { dropPendingTransactions: (hashes: readonly Hash[]) => call('dropping pending transactions', () => drop.call(sink, hashes)) } : {}),
   };
 }

@@ -3,6 +3,7 @@
  * (a removal or an out-of-order write) and the history rows it inserted (the append-only path
  * takes current values straight from them).
  */
+import type { Hash } from '../../../lib/domain/records.ts';
 import type { Binding } from '../sql.ts';
 import type { WriteRow } from '../rows.ts';
 import { CounterDeltas } from './counters.ts';
@@ -18,6 +19,8 @@ export class Affected {
   readonly transferIds: Key[] = [];
   /** per-address counters and current coin balances (./counters.ts) */
   readonly counters = new CounterDeltas();
+  /** pending transactions the write's consensus blocks mined (their pending rows deleted) */
+  readonly minedPending: Hash[] = [];
 }
 
 /** The history rows one write inserted (in insertion = seq order). */

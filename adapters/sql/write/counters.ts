@@ -70,16 +70,31 @@ export function countInsertedBlocks(bundles: readonly BlockBundle[], acc: Counte
   }
 }
 
-/** Delete the pending rows of mined transactions, taking back what they counted. */
-export async function removeMinedPending(trx: Knex.Transaction, d: Dialect, hashes: readonly Hash[], acc: CounterDeltas): Promise<void> {
+/**
+ * Delete these pending rows (mined, replaced or gone from the pool), taking back what they
+ * counted; returns the rows deleted (hash and parties).
+ */
+export async function removePending(
+  trx: Knex.Transaction,
+  d: Dialect,
+  hashes: readonly Hash[],
+  acc: CounterDeltas,
+): Promise<{ readonly hash: Hash; readonly from: Address; readonly to: Address | null }[]> {
+  const removed: { hash: Hash; from: Address; to: Address | null }[] = [];
   for (const part of chunks(hashes, BULK_ROWS)) {
     const keys = keyRows(d, 'pending_transactions', ['hash'], part.map((h) => [h]));
     const deleted = await trx.raw(
-      `DELETE FROM pending_transactions WHERE "hash" IN (SELECT "hash" FROM ${keys.sql} k) RETURNING "from_address", "to_address", "gas_used"`,
+      `DELETE FROM pending_transactions WHERE "hash" IN (SELECT "hash" FROM ${keys.sql} k) RETURNING "hash", "from_address", "to_address", "gas_used"`,
       [...keys.bindings],
     );
-    for (const r of asRows(d.rawRows(deleted))) acc.transaction(addr(r, 'from_address'), addrOrNull(r, 'to_address'), gasOf(r), -1n);
+    for (const r of asRows(d.rawRows(deleted))) {
+      const from = addr(r, 'from_address');
+      const to = addrOrNull(r, 'to_address');
+      removed.push({ hash: str(r, 'hash') as Hash, from, to });
+      acc.transaction(from, to, gasOf(r), -1n);
+    }
   }
+  return removed;
 }
 
 /** The rows of `table` whose `column` is one of `values` (one statement per BULK_ROWS values). */

@@ -27,7 +27,7 @@ export async function insertNewBlocks(trx: Knex.Transaction, d: Dialect, bundles
   countInsertedBlocks(bundles, affected.counters);
   const consensus = bundles.filter((b) => b.block.consensus);
   await insertBlocks(trx, d, bundles);
-  await insertTransactions(trx, d, bundles, affected.counters);
+  affected.minedPending.push(...(await insertTransactions(trx, d, bundles, affected.counters)));
   await insertInternalTransactions(trx, d, consensus);
   await insertLogs(trx, d, consensus);
   const transferIds = await insertTransfers(trx, d, consensus, affected.transferIds);

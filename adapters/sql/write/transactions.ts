@@ -10,10 +10,13 @@ import type { WriteRow } from '../rows.ts';
 import { asRows, kindCode, str, transactionRow } from '../rows.ts';
 import { KEY_CHUNK, chunks, insertRows } from '../sql.ts';
 import type { CounterDeltas } from './counters.ts';
-import { countPending, removeMinedPending } from './counters.ts';
+import { countPending, removePending } from './counters.ts';
 
-/** Insert the transactions of new blocks; those of consensus blocks leave the pending table and are listed by kind. */
-export async function insertTransactions(trx: Knex.Transaction, d: Dialect, bundles: readonly BlockBundle[], counters: CounterDeltas): Promise<void> {
+/**
+ * Insert the transactions of new blocks; those of consensus blocks leave the pending table and
+ * are listed by kind. Returns the hashes of the pending rows mined.
+ */
+export async function insertTransactions(trx: Knex.Transaction, d: Dialect, bundles: readonly BlockBundle[], counters: CounterDeltas): Promise<Hash[]> {
   const rows: WriteRow[] = [];
   const mined: Hash[] = [];
   const kinds: WriteRow[] = [];
@@ -32,8 +35,9 @@ export async function insertTransactions(trx: Knex.Transaction, d: Dialect, bund
     }
   }
   await insertRows(trx, d, 'transactions', rows);
-  await removeMinedPending(trx, d, mined, counters);
+  const minedPending = (await removePending(trx, d, mined, counters)).map((r) => r.hash);
   await insertRows(trx, d, 'transaction_kinds', kinds);
+  return minedPending;
 }
 
 /**

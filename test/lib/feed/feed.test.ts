@@ -1,6 +1,6 @@
 /**
- * The change feed over memory, SQLite and Postgres (SCOUTKIT_STORES): writes, rollbacks and
- * pending writes each emit one change, in version order, saying what changed; another store
+ * The change feed over memory, SQLite and Postgres (SCOUTKIT_STORES): writes, rollbacks,
+ * pending writes and drops each emit one change, in version order, saying what changed; another store
  * object on the same database (another connection: Postgres NOTIFY, SQLite's version poll)
  * sees each change once; `since` replays what a listener missed.
  */
@@ -86,26 +86,29 @@ for (const name of selectedStoreNames()) {
     await store.writeBlocks(chain.bundles.slice(5, 10));
     await store.rollbackAbove(7);
     await store.writePendingTransactions(chain.pending.slice(0, 2));
-    t.equal(seen.length, 4);
+    const dropped = chain.pending.slice(0, 1).map((p) => p.hash);
+    await store.dropPendingTransactions?.(dropped);
+    t.equal(seen.length, 5);
     t.same(seen[1]?.blocks, { from: 5, to: 9 });
     t.equal(seen[2]?.rolledBackTo, 7, 'the rollback marker');
     t.equal(seen[2]?.blocks, null);
     t.same(seen[3]?.pendingAdded, chain.pending.slice(0, 2).map((p) => p.hash), 'pending added');
+    t.same([seen[4]?.pendingAdded, seen[4]?.pendingDropped], [[], dropped], 'pending dropped (replaced or gone from the pool)');
     const versions = seen.map((c) => c.version);
     t.same(versions, [...versions].sort((a, b) => a - b), 'in version order');
 
     const replay = await store.feed.since(first.version);
     t.same(
-      replay?.map((c) => [c.version, c.blocks, c.rolledBackTo, c.pendingAdded]),
-      seen.slice(1).map((c) => [c.version, c.blocks, c.rolledBackTo, c.pendingAdded]),
+      replay?.map((c) => [c.version, c.blocks, c.rolledBackTo, c.pendingAdded, c.pendingDropped]),
+      seen.slice(1).map((c) => [c.version, c.blocks, c.rolledBackTo, c.pendingAdded, c.pendingDropped]),
       'since: what a listener missed after a version',
     );
 
     if (other !== undefined) {
-      await until(() => remote.length >= 4, 'the other connection to see the four changes');
+      await until(() => remote.length >= 5, 'the other connection to see the five changes');
       t.same(
-        remote.map((c) => [c.version, c.blocks, c.rolledBackTo, c.pendingAdded]),
-        seen.map((c) => [c.version, c.blocks, c.rolledBackTo, c.pendingAdded]),
+        remote.map((c) => [c.version, c.blocks, c.rolledBackTo, c.pendingAdded, c.pendingDropped]),
+        seen.map((c) => [c.version, c.blocks, c.rolledBackTo, c.pendingAdded, c.pendingDropped]),
         'another connection sees each change once, in order',
       );
       t.same([...(remote[0]?.transactions ?? [])].sort(), [...txs].sort(), 'the detail read through the ports');
