@@ -224,6 +224,7 @@ export function createSolcVerifier(options: SolcVerifierOptions = {}): ContractV
       return pending;
     },
     compilerVersions: () => compilers.installed(),
+    busy: () => pool.full,
     close: () => pool.close(),
   };
 }

@@ -4,8 +4,9 @@
  *
  * A submission is checked at once (a contract at the address, not verified already), becomes a
  * job in the chain's contract store (so any host sharing the store answers `checkverifystatus`)
- * and runs off the request path through the chain's ContractVerifier (its pool is bounded; a
- * full queue fails the job as busy, and submitting again re-runs it). A match is saved through
+ * and runs off the request path through the chain's ContractVerifier (its pool is bounded: a
+ * submission while its queue is full is refused at once as busy; a job the queue refuses later
+ * fails as busy; submitting again re-runs either). A match is saved through
  * saveVerifiedContract; a failure is recorded with its reason.
  *
  * The same address and input submitted while its job is pending (or after it passed) answer that
@@ -33,6 +34,7 @@ export const VERIFICATION_TEXT = {
   fail: UNABLE_TO_VERIFY,
   unknownUid: 'Unknown UID',
   unavailable: 'Contract verification is not available on this server (no compiler: install the optional dependency solc)',
+  busy: 'The verification queue is full: try again later',
 } as const;
 
 /** A pending job not settled within this long is taken as lost with its host, and run again when submitted again. */
@@ -59,7 +61,9 @@ export type SubmitOutcome =
   | { readonly kind: 'not-a-contract' }
   | { readonly kind: 'already-verified' }
   /** no contract store or no verifier on this chain */
-  | { readonly kind: 'unavailable'; readonly message: string };
+  | { readonly kind: 'unavailable'; readonly message: string }
+  /** the verifier's queue is full: nothing was recorded, submit again later */
+  | { readonly kind: 'busy'; readonly message: string };
 
 export interface SubmitOptions {
   /** default Date.now */
@@ -163,6 +167,11 @@ export async function submitVerification(chain: ChainConfig, submission: Submiss
     await store.updateJob(job.uid, { state: 'pending', message: null, now: at });
     job = { ...job, state: 'pending', message: null, updatedAt: at };
     run = true;
+  }
+  if (run && verifier.busy?.() === true) {
+    // refused at once rather than queued to fail: a job created above is settled as such (submitting again re-runs it)
+    await store.updateJob(job.uid, { state: 'fail', message: `${UNABLE_TO_VERIFY}: ${VERIFICATION_TEXT.busy}`, now: now() });
+    return { kind: 'busy', message: VERIFICATION_TEXT.busy };
   }
   if (run) {
     const task: VerificationJob = {

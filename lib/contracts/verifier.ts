@@ -94,6 +94,8 @@ export const UNABLE_TO_VERIFY = 'Fail - Unable to verify';
 
 export interface ContractVerifier {
   verify(job: VerificationJob): Promise<VerificationOutcome>;
+  /** true while a new job would be refused as busy (its queue is full): submissions are then refused at once */
+  busy?(): boolean;
   /** the Solidity compiler versions at hand (`v0.8.26+commit.8a97fa7a`), newest first: API v2's verification config lists them */
   compilerVersions?(): Promise<readonly string[]>;
   /** stop the workers (pending jobs fail) */

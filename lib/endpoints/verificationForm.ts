@@ -11,6 +11,7 @@
  * - 200 `{"message":"Already verified"}` (a full match; a partial one may be verified again);
  * - 200 `{"message":"JSON files not found"}`, `Error while reading JSON file`, `Libraries are
  *   not valid JSON map`;
+ * - 503 `{"message":"The verification queue is full: try again later"}` (the verifier is busy);
  * - 200 `{"message":"Smart-contract verification started"}`: the job runs off the request path;
  *   its result is read from `/smart-contracts/{h}` (Blockscout sends it on the socket only).
  */
@@ -150,6 +151,8 @@ export async function answerVerification(
       return E.left({ kind: 'NotFound', message: 'Address is not a smart-contract' });
     case 'unavailable':
       return E.left({ kind: 'NotFound', message: outcome.message });
+    case 'busy':
+      return E.left({ kind: 'Unavailable', message: outcome.message });
   }
 }
 

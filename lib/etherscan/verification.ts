@@ -42,6 +42,7 @@ export function submitted(outcome: SubmitOutcome): EtherscanAnswer {
     case 'already-verified':
       return refuse(VERIFICATION_TEXT.alreadyVerified);
     case 'unavailable':
+    case 'busy':
       return refuse(outcome.message);
   }
 }

@@ -214,6 +214,16 @@ for (const factory of await storeFactories()) {
       t.equal(missingCompiler['result'], 'Fail - Unable to verify', 'a compiler not at hand: a failure');
       t.match(missingCompiler['reason'], /v0\.8\.99.*not available.*put soljson-v0\.8\.99/, 'naming the version and where to put it');
 
+      // a verifier whose queue is full: refused at once, in both dialects
+      const busy = createExplorer({ chains: { '1': { store, contracts, verifier: { verify: () => Promise.reject(new Error('never called')), busy: () => true, close: async () => {} } } } });
+      t.same(await scan(busy, submitToken(ODD_ADDRESS, { contractname: 'src/Token.sol:Busy' })), {
+        status: '0',
+        message: 'The verification queue is full: try again later',
+        result: 'The verification queue is full: try again later',
+      }, 'a full queue: busy, at once');
+      const busyV2 = await v2(busy, `/smart-contracts/${ODD_ADDRESS}/verification/via/flattened-code`, jsonBody({ compiler_version: VERSION, source_code: COUNTER }));
+      t.same([busyV2.status, busyV2.body], [503, { message: 'The verification queue is full: try again later' }], 'API v2: 503');
+
       const unavailable = await scan(createExplorer({ chains: { '1': { store, contracts } } }), submitToken(ODD_ADDRESS));
       t.equal(unavailable['status'], '0', 'no verifier: refused');
       t.match(unavailable['result'], /not available on this server.*solc/, 'saying why');
