@@ -38,7 +38,7 @@ t.teardown(async () => {
   await verifier.close();
   await rm(dir, { recursive: true, force: true });
 });
-t.setTimeout(120_000);
+t.setTimeout(60_000);
 
 const VERSION = compilerVersion();
 
