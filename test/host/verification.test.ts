@@ -51,6 +51,7 @@ const json = (r: Reply): Record<string, unknown> => r.json as Record<string, unk
 
 t.test('forge: verifysourcecode and checkverifystatus as urlencoded POST forms', async (t) => {
   const args = tokenArgs().slice(2);
+  const startedAt = Date.now();
   const submitted = await request(
     `${url}/api`,
     form({
@@ -76,6 +77,7 @@ t.test('forge: verifysourcecode and checkverifystatus as urlencoded POST forms',
     await new Promise((r) => setTimeout(r, 50));
   }
   t.same(status, { status: '1', message: 'OK', result: 'Pass - Verified' });
+  t.comment(`submitted to Pass - Verified: ${Date.now() - startedAt} ms (a cold worker: solc-js loaded first)`);
   const abi = json(await request(`${url}/api?module=contract&action=getabi&address=${TOKEN_ADDRESS}`));
   t.equal(abi['status'], '1', 'getabi: verified');
 
