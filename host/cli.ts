@@ -17,6 +17,7 @@ import { openStore, redact } from './stores.ts';
 import { servedChainId, unrecordedNote, UNRECORDED_CHAIN_ID } from './servedChain.ts';
 import { parseCorsOrigins } from './cors.ts';
 import { createRpcNode } from '../adapters/rpc/index.ts';
+import { openVerifier } from './verifier.ts';
 import type { OpenedStore, OpenStoreOptions } from './stores.ts';
 import type { ChangeFeed, ContractStore, DataSource } from '../lib/index.ts';
 
@@ -56,6 +57,10 @@ Options:
                           eth_sendRawTransaction, old balances) are forwarded to it
   --public-url <url>      this host's public URL in /api/json/config and the OpenAPI document
                           (default: the request's origin)
+  --compilers <dir>       contract verification's compilers: solc-js builds (soljson-v<version>.js)
+                          or native solc-<version>; default ~/.cache/scoutkit/compilers, a missing
+                          version downloaded from binaries.soliditylang.org when online (needs the
+                          optional dependency solc; without it verification answers unavailable)
   --cors <origins>        origins browsers may call from: * (the default, as Blockscout) or a
                           comma-separated list such as https://app.example,http://localhost:5173
   --no-cors               no CORS headers (browsers on other origins cannot call)
@@ -160,6 +165,8 @@ export interface ServeArgs extends PageFlags {
   /** chain id (undefined: the default chain, known once the --db store is open) → node URL */
   readonly rpc: readonly (readonly [string | undefined, string])[];
   readonly publicUrl?: string;
+  /** `--compilers`: the verifier's compiler directory */
+  readonly compilers?: string;
   /** `--cors` (origins or `*`), or false for `--no-cors`; absent: any origin */
   readonly cors?: '*' | readonly string[] | false;
   readonly maxHeadAgeSeconds?: number;
@@ -188,6 +195,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       'trust-proxy': { type: 'boolean' },
       rpc: { type: 'string', multiple: true },
       'public-url': { type: 'string' },
+      compilers: { type: 'string' },
       cors: { type: 'string' },
       'no-cors': { type: 'boolean' },
       'max-head-age': { type: 'string' },
@@ -228,6 +236,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     ...(cors !== undefined ? { cors } : {}),
     rpc,
     ...(publicUrl !== undefined ? { publicUrl } : {}),
+    ...(values.compilers !== undefined ? { compilers: values.compilers } : {}),
     chains,
     port,
     host: values.host ?? '127.0.0.1',
@@ -280,8 +289,9 @@ async function serve(args: readonly string[]): Promise<number> {
   // SIGHUP: reload the keys file, never exit (from now on, not only once listening)
   const stopReloading = reloadKeysOnSighup(options.keys, keyRing, log);
   const opened: OpenedStore[] = [];
+  let closeVerifier: (() => Promise<void>) | undefined;
   const closeStores = async () => {
-    await Promise.allSettled(opened.map((s) => s.close()));
+    await Promise.allSettled([...opened.map((s) => s.close()), closeVerifier?.()]);
   };
   let limiter: LimiterStore | undefined;
   try {
@@ -321,7 +331,11 @@ async function serve(args: readonly string[]): Promise<number> {
       if (!redis.connected) info({ msg: 'Redis not reachable yet: each host limits on its own until it is', redis: redact(options.redis) });
     }
     for (const [id] of rpcNodes) if (chains[id] === undefined) throw new Error(`--rpc names chain ${id}, which is not served`);
-    // one config per chain: its store, its contract store, and its node when --rpc names one
+    // one verifier (one bounded compile pool) for every chain
+    const { verifier, note: verifierNote } = await openVerifier(options.compilers !== undefined ? { compilers: options.compilers } : {});
+    if (verifier !== undefined) closeVerifier = () => verifier.close();
+    info({ msg: verifierNote });
+    // one config per chain: its store, its contract store (and the verifier), and its node when --rpc names one
     const nodes = new Map(rpcNodes.map(([id, url]) => [id, createRpcNode(url)]));
     const configs = Object.fromEntries(
       Object.entries(chains).map(([id, store]) => {
@@ -329,7 +343,15 @@ async function serve(args: readonly string[]): Promise<number> {
         const contracts = contractStores.get(id);
         const feed = feeds.get(id);
         // its change feed: live updates (/events), and the cache sees another process's write at once
-        return [id, { store, ...(node === undefined ? {} : { node }), ...(contracts === undefined ? {} : { contracts }), ...(feed === undefined ? {} : { feed }) }];
+        return [
+          id,
+          {
+            store,
+            ...(node === undefined ? {} : { node }),
+            ...(contracts === undefined ? {} : { contracts, ...(verifier === undefined ? {} : { verifier }) }),
+            ...(feed === undefined ? {} : { feed }),
+          },
+        ];
       }),
     );
     const server = createServer({

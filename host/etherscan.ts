@@ -2,18 +2,23 @@
  * The host's side of the Etherscan-compatible dialect: the last step of its middleware chain
  * (the steps before it are the API's: keys, limits, credits, headers). GET and HEAD read the
  * query string; POST (as Blockscout accepts, and as ethers sends `eth_call`) also reads a
- * bounded form-urlencoded or JSON-object body, whose parameters win over the query's. The body
+ * bounded form-urlencoded, multipart (busboy, host/body.ts) or JSON-object body, whose
+ * parameters win over the query's. The body
  * is read before the chain (`readEtherscanBody`), so that an `apikey` sent in it identifies the
  * caller as one in the query string does.
  */
 import type { Middleware, ParameterizedContext } from 'koa';
-import type { Explorer, JsonValue, RawQuery } from '../lib/index.ts';
+import type { Explorer, JsonValue, RawQuery, UploadedFile } from '../lib/index.ts';
+import { parseBody } from './body.ts';
 import { ApiException, requestInfo } from './request.ts';
 import type { WriteJson } from './rpc.ts';
 import { readBody } from './rpc.ts';
 
-/** The largest form body read (64 KiB: an eth_call with its calldata). */
-export const MAX_FORM_BODY_BYTES = 64 * 1024;
+/**
+ * The largest body read: 20 MB, Blockscout's limit on `/api` (verifysourcecode sends whole
+ * standard-JSON inputs). Larger: 413 with the envelope, the connection closed after it.
+ */
+export const MAX_FORM_BODY_BYTES = 20 * 1024 * 1024;
 const ALLOWED = ['GET', 'HEAD', 'POST'];
 
 /** Parameters of a POST body: form-urlencoded, or a JSON object of scalars. */
@@ -34,19 +39,42 @@ export function formParams(contentType: string, text: string): Record<string, st
   return out;
 }
 
-type FormRead = { readonly params: Readonly<Record<string, string>> } | { readonly tooLarge: true };
+/** A multipart form's fields as parameters (the first of repeated ones; a file part as its text). */
+function multipartParams(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (value === null || typeof value !== 'object') return out;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const first: unknown = Array.isArray(v) ? v[0] : v;
+    if (typeof first === 'string') out[k] = first;
+    else if (first !== null && typeof first === 'object' && (first as UploadedFile).content instanceof Uint8Array) out[k] = new TextDecoder().decode((first as UploadedFile).content);
+  }
+  return out;
+}
+
+type FormRead = { readonly params: Readonly<Record<string, string>> } | { readonly tooLarge: true } | { readonly invalid: string };
 const forms = new WeakMap<object, FormRead>();
+
+async function readForm(ctx: ParameterizedContext): Promise<FormRead> {
+  if (ctx.get('content-type').toLowerCase().startsWith('multipart/')) {
+    try {
+      const parsed = await parseBody(ctx.req, MAX_FORM_BODY_BYTES);
+      return 'tooLarge' in parsed ? parsed : { params: multipartParams(parsed.body?.value) };
+    } catch (error) {
+      const detail = error instanceof ApiException && error.error.kind === 'InvalidParams' ? error.error.errors[0]?.detail : undefined;
+      return { invalid: detail ?? 'Invalid form' };
+    }
+  }
+  const read = await readBody(ctx, MAX_FORM_BODY_BYTES);
+  return 'tooLarge' in read ? read : { params: formParams(ctx.get('content-type'), read.text) };
+}
 
 /** Read a POST body's parameters (bounded); an `apikey` (or `apiKey`) in it stands for one in the query string. */
 export async function readEtherscanBody(ctx: ParameterizedContext): Promise<void> {
   if (ctx.method !== 'POST') return;
-  const read = await readBody(ctx, MAX_FORM_BODY_BYTES);
-  if ('tooLarge' in read) {
-    forms.set(ctx, read);
-    return;
-  }
-  const params = formParams(ctx.get('content-type'), read.text);
-  forms.set(ctx, { params });
+  const read = await readForm(ctx);
+  forms.set(ctx, read);
+  if (!('params' in read)) return;
+  const { params } = read;
   // `apiKey` (the etherscan-api client's spelling) stands for `apikey`
   const key = params['apikey'] ?? params['apiKey'];
   if (key !== undefined && key.trim() !== '' && ctx.query.apikey === undefined && ctx.query.apiKey === undefined) ctx.query = { ...ctx.query, apikey: key };
@@ -64,7 +92,14 @@ export function answerEtherscan(explorer: Explorer, write: WriteJson): Middlewar
     const form = forms.get(ctx);
     if (form !== undefined) {
       if ('tooLarge' in form) {
-        await write(ctx, 413, { status: '0', message: `Request body too large: at most ${MAX_FORM_BODY_BYTES} bytes`, result: null });
+        // the rest of the body is not read: the connection cannot carry another request
+        ctx.set('connection', 'close');
+        const message = `Request body too large: at most ${MAX_FORM_BODY_BYTES} bytes`;
+        await write(ctx, 413, { status: '0', message, result: message });
+        return;
+      }
+      if ('invalid' in form) {
+        await write(ctx, 200, { status: '0', message: 'NOTOK', result: form.invalid });
         return;
       }
       query = { ...query, ...form.params };

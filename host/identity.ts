@@ -12,8 +12,12 @@
  * `identify` never throws: a caller it refuses is counted as anonymous (per IP) by the rate
  * limiter first, so a 401 carries the limit headers and guessing keys is rate limited; then
  * `authorize` throws the refusal (401), or 403 for a restricted address without the secret.
+ * One exception, as Blockscout: the per-instance Etherscan dialect (`/api?module=…`) ignores a
+ * key it does not know and serves the caller as anonymous (hardhat-verify 2 always sends the
+ * literal key `api_key`).
  */
 import { timingSafeEqual } from 'node:crypto';
+import { ETHERSCAN_ENDPOINT } from '../lib/index.ts';
 import { ApiException } from './request.ts';
 import type { HostRequest, Identity, Step } from './request.ts';
 import { ANONYMOUS_PLAN, grantDigest, sha256 } from './plans.ts';
@@ -136,6 +140,9 @@ export function identify(options: IdentityOptions): Step {
     }
     if (!grant) {
       info.identity = anonymousCaller(request, anonymousPlan);
+      // Blockscout's `/api` ignores a key it does not know and limits by IP (hardhat-verify 2
+      // always sends the literal key `api_key`); the multichain form and API v2 refuse it
+      if (info.endpoint === ETHERSCAN_ENDPOINT && info.form === 'instance') return;
       info.rejection = { kind: 'Unauthorized', message: 'Invalid API key' };
       return;
     }

@@ -3,6 +3,7 @@
  * (API v2 endpoints, the Etherscan-compatible dialect, JSON-RPC).
  */
 import type { ContractStore } from './contracts/store.ts';
+import type { ContractVerifier } from './contracts/verifier.ts';
 import type { ChangeFeed } from './feed/change.ts';
 import type { DataSource } from './ports.ts';
 import type { RpcNode } from './rpc/node.ts';
@@ -19,6 +20,12 @@ export interface ChainConfig {
   readonly node?: RpcNode;
   /** verified contracts (sources, ABIs) and verification jobs, keyed by code hash, outside block rollback; without it nothing is verified */
   readonly contracts?: ContractStore;
+  /**
+   * compiles submitted sources and matches them against the chain's code (adapters/solc); with
+   * `contracts`, the verification endpoints run jobs through it; without it they answer that
+   * verification is not available here
+   */
+  readonly verifier?: ContractVerifier;
   /**
    * what each write to the store changed (the stores' own `feed`): live updates
    * (`explorer.subscribe`, `/events`) and the response cache seeing another process's write at once

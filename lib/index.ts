@@ -26,6 +26,9 @@ export type { CodeFormat, ContractLanguage, JobState, LicenseType, MatchKind, Ve
 export { InvalidVerifiedContractError, NoContractStoreError, saveVerifiedContract, verifiedContractOf } from './contracts/save.ts';
 export type { SaveVerifiedInput } from './contracts/save.ts';
 export type { ContractStore, JobOutcome, NewJob, SaveOutcome, VerifiedFilter, VerifiedPage } from './contracts/store.ts';
+export { submitVerification, VERIFICATION_TEXT, verificationStatus } from './contracts/submit.ts';
+export type { JobStatus, Submission, SubmitOptions, SubmitOutcome } from './contracts/submit.ts';
+export type { ContractVerifier, VerificationOutcome, VerificationJob as VerificationTask } from './contracts/verifier.ts';
 export { classifyPath } from './classify.ts';
 export type { PathClass } from './classify.ts';
 export { defineEndpoint, erased } from './endpoints/endpoint.ts';

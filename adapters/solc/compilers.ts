@@ -78,6 +78,23 @@ export class CompilerDirectory {
     return pending;
   }
 
+  /** The versions in the directory (solc-js builds and native binaries), as `v0.8.26+commit.8a97fa7a` or `v0.8.26`, newest first. */
+  async installed(): Promise<readonly string[]> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const found = new Set<string>();
+    for (const name of names) {
+      const rest = name.startsWith('soljson-') && name.endsWith('.js') ? name.slice(8, -3) : name.startsWith('solc-') ? name.slice(5) : null;
+      if (rest === null || parseCompilerVersion(rest) === null) continue;
+      found.add(rest.startsWith('v') ? rest : `v${rest}`);
+    }
+    const key = (v: string): number[] => (parseCompilerVersion(v)?.semver ?? '0.0.0').split('.').map(Number);
+    return [...found].sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (y[i] ?? 0) - (x[i] ?? 0);
+      return b.length - a.length;
+    });
+  }
+
   private async lookup(semver: string, commit: string | undefined): Promise<Compiler | null> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
     const long = commit === undefined ? null : `v${semver}+commit.${commit}`;

@@ -109,8 +109,8 @@ export function createSolcVerifier(options: SolcVerifierOptions = {}): ContractV
     if (job.language !== 'solidity') return failure('unsupported-language', `${job.language} is not supported: no ${job.language} compiler here, only Solidity`);
     if (parseCompilerVersion(job.compilerVersion) === null) return failure('unknown-compiler', `Invalid compiler version ${JSON.stringify(job.compilerVersion)}`);
     const wanted = splitContractName(job.contractName);
-    if (wanted.name === '') return failure('invalid-input', 'contractname is required.');
-    const input = parseInput(job, wanted.name);
+    // no name: every contract compiled is a candidate (API v2's multi-part form names none)
+    const input = parseInput(job, wanted.name === '' ? 'Contract' : wanted.name);
     if (typeof input === 'string') return failure('invalid-input', input);
     if (!/^0x[0-9a-fA-F]*$/.test(job.deployedCode) || job.deployedCode.length <= 2) return failure('invalid-input', 'The address is not a smart contract');
     const given = job.constructorArguments?.replace(/^0x/i, '').toLowerCase();
@@ -139,9 +139,10 @@ export function createSolcVerifier(options: SolcVerifierOptions = {}): ContractV
 
     const candidates = Object.entries(output.contracts ?? {}).flatMap(([file, byName]) =>
       Object.entries(byName)
-        .filter(([name]) => name === wanted.name && (wanted.path === undefined || file === wanted.path))
+        .filter(([name]) => (wanted.name === '' || name === wanted.name) && (wanted.path === undefined || file === wanted.path))
         .map(([name, c]) => ({ file, name, c })),
     );
+    if (candidates.length === 0 && wanted.name === '') return failure('contract-not-found', 'The sources compile to no contract');
     if (candidates.length === 0) return failure('contract-not-found', `No contract with name ${wanted.path === undefined ? '' : `${wanted.path}:`}${wanted.name} found`);
 
     let argsMismatch = false;
@@ -207,7 +208,7 @@ export function createSolcVerifier(options: SolcVerifierOptions = {}): ContractV
     }
     return argsMismatch
       ? failure('constructor-arguments', `${UNABLE_TO_VERIFY}: the code matches but the constructor arguments do not (they must be the creation input after the code, ABI-encoded)`)
-      : failure('mismatch', `${UNABLE_TO_VERIFY}: the compiled ${wanted.name} does not match the deployed code`);
+      : failure('mismatch', `${UNABLE_TO_VERIFY}: the compiled ${wanted.name === '' ? 'contracts do' : `${wanted.name} does`} not match the deployed code`);
   }
 
   return {
@@ -222,6 +223,8 @@ export function createSolcVerifier(options: SolcVerifierOptions = {}): ContractV
       }
       return pending;
     },
+    compilerVersions: () => compilers.installed(),
+    busy: () => pool.full,
     close: () => pool.close(),
   };
 }

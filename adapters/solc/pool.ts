@@ -62,6 +62,11 @@ export class CompilePool {
     return this.slots.filter((s) => s.task !== null).length + this.waiting.length;
   }
 
+  /** whether a compile asked now would be refused as busy (every worker running, the queue full) */
+  get full(): boolean {
+    return !this.slots.some((s) => s.task === null) && this.slots.length >= this.size && this.waiting.length >= this.maxQueue;
+  }
+
   /** `timeoutMs` overrides the pool's cap for this compile */
   compile(request: Task['request'], options: { readonly timeoutMs?: number } = {}): Promise<PoolResult> {
     if (this.closed) return Promise.resolve({ kind: 'error', reason: 'closed', message: 'The verifier is shut down' });

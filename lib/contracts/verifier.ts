@@ -30,7 +30,7 @@ export interface VerificationJob {
   readonly input: { readonly kind: 'standard-json'; readonly json: StandardJsonInput | string } | ({ readonly kind: 'single-file' } & SingleFileInput);
   /** `v0.8.26+commit.8a97fa7a`, `0.8.26+commit.8a97fa7a` or `0.8.26` */
   readonly compilerVersion: string;
-  /** `path/File.sol:Name` or `Name` */
+  /** `path/File.sol:Name` or `Name`; '' (API v2's multi-part form): whichever compiled contract matches */
   readonly contractName: string;
   /** library addresses by `Name` or `path/File.sol:Name`; missing ones are read off the deployed code */
   readonly libraries?: Readonly<Record<string, Address>>;
@@ -94,6 +94,10 @@ export const UNABLE_TO_VERIFY = 'Fail - Unable to verify';
 
 export interface ContractVerifier {
   verify(job: VerificationJob): Promise<VerificationOutcome>;
+  /** true while a new job would be refused as busy (its queue is full): submissions are then refused at once */
+  busy?(): boolean;
+  /** the Solidity compiler versions at hand (`v0.8.26+commit.8a97fa7a`), newest first: API v2's verification config lists them */
+  compilerVersions?(): Promise<readonly string[]>;
   /** stop the workers (pending jobs fail) */
   close(): Promise<void>;
 }

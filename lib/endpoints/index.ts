@@ -49,6 +49,10 @@ import { openApiEndpoint } from './openApi.ts';
 import { stats } from './stats.ts';
 import { statsHotSmartContracts } from './statsHotSmartContracts.ts';
 import { smartContract } from './smartContract.ts';
+import { verificationConfig } from './verificationConfig.ts';
+import { verifyFlattenedCode } from './verifyFlattenedCode.ts';
+import { verifyMultiPart } from './verifyMultiPart.ts';
+import { verifyStandardInput } from './verifyStandardInput.ts';
 import { smartContractAuditReports } from './smartContractAuditReports.ts';
 import { smartContracts } from './smartContracts.ts';
 import { smartContractsCounters } from './smartContractsCounters.ts';
@@ -164,6 +168,10 @@ const EXPLORER_ENDPOINTS = {
   smartContractsCounters,
   smartContract,
   smartContractAuditReports,
+  verificationConfig,
+  verifyFlattenedCode,
+  verifyStandardInput,
+  verifyMultiPart,
 } as const;
 
 /** Explorer endpoints with their parameter types erased. */

@@ -23,10 +23,14 @@ import { eth_block_number } from './actions/block.eth_block_number.ts';
 import { getblockcountdown } from './actions/block.getblockcountdown.ts';
 import { getblocknobytime } from './actions/block.getblocknobytime.ts';
 import { getblockreward } from './actions/block.getblockreward.ts';
+import { checkproxyverification } from './actions/contract.checkproxyverification.ts';
+import { checkverifystatus } from './actions/contract.checkverifystatus.ts';
 import { getabi } from './actions/contract.getabi.ts';
 import { getcontractcreation } from './actions/contract.getcontractcreation.ts';
 import { getsourcecode } from './actions/contract.getsourcecode.ts';
 import { listcontracts } from './actions/contract.listcontracts.ts';
+import { verifyproxycontract } from './actions/contract.verifyproxycontract.ts';
+import { verifysourcecode } from './actions/contract.verifysourcecode.ts';
 import { getlogs } from './actions/logs.getlogs.ts';
 import { PROXY_ACTIONS } from './actions/proxy.ts';
 import { coinprice, ethprice } from './actions/stats.coinprice.ts';
@@ -80,6 +84,10 @@ export const ETHERSCAN_ACTIONS: readonly EtherscanAction[] = [
   getsourcecode,
   getcontractcreation,
   listcontracts,
+  verifysourcecode,
+  checkverifystatus,
+  verifyproxycontract,
+  checkproxyverification,
   ...PROXY_ACTIONS,
 ];
 

@@ -8,6 +8,7 @@ import * as t from 'io-ts';
 import type { ApiVersion } from '../api.ts';
 import { apiPrefix } from '../api.ts';
 import type { AnyEndpoint } from '../endpoints/endpoint.ts';
+import { methodOf } from '../endpoints/endpoint.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
 import { COMMON_QUERY } from '../params/decode.ts';
 import type { ParamSpec } from '../params/decode.ts';
@@ -140,9 +141,16 @@ function operation(name: string, e: AnyEndpoint, form: ApiForm, options: OpenApi
       ...parameters(common, 'query'),
     ],
     ...(form === 'multichain' ? { security: [{ bearerAuth: [] }, { apiKeyAuth: [] }, { apiKeyHeader: [] }] } : {}),
+    ...(e.body === undefined ? {} : { requestBody: requestBody(e.body.maxBytes) }),
     responses,
   };
 }
+
+/** A route's body: JSON, a urlencoded or a multipart form (the fields its summary names), up to its cap. */
+const requestBody = (maxBytes: number): JsonObject => {
+  const schema: JsonObject = { type: 'object', description: `At most ${maxBytes} bytes (larger: 413)` };
+  return { required: true, content: { 'application/json': { schema }, 'multipart/form-data': { schema }, 'application/x-www-form-urlencoded': { schema } } };
+};
 
 /** `/addresses/{…}/tokens` → `addresses` */
 const tagOf = (route: string): string => route.split('/')[1] ?? 'api';
@@ -154,7 +162,9 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, AnyEndpo
   for (const form of ['instance', 'multichain'] as const) {
     for (const [name, e] of Object.entries(endpoints)) {
       if (e.meta === true) continue;
-      paths[documentPath(form, e.route, e.api)] = { get: operation(name, e, form, options, components) };
+      const path = documentPath(form, e.route, e.api);
+      // a path may be served under several methods: one operation each
+      paths[path] = { ...(paths[path] as JsonObject | undefined), [methodOf(e).toLowerCase()]: operation(name, e, form, options, components) };
     }
   }
   // the other dialects (instance form; the multichain form's paths are named in their tags)

@@ -29,8 +29,15 @@ export function formPrefix(form: 'instance' | 'multichain', endpoint: EndpointNa
   return `${form === 'instance' ? '' : '/1'}/api/${e.api ?? 'v2'}`;
 }
 
-/** The explorer endpoints (the registry without its meta entries such as the OpenAPI document). */
-export const EXPLORER_ENDPOINTS: readonly EndpointName[] = ENDPOINT_NAMES.filter((name) => ENDPOINTS[name].meta !== true);
+/**
+ * Contract verification: not in Blockscout 11.2.7's document (nor the Pro API's); writes, and a
+ * config that depends on the verifier. test/lib/contracts/verification.test.ts validates them
+ * against our document.
+ */
+export const VERIFICATION_ENDPOINTS: readonly EndpointName[] = ['verificationConfig', 'verifyFlattenedCode', 'verifyStandardInput', 'verifyMultiPart'];
+
+/** The explorer endpoints (the registry without its meta entries such as the OpenAPI document, nor verification). */
+export const EXPLORER_ENDPOINTS: readonly EndpointName[] = ENDPOINT_NAMES.filter((name) => ENDPOINTS[name].meta !== true && !VERIFICATION_ENDPOINTS.includes(name));
 
 /** /advanced-filters and /advanced-filters/methods: each filter, a cursor, the method search. */
 function advancedFilterCases(f: FixtureFacts, c: (endpoint: EndpointName, path: string, query?: Record<string, string>) => Case): Case[] {

@@ -93,6 +93,10 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     'contract/getsourcecode': { address: f.tokens.erc20 },
     'contract/getcontractcreation': { contractaddresses: `${f.transactions.contractCreationAddress},${f.transactions.createdByContractAddress}` },
     'contract/listcontracts': {},
+    'contract/verifysourcecode': { codeformat: 'solidity-standard-json-input', contractaddress: f.tokens.erc20, sourceCode: '{}', contractname: 'src/T.sol:T', compilerversion: 'v0.8.24+commit.e11b9ed9' },
+    'contract/checkverifystatus': { guid: `${f.tokens.erc20.slice(2)}18c0a7f3b00` },
+    'contract/verifyproxycontract': { address: f.tokens.erc20 },
+    'contract/checkproxyverification': { guid: `${f.tokens.erc20.slice(2)}18c0a7f3b00` },
     'proxy/eth_blocknumber': {},
     'proxy/eth_chainid': {},
     'proxy/eth_gasprice': {},
@@ -113,6 +117,8 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
   };
   /** actions that answer status "0" by design here (nothing verified) */
   const REFUSING = new Set(['contract/getabi']);
+  /** refusals as Blockscout words them, the text as message and result: no verifier here, the proxy not verified */
+  const REFUSING_WITH_TEXT = new Set(['contract/verifysourcecode', 'contract/verifyproxycontract']);
   /** actions whose body is a bare JSON number, as Blockscout's (no envelope) */
   const BARE = new Set(['stats/coinsupply']);
   /** proxy methods forwarded to a node (none configured here): a JSON-RPC error */
@@ -133,6 +139,8 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
         t.equal(typeof a.body, 'number', `${name}: a bare number`);
       } else if (REFUSING.has(name)) {
         t.same([a.body['status'], a.body['message']], ['0', 'NOTOK'], `${name}: status 0, NOTOK`);
+      } else if (REFUSING_WITH_TEXT.has(name)) {
+        t.same([a.body['status'], typeof a.body['result'], a.body['message']], ['0', 'string', a.body['result']], `${name}: status 0, the text as message and result`);
       } else {
         t.equal(a.body['status'], '1', `${name}: status 1`);
         t.equal(a.body['message'], 'OK', `${name}: OK`);
@@ -409,7 +417,8 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
       [{ action: 'txlist' }, 400, "Params 'module' and 'action' are required parameters", null],
       [{ module: 'nope', action: 'txlist' }, 400, 'Unknown module', null],
       [{ module: 'account', action: 'nope' }, 400, 'Unknown action', null],
-      [{ module: 'contract', action: 'verifysourcecode' }, 400, 'Unknown action', null],
+      [{ module: 'contract', action: 'verifysourcecode' }, 200, 'Missing codeformat field', 'Missing codeformat field'],
+      [{ module: 'contract', action: 'nope' }, 400, 'Unknown action', null],
       [{ module: 'account', action: 'txlist' }, 200, "Query parameter 'address' is required", null],
       [{ module: 'account', action: 'txlist', address: '0x12' }, 200, 'Invalid address format', null],
       [{ module: 'account', action: 'balance', address: `${alice},0xzz` }, 200, 'Invalid address format', null],

@@ -174,7 +174,10 @@ t.test('keys and credits, the legacy paths, POST', async (t) => {
   t.same(keyed.json, { jsonrpc: '2.0', id: 1, result: `0x${head.toString(16)}` }, 'eth_block_number');
   t.equal(limitHeaders(keyed).credits - limitHeaders(again).credits, 1, 'one credit per request, as API v2');
   const bad = await request(`${url}/api?module=block&action=eth_block_number&apikey=nope`);
-  t.equal(bad.status, 401, 'an unknown key: 401, as API v2');
+  t.same([bad.status, bad.json], [200, keyed.json], 'an unknown key on the per-instance form: ignored, the caller limited by IP, as Blockscout (hardhat-verify 2 always sends `api_key`)');
+  t.not(limitHeaders(bad).limit, limitHeaders(keyed).limit, "on the anonymous plan, not the key's");
+  const badMultichain = await request(`${url}/${CHAIN_ID}/api?module=block&action=eth_block_number&apikey=nope`);
+  t.equal(badMultichain.status, 401, 'the multichain form refuses it, as API v2');
 
   const form = await request(`${url}/api`, {
     method: 'POST',

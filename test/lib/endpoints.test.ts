@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { ENDPOINT_NAMES, ENDPOINTS, matchRoute, OPENAPI_PATH, ROUTES, routeMatcher } from '../../lib/index.ts';
-import type { ApiVersion } from '../../lib/index.ts';
+import type { ApiVersion, HttpMethod } from '../../lib/index.ts';
 import { EXPLORER_ENDPOINTS, templateOf } from '../conformance/cases.ts';
 
 const SAMPLE: Readonly<Record<string, string>> = {
@@ -34,7 +34,10 @@ t.test('names, routes and modules are one registry', async (t) => {
   for (const name of ENDPOINT_NAMES) {
     const route = ENDPOINTS[name].route;
     const path = route.replace(/\{([^}]+)\}/g, (_m, p: string) => SAMPLE[p] ?? 'x');
-    t.same(matchRoute(path, 'GET', apiOf(name)), { endpoint: name, params: Object.fromEntries([...route.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1], SAMPLE[m[1] ?? ''] ?? 'x'])) }, `${path} → ${name}`);
+    const e: { readonly method?: HttpMethod; readonly body?: { readonly maxBytes: number } } = ENDPOINTS[name];
+    const params = Object.fromEntries([...route.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1], SAMPLE[m[1] ?? ''] ?? 'x']));
+    // a route that reads a body carries its cap
+    t.same(matchRoute(path, e.method ?? 'GET', apiOf(name)), { endpoint: name, params, ...(e.body === undefined ? {} : { bodyLimit: e.body.maxBytes }) }, `${path} → ${name}`);
     t.same(
       [...route.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
       Object.keys(ENDPOINTS[name].path),

@@ -38,6 +38,7 @@ t.same(Object.keys(lib).sort(), [
   'TOKEN_TYPES',
   'TOPICS',
   'TRANSACTION_KINDS',
+  'VERIFICATION_TEXT',
   'allowHeader',
   'asAddress',
   'asBlockHash',
@@ -73,10 +74,12 @@ t.same(Object.keys(lib).sort(), [
   'readStoreExamples',
   'routeMatcher',
   'saveVerifiedContract',
+  'submitVerification',
   'toChainConfig',
   'toJson',
   'validateBundle',
   'validatePending',
+  'verificationStatus',
   'verifiedContractOf',
 ]);
 t.same([...lib.ENDPOINT_NAMES].sort(), Object.keys(lib.ENDPOINTS).sort(), 'every endpoint name has a module');

@@ -42,11 +42,14 @@ t.test('a time cap stops the worker; the pool serves on; identical jobs run once
   // a full queue is busy, decided when the call is made: one compile runs, one waits (size 1,
   // queue 1), the next is refused
   const request = { compiler, input: JSON.stringify(json) };
+  t.notOk(verifier.busy?.(), 'idle: not busy');
   const running = verifier.pool.compile(request);
   const waiting = verifier.pool.compile(request);
+  t.ok(verifier.busy?.(), 'the verifier says it is busy (submissions are refused at once)');
   t.match(await verifier.pool.compile(request), { kind: 'error', reason: 'busy', message: /queue is full/ });
   t.match(await running, { kind: 'output' }, 'compiled after the time-capped worker was replaced');
   await waiting;
+  t.notOk(verifier.busy?.(), 'and no longer once they are done');
 
   const started = verifier.pool.started;
   const a = verifier.verify(job());

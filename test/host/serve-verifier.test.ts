@@ -1,0 +1,35 @@
+/**
+ * `scoutkit serve --compilers <dir>`: the served chain verifies (its verification config lists
+ * the compiler in the directory and the methods), the start-up log says where its compilers are;
+ * `--compilers` is parsed.
+ */
+import { rm } from 'node:fs/promises';
+import t from 'tap';
+import { parseServeArgs } from '../../host/cli.ts';
+import { compilerDir, compilerVersion } from '../support/verification.ts';
+import { startScoutkit } from './child.ts';
+import { request } from './helpers.ts';
+
+t.setTimeout(60_000);
+
+t.test('--compilers is parsed', async (t) => {
+  t.equal(parseServeArgs(['--db', 'memory:', '--compilers', '/opt/solc']).compilers, '/opt/solc');
+  t.equal(parseServeArgs(['--db', 'memory:']).compilers, undefined, 'default: the user cache (decided at start)');
+});
+
+t.test('serve gives its chain a verifier', async (t) => {
+  const dir = await compilerDir(['solc']);
+  const child = startScoutkit(['serve', '--db', 'memory:fixture', '--port', '0', '--compilers', dir]);
+  t.teardown(async () => {
+    await child.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const note = await child.waitFor((l) => typeof l.msg === 'string' && l.msg.startsWith('contract verification'));
+  t.equal(note.msg, `contract verification on: solc-js in worker threads, compilers in ${dir}`, 'the start-up log says so');
+  const listening = await child.waitFor((l) => l.msg === 'listening');
+  const config = (await request(`${String(listening['url'])}/api/v2/smart-contracts/verification/config`)).json as Record<string, unknown>;
+  t.same(config['verification_options'], ['flattened-code', 'standard-input', 'multi-part'], 'the methods');
+  t.ok((config['solidity_compiler_versions'] as string[]).some((v) => compilerVersion().startsWith(v)), 'the compiler in the directory');
+  const submitted = (await request(`${String(listening['url'])}/api?module=contract&action=checkverifystatus&guid=nope`)).json;
+  t.same(submitted, { status: '1', message: 'OK', result: 'Unknown UID' }, 'the dialect answers verification actions');
+});
