@@ -24,7 +24,7 @@ export const transactionPreview = defineEndpoint({
     async () => {
       const tx = await ds.getTransaction(path.transaction_hash_param);
       if (tx === null) return E.left(notFound);
-      const ctx = await loadContext(ds, { addresses: [tx.from, tx.to] }, render);
+      const ctx = await loadContext(ds, { addresses: [tx.from, tx.to], ...(query.decode_input === true ? { tokens: tx.to === null ? [] : [tx.to], decode: true } : {}) }, render);
       return E.right(renderPreview(tx, ctx, query.decode_input === true));
     },
 });
