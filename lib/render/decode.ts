@@ -106,15 +106,14 @@ export function decodeTransactionInput(tx: TransactionRecord, ctx: DecodeContext
 }
 
 /**
- * The `method` of a transaction (Blockscout's rule): the decoded method's name (or the name an
- * ABI gives its selector); else the `0x` selector when it calls a contract; else null.
+ * The `method` of a transaction (Blockscout's rule): the decoded method's name; else the `0x`
+ * selector when it calls a contract; else null (a creation, a plain transfer).
  */
 export function transactionMethodOf(tx: TransactionRecord, toIsContract: boolean, ctx: DecodeContext): string | null {
   if (tx.to === null || tx.methodId === null) return null;
-  const tiers = tiersFor(ctx, tx.to, tx.blockNumber);
-  const decoded = decodeCall(tiers, tx.input)?.['method_call'];
+  const decoded = decodeCall(tiersFor(ctx, tx.to, tx.blockNumber), tx.input)?.['method_call'];
   if (typeof decoded === 'string') return decoded.slice(0, decoded.indexOf('('));
-  return methodNameOf(tiers, tx.methodId) ?? (toIsContract ? tx.methodId : null);
+  return toIsContract ? tx.methodId : null;
 }
 
 /** A log's `decoded`, with the emitting address's ABI first. */

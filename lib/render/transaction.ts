@@ -26,7 +26,7 @@ export function transactionFee(tx: TransactionRecord): JsonObject {
 }
 
 /**
- * The `method` of a transaction: the decoded (or ABI-named) method's name, else the selector when
+ * The `method` of a transaction: the decoded method's name, else the selector when
  * it calls a contract, else null. Without a context only the known signatures name it.
  */
 export function transactionMethod(tx: TransactionRecord, toIsContract: boolean, ctx: DecodeContext = {}): string | null {
