@@ -8,7 +8,7 @@ import type { DataSource } from '../ports.ts';
 import { verifiedByAddress } from '../contracts/lookup.ts';
 import { verifiedAbiIndex } from '../decode/verifiedIndex.ts';
 import type { DecodeContext } from '../render/decode.ts';
-import { decodeTransactionInput } from '../render/decode.ts';
+import { decodeTransactionInput, dependsOnTokenType } from '../render/decode.ts';
 import type { EtherscanContext } from './action.ts';
 
 /** A value as Blockscout interpolates it into a string: nil → "". */
@@ -86,11 +86,12 @@ export const functionNameOf = (tx: TransactionRecord, dc: DecodeContext): string
 /** What `functionName` decodes a page's transactions with: the called contracts' verified ABIs (two batch queries), every verified ABI, the user's ABIs, the called tokens. */
 export async function decodeContextOf(ctx: EtherscanContext, txs: readonly TransactionRecord[]): Promise<DecodeContext> {
   const targets = [...new Set(txs.flatMap((tx) => (tx.to === null ? [] : [tx.to])))];
+  const tokenTargets = [...new Set(txs.flatMap((tx) => (tx.to !== null && dependsOnTokenType(tx.methodId) ? [tx.to] : [])))];
   const contracts = ctx.chain.contracts;
   const [verified, verifiedAbis, tokens] = await Promise.all([
     contracts === undefined || targets.length === 0 ? Promise.resolve(undefined) : verifiedByAddress(ctx.ds, contracts, targets),
     contracts === undefined ? Promise.resolve(undefined) : verifiedAbiIndex(contracts),
-    targets.length === 0 ? Promise.resolve([]) : ctx.ds.getTokens(targets),
+    tokenTargets.length === 0 ? Promise.resolve([]) : ctx.ds.getTokens(tokenTargets),
   ]);
   return {
     ...(verified === undefined ? {} : { verified }),

@@ -46,9 +46,12 @@ const STANDARD_ITEMS = parseAbi([
 const STANDARD = indexAbi(STANDARD_ITEMS);
 
 /** An ERC-721 token's methods whose selectors ERC-20 shares (`transferFrom`, `approve`): decoded with ERC-721's names when the called token is one. */
-const ERC721 = indexAbi(
-  parseAbi(['function transferFrom(address from, address to, uint256 tokenId)', 'function approve(address to, uint256 tokenId)']) as readonly AbiFunction[],
-);
+const ERC721_ITEMS = parseAbi(['function transferFrom(address from, address to, uint256 tokenId)', 'function approve(address to, uint256 tokenId)']) as readonly AbiFunction[];
+const ERC721 = indexAbi(ERC721_ITEMS);
+const ERC721_SELECTORS: ReadonlySet<string> = new Set(ERC721_ITEMS.map((f) => toFunctionSelector(f)));
+
+/** Whether decoding a call with this selector depends on the called token's type (so a page loads the token): ERC-721's `transferFrom` and `approve`. */
+export const dependsOnTokenType = (methodId: Hex | null): boolean => methodId !== null && ERC721_SELECTORS.has(methodId);
 
 const BUILT_IN = concatIndexes([STANDARD, signatureIndex]);
 

@@ -5,7 +5,7 @@ import type { JsonObject, JsonValue } from '../json.ts';
 import { renderAddress, renderAddressOrNull } from './address.ts';
 import type { RenderContext } from './context.ts';
 import type { DecodeContext } from './decode.ts';
-import { decodeRevertReason, decodeTransactionInput, transactionMethodOf } from './decode.ts';
+import { decodeRevertReason, decodeTransactionInput, dependsOnTokenType, transactionMethodOf } from './decode.ts';
 import { dec, decOrNull, isoOrNull } from './format.ts';
 
 export function transactionResult(tx: TransactionRecord): string {
@@ -100,10 +100,10 @@ export function renderTransaction(tx: TransactionRecord, ctx: RenderContext, sha
   };
 }
 
-/** What a page of transactions renders with: the parties, the called tokens (an ERC-721's methods), the ABIs. */
+/** What a page of transactions renders with: the parties, the called tokens whose type decides the decoding (ERC-721's transferFrom), the ABIs. */
 export const transactionRefs = (txs: readonly TransactionRecord[]) => ({
   addresses: txs.flatMap((t) => [t.from, t.to, t.createdContract]),
-  tokens: txs.flatMap((t) => (t.to === null ? [] : [t.to])),
+  tokens: txs.flatMap((t) => (t.to !== null && dependsOnTokenType(t.methodId) ? [t.to] : [])),
   highestBlock: true,
   decode: true,
 });
