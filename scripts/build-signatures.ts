@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AbiEvent, AbiFunction, AbiParameter } from 'abitype';
-import { formatAbiParameters } from 'abitype';
+import { formatAbiParameters, parseAbiParameter } from 'abitype';
 import { erc1155Abi, erc20Abi, erc4626Abi, erc721Abi, multicall3Abi, toEventSelector, toFunctionSelector } from 'viem';
 
 /** the packages read, in priority order (an earlier one names a shared signature's parameters) */
@@ -60,12 +60,26 @@ const sources: string[] = [];
 const canonicalOf = (kind: string, name: string, inputs: readonly AbiParameter[]): string =>
   `${kind} ${name}(${formatAbiParameters(inputs.map((p) => ({ ...p, name: undefined, indexed: undefined })) as unknown as readonly [AbiParameter])})${kind === 'event' ? JSON.stringify(inputs.map((p) => ('indexed' in p ? p.indexed === true : false))) : ''}`;
 
+/** A name viem's parser refuses (a Solidity keyword, `bytes error`) gets a trailing `_`, so the table's text parses back. */
+function parsable(p: AbiParameter): AbiParameter {
+  let name = p.name;
+  if (name !== undefined && name !== '') {
+    try {
+      parseAbiParameter(`uint256 ${name}`);
+    } catch {
+      name = `${name}_`;
+    }
+  }
+  const components = 'components' in p ? { components: p.components.map(parsable) } : {};
+  return { ...p, ...components, name } as AbiParameter;
+}
+
 function add(item: unknown): void {
   if (!isObject(item) || typeof item['name'] !== 'string') return;
   const type = item['type'];
   if (type !== 'function' && type !== 'event' && type !== 'error') return;
   if (type === 'event' && item['anonymous'] === true) return;
-  const inputs = (item['inputs'] ?? []) as readonly AbiParameter[];
+  const inputs = ((item['inputs'] ?? []) as readonly AbiParameter[]).map(parsable);
   const name = item['name'];
   const key = canonicalOf(type, name, inputs);
   if (canonical.has(key)) return;

@@ -7,7 +7,8 @@
  * verified method is decoded by the verified ABIs, an unverified contract's well-known method and
  * event are decoded by the signature table, an ERC-721's `transferFrom` is decoded as ERC-721, a
  * library user's ABI (`createExplorer({ abis })`) decodes what nothing else does, Etherscan's
- * `functionName` follows, and the answers validate against the official documents.
+ * `functionName` follows, a later verification takes over at once (its own ABI first), and the
+ * answers validate against the official documents.
  */
 import t from 'tap';
 import { decodeEventLog, decodeFunctionData, encodeFunctionData, getAddress, toEventSelector, toFunctionSelector } from 'viem';
@@ -278,6 +279,24 @@ for (const factory of await storeFactories()) {
       t.equal(byHash.get(txs.set)?.['methodId'], (await inputOf(txs.set)).slice(0, 10));
       t.equal(byHash.get(txs.owned)?.['functionName'], 'transferOwnership(address newOwner)');
       t.equal(byHash.get(txs.poke)?.['functionName'], '', 'an unknown method: ""');
+    });
+
+    await t.test("a new verification: the contract's own ABI comes before every verified ABI, and answers see it at once", async (t) => {
+      const G2 = artifact('Greeter2').abi;
+      await saveVerifiedContract(chain, {
+        address: greeter2.address,
+        deployedBytecode: greeter2.code,
+        name: 'Greeter2',
+        compilerVersion: 'v0.8.24+commit.e11b9ed9',
+        optimizationEnabled: true,
+        optimizationRuns: 200,
+        filePath: 'src/Greeter.sol',
+        sources: { 'src/Greeter.sol': SOURCE },
+        abi: G2 as unknown as readonly JsonValue[],
+      });
+      const body = await get(`/transactions/${txs.g2}`);
+      t.same(body['decoded_input'], expectedInput(G2, await inputOf(txs.g2)), 'its own ABI (its parameter name `g`)');
+      t.equal(((body['decoded_input'] as Body)['parameters'] as Body[])[0]?.['name'], 'g');
     });
 
     t.same(plain.failures, [], 'every answer validates against our document');
