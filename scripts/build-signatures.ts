@@ -84,7 +84,7 @@ function add(item: unknown): void {
   const key = canonicalOf(type, name, inputs);
   if (canonical.has(key)) return;
   canonical.add(key);
-  const text = `${name}(${inputs.length === 0 ? '' : formatAbiParameters(inputs as readonly [AbiParameter])})`;
+  const text = `${name}(${inputs.length === 0 ? '' : formatAbiParameters(inputs as unknown as readonly [AbiParameter])})`;
   if (type === 'event') {
     const topic = toEventSelector({ type: 'event', name, inputs } as AbiEvent);
     events.set(topic, [...(events.get(topic) ?? []), text]);
