@@ -129,15 +129,6 @@ export function decodeRevertReason(tx: Pick<TransactionRecord, 'to' | 'blockNumb
   return decodeRevertData(tiersFor(ctx, tx.to, tx.blockNumber), data);
 }
 
-/** The text of an Error(string) revert, or a panic description; null when not decodable. */
-export function revertText(data: Hex): string | null {
-  const d = decodeRevertData(tiersFor({}, null, null), data);
-  const name = typeof d?.['method_call'] === 'string' ? d['method_call'] : '';
-  if (!name.startsWith('Error(') && !name.startsWith('Panic(')) return null;
-  const p = (d?.['parameters'] as readonly JsonObject[] | undefined)?.[0];
-  return typeof p?.['value'] === 'string' ? p['value'] : null;
-}
-
 /** The name of the method a selector calls by the known signatures (no address's ABI); null when none names it. */
 export function knownMethodName(selector: Hex | null, abis?: AbiIndex): string | null {
   if (selector === null) return null;
