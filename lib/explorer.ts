@@ -23,6 +23,7 @@ import { chainConfigs } from './chain-config.ts';
 import { classifyPath } from './classify.ts';
 import { createResponseCache, requestKey } from './cache.ts';
 import type { ReadDataVersion } from './data-version.ts';
+import { indexAbi } from './decode/abiIndex.ts';
 import { combineVersions, createVersionReader } from './data-version.ts';
 import type { AnyEndpoint } from './endpoints/endpoint.ts';
 import { methodOf } from './endpoints/endpoint.ts';
@@ -79,6 +80,13 @@ export interface CreateExplorerOptions extends ExplorerOptions {
    * for a slow client before it is ended (default 1,000)
    */
   readonly live?: { readonly maxTopics?: number; readonly heartbeatMs?: number; readonly maxQueued?: number };
+  /**
+   * ABIs (JSON, as solc and viem write them) to decode with: transaction input, logs, revert
+   * reasons, `method` names and Etherscan's `functionName`, for contracts nobody verified. Tried
+   * after the called contract's verified ABI and every verified ABI, before the built-in
+   * signature table. Entries that are not functions, events or errors are ignored.
+   */
+  readonly abis?: readonly (readonly unknown[])[];
 }
 
 /** What createExplorer returns: an Explorer that also follows live topics. */
@@ -101,7 +109,8 @@ export function createExplorer(options: CreateExplorerOptions): LiveExplorer {
   if (defaultChain === undefined || chains[defaultChain] === undefined) {
     throw new Error('createExplorer: configure at least one chain, and a defaultChain among them');
   }
-  const render: RenderOptions = { ipfsGateway: options.ipfsGateway ?? DEFAULT_IPFS_GATEWAY };
+  const abis = options.abis === undefined || options.abis.length === 0 ? undefined : indexAbi(options.abis.flat());
+  const render: RenderOptions = { ipfsGateway: options.ipfsGateway ?? DEFAULT_IPFS_GATEWAY, ...(abis === undefined ? {} : { abis }) };
   const now = options.now ?? Date.now;
   const chainOf = (chainId: string): ChainConfig | undefined =>
     Object.prototype.hasOwnProperty.call(chains, chainId) ? chains[chainId] : undefined;
@@ -279,6 +288,7 @@ export function createExplorer(options: CreateExplorerOptions): LiveExplorer {
       ds: copy.store,
       chainId: request.chainId,
       onError: (error: unknown) => options.onError?.(error, { endpoint: ETHERSCAN_ENDPOINT, chainId: request.chainId }),
+      ...(abis === undefined ? {} : { abis }),
     };
     const query = firstValues(request.query);
     const legacy = request.legacyPath === undefined ? undefined : legacyAction(request.legacyPath);

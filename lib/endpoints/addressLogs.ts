@@ -40,7 +40,7 @@ export const addressLogs = defineEndpoint({
               (l) => l.topics.includes(topic),
             );
       const { rows, last } = splitPage<LogRecord>(probe, size);
-      const ctx = await loadContext(ds, { addresses: rows.map((l) => l.address) }, render);
+      const ctx = await loadContext(ds, { addresses: rows.map((l) => l.address), decode: true }, render);
       return E.right(
         listBody(
           rows.map((l) => renderLog(l, ctx)),

@@ -15,7 +15,8 @@ import { anyString, integerStringOrNull, nonNegativeIntegerString } from '../par
 import { itemsCount, pageSize } from '../paging/page.ts';
 import { advancedRefs, parentTransactions, renderAdvancedRows } from '../render/advanced.ts';
 import { loadContext } from '../render/context.ts';
-import { isKnownMethod, methodName } from '../render/decode.ts';
+import type { AbiIndex } from '../decode/abiIndex.ts';
+import { knownMethodName } from '../render/decode.ts';
 import { renderToken } from '../render/token.ts';
 import { AdvancedFilterPage } from '../schema/advanced.ts';
 import { defineEndpoint } from './endpoint.ts';
@@ -59,12 +60,15 @@ export function pagingParams(k: ItemKey): JsonObject {
 }
 
 /** Names of the requested selectors: the popular list, else the ABIs scoutkit decodes; unknown ones are left out. */
-function methodNames(methods: readonly Hex[]): JsonObject {
+function methodNames(methods: readonly Hex[], abis: AbiIndex | undefined): JsonObject {
   const out: Record<string, string> = {};
   for (const m of methods) {
     const popular = POPULAR_METHODS.find((p) => p.method_id === m);
     if (popular !== undefined) out[m] = popular.name;
-    else if (isKnownMethod(m)) out[m] = methodName(m) ?? m;
+    else {
+      const name = knownMethodName(m, abis);
+      if (name !== null) out[m] = name;
+    }
   }
   return out;
 }
@@ -128,7 +132,7 @@ export const advancedFilters = defineEndpoint({
       }
       return E.right({
         items: renderAdvancedRows(page.rows, parents, ctx),
-        search_params: { methods: methodNames(filter.methods), tokens },
+        search_params: { methods: methodNames(filter.methods, render.abis), tokens },
         next_page_params: page.next === null ? null : { ...pagingParams(page.next), items_count: size },
       });
     },

@@ -26,7 +26,7 @@ export const transactionLogs = defineEndpoint({
       const after = query.index === undefined ? null : { blockNumber: tx.blockNumber ?? 0, index: query.index };
       const probe = await ds.listLogs({ transactionHash: tx.hash }, { after, limit: size + 1, order: 'asc' });
       const { rows, last } = splitPage<LogRecord>(probe, size);
-      const ctx = await loadContext(ds, { addresses: rows.map((l) => l.address) }, render);
+      const ctx = await loadContext(ds, { addresses: rows.map((l) => l.address), decode: true }, render);
       return E.right(
         listBody(
           rows.map((l) => renderLog(l, ctx)),

@@ -7,6 +7,7 @@
  * also with `result: []`). Only the dispatch errors (missing/unknown module or action) are 400.
  */
 import type { ChainConfig } from '../chain-config.ts';
+import type { AbiIndex } from '../decode/abiIndex.ts';
 import type { JsonValue } from '../json.ts';
 import type { DataSource } from '../ports.ts';
 import type { EtherscanParam } from './paramDocs.ts';
@@ -23,6 +24,8 @@ export interface EtherscanContext {
   readonly chainId: string;
   /** told about a failing store behind a JSON-RPC read of `module=proxy` */
   readonly onError?: (error: unknown) => void;
+  /** library users' ABIs (`createExplorer({ abis })`), for `functionName` */
+  readonly abis?: AbiIndex;
 }
 
 export interface EtherscanAnswer {

@@ -5,7 +5,11 @@
  */
 import type { Address, Hash, TokenRecord, TransactionRecord } from '../domain/records.ts';
 import type { DataSource } from '../ports.ts';
-import { decodeInput } from '../render/decode.ts';
+import { verifiedByAddress } from '../contracts/lookup.ts';
+import { verifiedAbiIndex } from '../decode/verifiedIndex.ts';
+import type { DecodeContext } from '../render/decode.ts';
+import { decodeTransactionInput, dependsOnTokenType } from '../render/decode.ts';
+import type { EtherscanContext } from './action.ts';
 
 /** A value as Blockscout interpolates it into a string: nil → "". */
 export const str = (v: bigint | number | string | null | undefined): string => (v === null || v === undefined ? '' : v.toString());
@@ -70,10 +74,29 @@ export const methodIdOf = (tx: TransactionRecord): string => tx.methodId ?? (tx.
 
 /**
  * `functionName`: the called method's signature with its parameter names (`transfer(address to,
- * uint256 value)`) when the input decodes with a known method's ABI (lib/render/decode.ts),
- * else "" (as Etherscan and Blockscout leave an unknown one).
+ * uint256 value)`) when the input decodes (the called contract's verified ABI, any verified ABI,
+ * the library user's ABIs, the known signatures: lib/render/decode.ts), else "" (as Etherscan
+ * and Blockscout leave an unknown one).
  */
-export const functionNameOf = (tx: TransactionRecord): string => {
-  const call = decodeInput(tx.input)?.['method_call'];
+export const functionNameOf = (tx: TransactionRecord, dc: DecodeContext): string => {
+  const call = decodeTransactionInput(tx, dc)?.['method_call'];
   return typeof call === 'string' ? call : '';
 };
+
+/** What `functionName` decodes a page's transactions with: the called contracts' verified ABIs (two batch queries), every verified ABI, the user's ABIs, the called tokens. */
+export async function decodeContextOf(ctx: EtherscanContext, txs: readonly TransactionRecord[]): Promise<DecodeContext> {
+  const targets = [...new Set(txs.flatMap((tx) => (tx.to === null ? [] : [tx.to])))];
+  const tokenTargets = [...new Set(txs.flatMap((tx) => (tx.to !== null && dependsOnTokenType(tx.methodId) ? [tx.to] : [])))];
+  const contracts = ctx.chain.contracts;
+  const [verified, verifiedAbis, tokens] = await Promise.all([
+    contracts === undefined || targets.length === 0 ? Promise.resolve(undefined) : verifiedByAddress(ctx.ds, contracts, targets),
+    contracts === undefined ? Promise.resolve(undefined) : verifiedAbiIndex(contracts),
+    tokenTargets.length === 0 ? Promise.resolve([]) : ctx.ds.getTokens(tokenTargets),
+  ]);
+  return {
+    ...(verified === undefined ? {} : { verified }),
+    ...(verifiedAbis === undefined ? {} : { verifiedAbis }),
+    ...(ctx.abis === undefined ? {} : { abis: ctx.abis }),
+    tokens: new Map(tokens.map((t) => [t.address, t])),
+  };
+}

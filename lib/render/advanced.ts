@@ -6,7 +6,7 @@ import type { AdvancedRow } from '../advanced/stream.ts';
 import type { DataSource } from '../ports.ts';
 import { renderAddress, renderAddressOrNull } from './address.ts';
 import type { RenderContext, References } from './context.ts';
-import { decodeInput, isKnownMethod, methodName } from './decode.ts';
+import { dependsOnTokenType, knownMethodName, transactionMethodOf } from './decode.ts';
 import { dec, iso } from './format.ts';
 import { transactionFee, transactionResult } from './transaction.ts';
 import { renderTotal } from './transfer.ts';
@@ -33,7 +33,10 @@ export function advancedRefs(rows: readonly AdvancedRow[]): References {
   const tokens: Address[] = [];
   const instances: { tokenAddress: Address; tokenId: bigint }[] = [];
   for (const r of rows) {
-    if (r.kind === 'transaction') addresses.push(r.tx.from, r.tx.to, r.tx.createdContract);
+    if (r.kind === 'transaction') {
+      addresses.push(r.tx.from, r.tx.to, r.tx.createdContract);
+      if (r.tx.to !== null && dependsOnTokenType(r.tx.methodId)) tokens.push(r.tx.to);
+    }
     else if (r.kind === 'internal') addresses.push(r.it.from, r.it.to, r.it.createdContract);
     else {
       addresses.push(r.tt.from, r.tt.to);
@@ -41,7 +44,7 @@ export function advancedRefs(rows: readonly AdvancedRow[]): References {
       if (r.tokenId !== null) instances.push({ tokenAddress: r.tt.tokenAddress, tokenId: r.tokenId });
     }
   }
-  return { addresses, tokens, instances };
+  return { addresses, tokens, instances, decode: true };
 }
 
 /** contract_creation (`to` null) / contract_interaction (`to` has code) / coin_transfer. */
@@ -69,7 +72,7 @@ export function renderAdvancedRows(rows: readonly AdvancedRow[], parents: Readon
     if (r.kind === 'transaction') {
       const tx = r.tx;
       const toIsContract = tx.to !== null && ctx.addresses.get(tx.to)?.isContract === true;
-      const method = decodeInput(tx.input) !== null || isKnownMethod(tx.methodId) ? methodName(tx.methodId) : toIsContract ? tx.methodId : null;
+      const method = transactionMethodOf(tx, toIsContract, ctx);
       return {
         ...common,
         type: coinType(tx.to, ctx),
@@ -113,7 +116,7 @@ export function renderAdvancedRows(rows: readonly AdvancedRow[], parents: Readon
     return {
       ...common,
       type: tt.tokenType,
-      method: methodName(tt.methodId),
+      method: knownMethodName(tt.methodId, ctx.abis) ?? tt.methodId,
       from: renderAddress(tt.from, ctx),
       to: renderAddress(tt.to, ctx),
       created_contract: null,

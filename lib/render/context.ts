@@ -2,6 +2,8 @@
  * Everything a page's renderers look up by key, loaded with one batch query per kind.
  */
 import type { AddressVerification } from '../contracts/lookup.ts';
+import type { AbiIndex } from '../decode/abiIndex.ts';
+import { verifiedAbiIndex } from '../decode/verifiedIndex.ts';
 import { verifiedByAddress } from '../contracts/lookup.ts';
 import type { ContractStore } from '../contracts/store.ts';
 import type { Address, AddressRecord, TokenInstanceRecord, TokenRecord } from '../domain/records.ts';
@@ -12,6 +14,8 @@ export interface RenderOptions {
   readonly ipfsGateway: string;
   /** the chain's contract store: embedded addresses then show their verification (is_verified, the contract's name) */
   readonly contracts?: ContractStore;
+  /** library users' ABIs (`createExplorer({ abis })`): tried after the verified ones, before the signature table */
+  readonly abis?: AbiIndex;
 }
 
 export interface RenderContext extends RenderOptions {
@@ -22,6 +26,8 @@ export interface RenderContext extends RenderOptions {
   readonly highestBlock: number | null;
   /** the verified contract each address runs (own or a bytecode twin), with a contract store */
   readonly verified?: ReadonlyMap<Address, AddressVerification>;
+  /** every verified ABI of the contract store by selector, when the page decodes (References.decode) */
+  readonly verifiedAbis?: AbiIndex;
 }
 
 export const instanceKey = (k: TokenInstanceKey): string => `${k.tokenAddress}:${k.tokenId}`;
@@ -31,6 +37,8 @@ export interface References {
   readonly tokens?: Iterable<Address>;
   readonly instances?: Iterable<TokenInstanceKey>;
   readonly highestBlock?: boolean;
+  /** the page decodes input, logs or reverts: with a contract store, every verified ABI by selector is loaded too (cached per store version) */
+  readonly decode?: boolean;
 }
 
 export async function loadContext(ds: DataSource, refs: References, options: RenderOptions): Promise<RenderContext> {
@@ -40,13 +48,14 @@ export async function loadContext(ds: DataSource, refs: References, options: Ren
   const instanceKeys = new Map<string, TokenInstanceKey>();
   for (const k of refs.instances ?? []) instanceKeys.set(instanceKey(k), k);
   const none: ReadonlyMap<Address, AddressVerification> = new Map();
-  const [addresses, tokens, instances, highestBlock, verified] = await Promise.all([
+  const [addresses, tokens, instances, highestBlock, verified, verifiedAbis] = await Promise.all([
     addressSet.size > 0 ? ds.getAddresses([...addressSet]) : Promise.resolve([]),
     tokenSet.size > 0 ? ds.getTokens([...tokenSet]) : Promise.resolve([]),
     instanceKeys.size > 0 ? ds.getTokenInstances([...instanceKeys.values()]) : Promise.resolve([]),
     refs.highestBlock ? ds.getHighestBlockNumber() : Promise.resolve(null),
     // with a contract store: the page's contracts' code (one batch) and their verifications (one batch)
     addressSet.size > 0 && options.contracts !== undefined ? verifiedByAddress(ds, options.contracts, [...addressSet]) : Promise.resolve(none),
+    refs.decode === true && options.contracts !== undefined ? verifiedAbiIndex(options.contracts) : Promise.resolve(undefined),
   ]);
   return {
     ...options,
@@ -55,5 +64,6 @@ export async function loadContext(ds: DataSource, refs: References, options: Ren
     instances: new Map(instances.map((i) => [instanceKey(i), i])),
     highestBlock,
     ...(verified.size > 0 ? { verified } : {}),
+    ...(verifiedAbis !== undefined ? { verifiedAbis } : {}),
   };
 }

@@ -1,15 +1,25 @@
 /**
- * Decoding with the ABIs of the standard token methods and events (viem's pure utilities):
- * transaction input, event logs, revert reasons, and method names for `method` fields.
+ * Decoding for the renderers: transaction input, event logs, revert reasons and `method` names,
+ * with the ABIs a page's render context holds (lib/decode/decoder.ts tries them in Blockscout's
+ * order): the verified ABI of the address (own or bytecode twin), its proxies' implementations,
+ * every verified ABI by selector, then the known signatures — library users' ABIs
+ * (`createExplorer({ abis })`), the standard token methods and events, the generated signature
+ * table (lib/signatures).
  */
-import type { AbiEvent, AbiFunction, AbiParameter } from 'viem';
-import { decodeAbiParameters, parseAbi, toEventSelector, toFunctionSelector } from 'viem';
-import type { Hex } from '../domain/records.ts';
+import type { AbiEvent, AbiFunction } from 'viem';
+import { parseAbi, toFunctionSelector } from 'viem';
+import type { AbiIndex } from '../decode/abiIndex.ts';
+import { concatIndexes, indexAbi, indexAbiKeyed } from '../decode/abiIndex.ts';
+import type { DecodeTiers } from '../decode/decoder.ts';
+import { decodeCall, decodeEvent, decodeRevertData, methodNameOf } from '../decode/decoder.ts';
+import { renderScalar } from '../decode/values.ts';
+import type { AddressVerification } from '../contracts/lookup.ts';
+import type { Address, Hex, LogRecord, TokenRecord, TransactionRecord } from '../domain/records.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
-import { checksum } from './format.ts';
-import { memoize } from './memo.ts';
+import { signatureIndex, signatureSelectorsNamed } from '../signatures/index.ts';
 
-const FUNCTIONS = parseAbi([
+/** The standard token methods and events (and a few the demo and fixtures call), before the generated table. */
+const STANDARD_ITEMS = parseAbi([
   'function transfer(address to, uint256 value) returns (bool)',
   'function transferFrom(address from, address to, uint256 value) returns (bool)',
   'function approve(address spender, uint256 value) returns (bool)',
@@ -24,9 +34,6 @@ const FUNCTIONS = parseAbi([
   'function commit(bytes32 commitment)',
   'function deposit()',
   'function withdraw(uint256 amount)',
-]) as readonly AbiFunction[];
-
-const EVENTS = parseAbi([
   'event Transfer(address indexed from, address indexed to, uint256 value)',
   'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
   'event Approval(address indexed owner, address indexed spender, uint256 value)',
@@ -35,163 +42,105 @@ const EVENTS = parseAbi([
   'event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value)',
   'event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)',
   'event URI(string value, uint256 indexed id)',
-]) as readonly AbiEvent[];
+]) as readonly (AbiFunction | AbiEvent)[];
+const STANDARD = indexAbi(STANDARD_ITEMS);
 
-const functionsBySelector = new Map<string, AbiFunction[]>();
-for (const f of FUNCTIONS) {
-  const sel = toFunctionSelector(f);
-  functionsBySelector.set(sel, [...(functionsBySelector.get(sel) ?? []), f]);
+/** An ERC-721 token's methods whose selectors ERC-20 shares (`transferFrom`, `approve`): decoded with ERC-721's names when the called token is one. */
+const ERC721_ITEMS = parseAbi(['function transferFrom(address from, address to, uint256 tokenId)', 'function approve(address to, uint256 tokenId)']) as readonly AbiFunction[];
+const ERC721 = indexAbi(ERC721_ITEMS);
+const ERC721_SELECTORS: ReadonlySet<string> = new Set(ERC721_ITEMS.map((f) => toFunctionSelector(f)));
+
+/** Whether decoding a call with this selector depends on the called token's type (so a page loads the token): ERC-721's `transferFrom` and `approve`. */
+export const dependsOnTokenType = (methodId: Hex | null): boolean => methodId !== null && ERC721_SELECTORS.has(methodId);
+
+const BUILT_IN = concatIndexes([STANDARD, signatureIndex]);
+
+/** What decoding reads from a page's render context (all optional: without them, only the known signatures decode). */
+export interface DecodeContext {
+  /** the verified contract each address runs (own or a bytecode twin) */
+  readonly verified?: ReadonlyMap<Address, AddressVerification>;
+  /** every verified ABI of the chain's contract store, by selector */
+  readonly verifiedAbis?: AbiIndex;
+  /** library users' ABIs (`createExplorer({ abis })`) */
+  readonly abis?: AbiIndex;
+  /** the page's tokens (an ERC-721 `to` decodes `transferFrom` as ERC-721) */
+  readonly tokens?: ReadonlyMap<Address, TokenRecord>;
+  /**
+   * The ABIs of the implementations a proxy at `address` delegates to at `block`, tried after its
+   * own. The hook for proxy detection (issue 29 item 3): no render context fills it yet, so no
+   * proxy is followed.
+   */
+  readonly implementations?: (address: Address, block: number | null) => readonly AbiIndex[];
 }
-const eventsByTopic = new Map<string, AbiEvent[]>();
-for (const e of EVENTS) {
-  const topic = toEventSelector(e);
-  eventsByTopic.set(topic, [...(eventsByTopic.get(topic) ?? []), e]);
-}
 
-/** Name of a known method, else the selector itself, null without one. */
-export function methodName(methodId: Hex | null): string | null {
-  if (methodId === null) return null;
-  const f = functionsBySelector.get(methodId);
-  return f?.[0]?.name ?? methodId;
-}
-
-export const isKnownMethod = (methodId: Hex | null): boolean => methodId !== null && functionsBySelector.has(methodId);
-
-function signature(name: string, params: readonly AbiParameter[], withIndexed: boolean): string {
-  const parts = params.map((p) => {
-    const indexed = withIndexed && 'indexed' in p && p.indexed ? ' indexed' : '';
-    return `${p.type}${indexed}${p.name ? ` ${p.name}` : ''}`;
-  });
-  return `${name}(${parts.join(', ')})`;
-}
-
-/** A decoded value as Blockscout renders it. */
-export function renderValue(type: string, v: unknown): JsonValue {
-  if (Array.isArray(v)) {
-    const inner = type.endsWith(']') ? type.slice(0, type.lastIndexOf('[')) : type;
-    return v.map((x) => renderValue(inner, x));
+/** The known signatures: library users' ABIs first, then the standard ones and the signature table. */
+const knownCache = new WeakMap<AbiIndex, AbiIndex>();
+export function knownIndex(abis: AbiIndex | undefined): AbiIndex {
+  if (abis === undefined) return BUILT_IN;
+  let known = knownCache.get(abis);
+  if (known === undefined) {
+    known = concatIndexes([abis, BUILT_IN]);
+    knownCache.set(abis, known);
   }
-  if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (typeof v === 'string') return type === 'address' ? checksum(v.toLowerCase() as Hex) : v;
-  if (typeof v === 'number') return String(v);
-  if (v !== null && typeof v === 'object') return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
-  return null;
+  return known;
+}
+
+function ownAbi(ctx: DecodeContext, address: Address): AbiIndex | null {
+  const c = ctx.verified?.get(address)?.contract;
+  return c === undefined ? null : indexAbiKeyed(`${c.codeHash}:${c.id}:${c.match}`, c.abi);
+}
+
+/** The ABIs to try for a call to (or a log of) `address` at `block`, in order. */
+export function tiersFor(ctx: DecodeContext, address: Address | null, block: number | null): DecodeTiers {
+  const own = address === null ? null : ownAbi(ctx, address);
+  const implementations = address === null || ctx.implementations === undefined ? [] : ctx.implementations(address, block);
+  return {
+    own: own === null ? implementations : [own, ...implementations],
+    kind: address !== null && ctx.tokens?.get(address)?.type === 'ERC-721' ? ERC721 : null,
+    verified: ctx.verifiedAbis ?? null,
+    known: knownIndex(ctx.abis),
+  };
+}
+
+/** A transaction's `decoded_input`: null for a creation or an input that nothing decodes. */
+export function decodeTransactionInput(tx: TransactionRecord, ctx: DecodeContext): JsonObject | null {
+  if (tx.to === null) return null;
+  return decodeCall(tiersFor(ctx, tx.to, tx.blockNumber), tx.input);
 }
 
 /**
- * The selector was already matched, so the arguments are decoded directly
- * (viem's decodeFunctionData would hash every ABI item's signature on each call).
+ * The `method` of a transaction (Blockscout's rule): the decoded method's name; else the `0x`
+ * selector when it calls a contract; else null (a creation, a plain transfer).
  */
-export const decodeInput = (input: Hex): JsonObject | null => decodeInputMemo(input);
-const decodeInputMemo = memoize((input: string) => decodeInputNow(input as Hex), { max: 20_000, maxKeyLength: 4096 });
-
-function decodeInputNow(input: Hex): JsonObject | null {
-  if (input.length < 10) return null;
-  const candidates = functionsBySelector.get(input.slice(0, 10).toLowerCase()) ?? [];
-  for (const f of candidates) {
-    try {
-      const values = decodeAbiParameters(f.inputs, `0x${input.slice(10)}`) as readonly unknown[];
-      return {
-        method_call: signature(f.name, f.inputs, false),
-        method_id: input.slice(2, 10).toLowerCase(),
-        parameters: f.inputs.map((p, i) => ({ name: p.name ?? '', type: p.type, value: renderValue(p.type, values[i]) })),
-      };
-    } catch {
-      // wrong overload or malformed data: try the next candidate
-    }
-  }
-  return null;
+export function transactionMethodOf(tx: TransactionRecord, toIsContract: boolean, ctx: DecodeContext): string | null {
+  if (tx.to === null || tx.methodId === null) return null;
+  const decoded = decodeCall(tiersFor(ctx, tx.to, tx.blockNumber), tx.input)?.['method_call'];
+  if (typeof decoded === 'string') return decoded.slice(0, decoded.indexOf('('));
+  return toIsContract ? tx.methodId : null;
 }
 
-/** Indexed arguments from topics 1..3 (our events index only static types), the rest from data. */
-export const decodeLog = (topics: readonly Hex[], data: Hex): JsonObject | null =>
-  decodeLogMemo(`${topics.join(',')}|${data}`);
-const decodeLogMemo = memoize(
-  (key: string) => {
-    const [topics, data] = key.split('|') as [string, string];
-    return decodeLogNow(topics === '' ? [] : (topics.split(',') as Hex[]), data as Hex);
-  },
-  { max: 20_000, maxKeyLength: 4096 },
-);
-
-function decodeLogNow(topics: readonly Hex[], data: Hex): JsonObject | null {
-  const topic0 = topics[0];
-  if (topic0 === undefined) return null;
-  for (const e of eventsByTopic.get(topic0.toLowerCase()) ?? []) {
-    const indexed = e.inputs.filter((p) => p.indexed);
-    if (indexed.length !== topics.length - 1) continue;
-    try {
-      const fromData = decodeAbiParameters(
-        e.inputs.filter((p) => !p.indexed),
-        data,
-      ) as readonly unknown[];
-      let t = 1;
-      let d = 0;
-      const values = e.inputs.map((p) => (p.indexed ? decodeAbiParameters([p], topics[t++] as Hex)[0] : fromData[d++]));
-      return {
-        method_call: signature(e.name, e.inputs, true),
-        method_id: topic0.slice(2, 10).toLowerCase(),
-        parameters: e.inputs.map((p, i) => ({
-          indexed: p.indexed ?? false,
-          name: p.name ?? '',
-          type: p.type,
-          value: renderValue(p.type, values[i]),
-        })),
-      };
-    } catch {
-      // data does not fit this overload
-    }
-  }
-  return null;
+/** A log's `decoded`, with the emitting address's ABI first. */
+export function decodeLogRecord(log: Pick<LogRecord, 'address' | 'blockNumber' | 'topics' | 'data'>, ctx: DecodeContext): JsonObject | null {
+  return decodeEvent(tiersFor(ctx, log.address, log.blockNumber), log.topics, log.data);
 }
 
-const PANIC_REASONS: Readonly<Record<string, string>> = {
-  '0': 'generic panic',
-  '1': 'assert(false)',
-  '17': 'arithmetic underflow or overflow',
-  '18': 'division or modulo by zero',
-  '33': 'enum overflow',
-  '34': 'invalid encoded storage byte array accessed',
-  '49': 'out-of-bounds array access; popping on an empty array',
-  '50': 'out-of-bounds access of an array or bytesN',
-  '65': 'out of memory',
-  '81': 'uninitialized function',
-};
-
-/** Error(string) and Panic(uint256) as DecodedInput; anything else null. */
-export function decodeRevert(data: Hex): JsonObject | null {
-  const selector = data.slice(0, 10).toLowerCase();
-  try {
-    if (selector === '0x08c379a0') {
-      const [reason] = decodeAbiParameters([{ type: 'string', name: 'reason' }], `0x${data.slice(10)}`);
-      return { method_call: 'Error(string reason)', method_id: '08c379a0', parameters: [{ name: 'reason', type: 'string', value: reason }] };
-    }
-    if (selector === '0x4e487b71') {
-      const [code] = decodeAbiParameters([{ type: 'uint256', name: 'code' }], `0x${data.slice(10)}`);
-      const text = PANIC_REASONS[code.toString()];
-      return {
-        method_call: 'Panic(uint256 code)',
-        method_id: '4e487b71',
-        parameters: [{ name: 'code', type: 'uint256', value: text === undefined ? code.toString() : `${code} (${text})` }],
-      };
-    }
-  } catch {
-    return null;
-  }
-  return null;
+/** A revert's decoding (Error, Panic, a custom error of `to`'s ABI or any known one); null when nothing decodes it. */
+export function decodeRevertReason(tx: Pick<TransactionRecord, 'to' | 'blockNumber'>, data: Hex, ctx: DecodeContext): JsonObject | null {
+  return decodeRevertData(tiersFor(ctx, tx.to, tx.blockNumber), data);
 }
 
-/** The text of an Error(string) revert, or a panic description; null when not decodable. */
-export function revertText(data: Hex): string | null {
-  const d = decodeRevert(data);
-  const p = (d?.['parameters'] as readonly JsonObject[] | undefined)?.[0];
-  return typeof p?.['value'] === 'string' ? p['value'] : null;
+/** The name of the method a selector calls by the known signatures (no address's ABI); null when none names it. */
+export function knownMethodName(selector: Hex | null, abis?: AbiIndex): string | null {
+  if (selector === null) return null;
+  return methodNameOf(tiersFor(abis === undefined ? {} : { abis }, null, null), selector);
 }
 
-/** The selector of a known method by name (case-insensitive), null when no known ABI names it. */
+/** The selector of a known method by name (case-insensitive): the standard ones first, then the signature table; null when none names it. */
 export function knownSelectorOf(name: string): Hex | null {
   const wanted = name.toLowerCase();
-  for (const [selector, fs] of functionsBySelector) if (fs.some((f) => f.name.toLowerCase() === wanted)) return selector as Hex;
-  return null;
+  for (const f of STANDARD_ITEMS) if (f.type === 'function' && f.name.toLowerCase() === wanted) return toFunctionSelector(f);
+  return (signatureSelectorsNamed(name)[0] as Hex | undefined) ?? null;
 }
+
+/** A decoded value as Blockscout renders it, by type name (constructor arguments). */
+export const renderValue = (type: string, v: unknown): JsonValue => renderScalar(type, v);

@@ -1,9 +1,9 @@
-/** The Log object: four topics (null-padded), decoded standard events. */
+/** The Log object: four topics (null-padded), decoded by the emitting contract's ABI or a known one. */
 import type { LogRecord } from '../domain/records.ts';
 import type { JsonObject } from '../json.ts';
 import { renderAddress } from './address.ts';
 import type { RenderContext } from './context.ts';
-import { decodeLog } from './decode.ts';
+import { decodeLogRecord } from './decode.ts';
 import { iso } from './format.ts';
 
 export function renderLog(log: LogRecord, ctx: RenderContext): JsonObject {
@@ -14,7 +14,7 @@ export function renderLog(log: LogRecord, ctx: RenderContext): JsonObject {
     block_number: log.blockNumber,
     block_timestamp: iso(log.timestamp),
     data: log.data,
-    decoded: decodeLog(log.topics, log.data),
+    decoded: decodeLogRecord(log, ctx),
     index: log.index,
     smart_contract: null,
     topics,

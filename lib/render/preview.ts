@@ -6,6 +6,7 @@ import type { Address, TransactionRecord } from '../domain/records.ts';
 import type { JsonObject } from '../json.ts';
 import type { RenderContext } from './context.ts';
 import { checksum, isoOrNull } from './format.ts';
+import type { DecodeContext } from './decode.ts';
 import { transactionMethod } from './transaction.ts';
 
 function previewAddress(hash: Address | null, ctx: Pick<RenderContext, 'addresses'>): JsonObject | null {
@@ -18,12 +19,12 @@ function previewAddress(hash: Address | null, ctx: Pick<RenderContext, 'addresse
  * null (Blockscout's `method_name` with no decoded input); with it, the decoded method's name
  * where the input decodes (the transaction detail's `method`).
  */
-export function renderPreview(tx: TransactionRecord, ctx: Pick<RenderContext, 'addresses'>, decode: boolean): JsonObject {
+export function renderPreview(tx: TransactionRecord, ctx: Pick<RenderContext, 'addresses'> & DecodeContext, decode: boolean): JsonObject {
   const toIsContract = tx.to !== null && (ctx.addresses.get(tx.to)?.isContract ?? false);
   return {
     status: tx.status,
     timestamp: isoOrNull(tx.timestamp),
-    method: decode ? transactionMethod(tx, toIsContract) : toIsContract ? tx.methodId : null,
+    method: decode ? transactionMethod(tx, toIsContract, ctx) : toIsContract ? tx.methodId : null,
     from: previewAddress(tx.from, ctx),
     to: previewAddress(tx.to, ctx),
   };

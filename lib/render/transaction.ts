@@ -4,7 +4,8 @@ import { effectiveGasPrice, priorityFeePerGas } from '../ingest/derive.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
 import { renderAddress, renderAddressOrNull } from './address.ts';
 import type { RenderContext } from './context.ts';
-import { decodeInput, decodeRevert, methodName, isKnownMethod } from './decode.ts';
+import type { DecodeContext } from './decode.ts';
+import { decodeRevertReason, decodeTransactionInput, dependsOnTokenType, transactionMethodOf } from './decode.ts';
 import { dec, decOrNull, isoOrNull } from './format.ts';
 
 export function transactionResult(tx: TransactionRecord): string {
@@ -24,9 +25,12 @@ export function transactionFee(tx: TransactionRecord): JsonObject {
   return { type: 'maximum', value: price === null ? null : dec(price * tx.gas) };
 }
 
-/** The `method` of a transaction: a known or decodable method's name, else the selector when it calls a contract, else null. */
-export function transactionMethod(tx: TransactionRecord, toIsContract: boolean): string | null {
-  return decodeInput(tx.input) !== null || isKnownMethod(tx.methodId) ? methodName(tx.methodId) : toIsContract ? tx.methodId : null;
+/**
+ * The `method` of a transaction: the decoded method's name, else the selector when
+ * it calls a contract, else null. Without a context only the known signatures name it.
+ */
+export function transactionMethod(tx: TransactionRecord, toIsContract: boolean, ctx: DecodeContext = {}): string | null {
+  return transactionMethodOf(tx, toIsContract, ctx);
 }
 
 export function confirmations(tx: TransactionRecord, highestBlock: number | null): number {
@@ -34,10 +38,11 @@ export function confirmations(tx: TransactionRecord, highestBlock: number | null
   return Math.max(1, 1 + highestBlock - tx.blockNumber);
 }
 
-function revertReason(tx: TransactionRecord, detail: boolean): JsonValue {
+/** Lists: `{raw}`; the detail: decoded (Error, Panic, a custom error by ABI), else `{raw}`. */
+function revertReason(tx: TransactionRecord, detail: boolean, ctx: DecodeContext): JsonValue {
   if (!transactionResult(tx).toLowerCase().includes('reverted')) return null;
   if (tx.revertReason === null) return detail ? null : { raw: null };
-  return (detail ? decodeRevert(tx.revertReason) : null) ?? { raw: tx.revertReason };
+  return (detail ? decodeRevertReason(tx, tx.revertReason, ctx) : null) ?? { raw: tx.revertReason };
 }
 
 export interface TransactionShape {
@@ -50,8 +55,8 @@ export function renderTransaction(tx: TransactionRecord, ctx: RenderContext, sha
   const toIsContract = tx.to !== null && (ctx.addresses.get(tx.to)?.isContract ?? false);
   const price = effectiveGasPrice(tx, tx.baseFeePerGas);
   const tip = priorityFeePerGas(tx, tx.baseFeePerGas);
-  const decoded = decodeInput(tx.input);
-  const method = transactionMethod(tx, toIsContract);
+  const decoded = decodeTransactionInput(tx, ctx);
+  const method = transactionMethodOf(tx, toIsContract, ctx);
   const burnt =
     tx.maxFeePerGas === 0n ? '0' : tx.baseFeePerGas === null || tx.gasUsed === null ? null : dec(tx.baseFeePerGas * tx.gasUsed);
   return {
@@ -81,7 +86,7 @@ export function renderTransaction(tx: TransactionRecord, ctx: RenderContext, sha
     priority_fee: tx.maxPriorityFeePerGas === null || tip === null || tx.gasUsed === null ? null : dec(tip * tx.gasUsed),
     raw_input: tx.input,
     result: transactionResult(tx),
-    revert_reason: revertReason(tx, shape.detail),
+    revert_reason: revertReason(tx, shape.detail, ctx),
     status: tx.status,
     timestamp: isoOrNull(tx.timestamp),
     to: renderAddressOrNull(tx.to, ctx),
@@ -95,7 +100,10 @@ export function renderTransaction(tx: TransactionRecord, ctx: RenderContext, sha
   };
 }
 
+/** What a page of transactions renders with: the parties, the called tokens whose type decides the decoding (ERC-721's transferFrom), the ABIs. */
 export const transactionRefs = (txs: readonly TransactionRecord[]) => ({
   addresses: txs.flatMap((t) => [t.from, t.to, t.createdContract]),
+  tokens: txs.flatMap((t) => (t.to !== null && dependsOnTokenType(t.methodId) ? [t.to] : [])),
   highestBlock: true,
+  decode: true,
 });

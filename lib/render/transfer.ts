@@ -9,7 +9,7 @@ import type { RenderContext } from './context.ts';
 import { instanceKey } from './context.ts';
 import { ZERO_ADDRESS, checksum, dec, isoOrNull } from './format.ts';
 import { renderInstance } from './instance.ts';
-import { methodName } from './decode.ts';
+import { knownMethodName } from './decode.ts';
 import { renderToken, unknownToken } from './token.ts';
 
 /** One listed item: a stored transfer, or one id of an ERC-1155 batch. */
@@ -95,7 +95,7 @@ export function renderTransfer(item: TransferItem, ctx: RenderContext): JsonObje
     block_number: r.blockNumber,
     from: renderAddress(r.from, ctx),
     log_index: r.logIndex,
-    method: methodName(r.methodId),
+    method: knownMethodName(r.methodId, ctx.abis) ?? r.methodId,
     timestamp: isoOrNull(r.timestamp),
     to: renderAddress(r.to, ctx),
     token: renderToken(token),

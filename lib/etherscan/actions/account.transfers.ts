@@ -14,7 +14,7 @@ import { fail, none, ok } from '../action.ts';
 import { collectWindow } from '../paging.ts';
 import { LISTING, OPTIONAL_ADDRESS, OPTIONAL_CONTRACTADDRESS } from '../paramDocs.ts';
 import { blockRange, optionalAddress, param, sortParam, windowParam } from '../params.ts';
-import { confirmations, cumulativeGas, functionNameOf, gasKey, headOf, methodIdOf, str, tokensOf, transactionsOf } from '../rows.ts';
+import { confirmations, cumulativeGas, decodeContextOf, functionNameOf, gasKey, headOf, methodIdOf, str, tokensOf, transactionsOf } from '../rows.ts';
 
 interface Row {
   readonly transfer: TokenTransferRecord;
@@ -63,6 +63,7 @@ function transferAction(action: string, type: TokenType): EtherscanAction {
         tokensOf(ctx.ds, rows.map((r) => r.transfer.tokenAddress)),
         cumulativeGas(ctx.ds, rows.map((r) => ({ blockNumber: r.transfer.blockNumber, index: r.transfer.transactionIndex }))),
       ]);
+      const dc = await decodeContextOf(ctx, [...txs.values()]);
       return ok(
         rows.map(({ transfer: t, id, amount }) => {
           const tx = txs.get(t.transactionHash);
@@ -91,7 +92,7 @@ function transferAction(action: string, type: TokenType): EtherscanAction {
             input: tx?.input ?? '',
             confirmations: confirmations(head, t.blockNumber),
             methodId: tx === undefined ? '' : methodIdOf(tx),
-            functionName: tx === undefined ? '' : functionNameOf(tx),
+            functionName: tx === undefined ? '' : functionNameOf(tx, dc),
           };
         }),
       );

@@ -3,7 +3,7 @@
  * `from`|`to` narrows it), by block then index (`sort`, default desc), within
  * `startblock`..`endblock` and `start_timestamp`..`end_timestamp` (unix seconds, both
  * inclusive; turned into blocks by time), paged by `page`/`offset`. Rows carry Etherscan's
- * `methodId` and `functionName` ("" for a method no known ABI decodes).
+ * `methodId` and `functionName` ("" for a method no ABI decodes).
  */
 import type { TransactionRecord } from '../../domain/records.ts';
 import type { BlockRange, Direction } from '../../ports.ts';
@@ -11,7 +11,7 @@ import type { EtherscanAction } from '../action.ts';
 import { none, ok } from '../action.ts';
 import { collectWindow, one } from '../paging.ts';
 import { addressParam, blockRange, nonNegative, param, sortParam, windowParam } from '../params.ts';
-import { confirmations, cumulativeGas, functionNameOf, gasKey, headOf, isError, methodIdOf, receiptStatus, str } from '../rows.ts';
+import { confirmations, cumulativeGas, decodeContextOf, functionNameOf, gasKey, headOf, isError, methodIdOf, receiptStatus, str } from '../rows.ts';
 import { firstAtOrAfter, lastAtOrBefore } from './blocktime.ts';
 import { ADDRESS, LISTING } from '../paramDocs.ts';
 
@@ -58,7 +58,11 @@ export const txlist: EtherscanAction = {
       one,
     );
     if (txs.length === 0) return none('No transactions found');
-    const [head, gas] = await Promise.all([headOf(ctx.ds), cumulativeGas(ctx.ds, txs.map((tx) => ({ blockNumber: tx.blockNumber ?? 0, index: tx.index ?? 0 })))]);
+    const [head, gas, dc] = await Promise.all([
+      headOf(ctx.ds),
+      cumulativeGas(ctx.ds, txs.map((tx) => ({ blockNumber: tx.blockNumber ?? 0, index: tx.index ?? 0 }))),
+      decodeContextOf(ctx, txs),
+    ]);
     return ok(
       txs.map((tx) => ({
         blockNumber: str(tx.blockNumber),
@@ -80,7 +84,7 @@ export const txlist: EtherscanAction = {
         gasUsed: str(tx.gasUsed),
         confirmations: confirmations(head, tx.blockNumber),
         methodId: methodIdOf(tx),
-        functionName: functionNameOf(tx),
+        functionName: functionNameOf(tx, dc),
       })),
     );
   },
