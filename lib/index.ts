@@ -26,6 +26,13 @@ export type { CodeFormat, ContractLanguage, JobState, LicenseType, MatchKind, Ve
 export { InvalidVerifiedContractError, NoContractStoreError, saveVerifiedContract, verifiedContractOf } from './contracts/save.ts';
 export type { SaveVerifiedInput } from './contracts/save.ts';
 export type { ContractStore, JobOutcome, NewJob, SaveOutcome, VerifiedFilter, VerifiedPage } from './contracts/store.ts';
+export { ArtifactsError, artifactSet, contractsOfBuildInfo } from './contracts/artifacts.ts';
+export type { ArtifactContract, ArtifactSet, BuildInfoContracts, BuildInfoFormat } from './contracts/artifacts.ts';
+export { licenseTypeOf } from './contracts/license.ts';
+export { verifyContract } from './contracts/verifyContract.ts';
+export type { ArtifactMatcher, VerifyContractResult, VerifyWith } from './contracts/verifyContract.ts';
+export { watchContracts } from './contracts/watch.ts';
+export type { ContractWatcher, ContractWatcherOptions } from './contracts/watch.ts';
 export { classifyPath } from './classify.ts';
 export type { PathClass } from './classify.ts';
 export { defineEndpoint, erased } from './endpoints/endpoint.ts';

@@ -4,6 +4,7 @@ import * as lib from '../../lib/index.ts';
 
 t.same(Object.keys(lib).sort(), [
   'API_PREFIX',
+  'ArtifactsError',
   'CONFIG_ENDPOINT',
   'CONFIG_PATH',
   'CONTRACT_LANGUAGES',
@@ -39,6 +40,7 @@ t.same(Object.keys(lib).sort(), [
   'TOPICS',
   'TRANSACTION_KINDS',
   'allowHeader',
+  'artifactSet',
   'asAddress',
   'asBlockHash',
   'asTransactionHash',
@@ -48,6 +50,7 @@ t.same(Object.keys(lib).sort(), [
   'changeOfBundles',
   'classifyPath',
   'codeHashOf',
+  'contractsOfBuildInfo',
   'createExplorer',
   'createLiveHub',
   'createLocalFeed',
@@ -64,6 +67,7 @@ t.same(Object.keys(lib).sort(), [
   'isCachedResponse',
   'isTransactionHash',
   'jsonBody',
+  'licenseTypeOf',
   'matchRoute',
   'openApiDocument',
   'parseEtherscanPath',
@@ -78,6 +82,8 @@ t.same(Object.keys(lib).sort(), [
   'validateBundle',
   'validatePending',
   'verifiedContractOf',
+  'verifyContract',
+  'watchContracts',
 ]);
 t.same([...lib.ENDPOINT_NAMES].sort(), Object.keys(lib.ENDPOINTS).sort(), 'every endpoint name has a module');
 t.same(lib.ROUTES.map((r) => r.endpoint).sort(), [...lib.ENDPOINT_NAMES].sort(), 'and exactly one route');
