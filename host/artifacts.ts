@@ -7,7 +7,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { artifactSet, ArtifactsError, contractsOfBuildInfo } from '../lib/contracts/artifacts.ts';
 import type { ArtifactContract, BuildInfoFormat } from '../lib/contracts/artifacts.ts';
-import type { ArtifactMatcher, VerifyContractResult } from '../lib/contracts/verifyContract.ts';
+import type { CodeMatcher, VerifyContractResult } from '../lib/contracts/verifyContract.ts';
 
 export interface LoadedArtifacts {
   /** the build-info directories read */
@@ -16,7 +16,7 @@ export interface LoadedArtifacts {
   readonly formats: readonly BuildInfoFormat[];
   /** every compiled contract with runtime code, each once */
   readonly contracts: readonly ArtifactContract[];
-  readonly matcher: ArtifactMatcher;
+  readonly matcher: CodeMatcher;
   /** files that could not be read, and why */
   readonly skipped: readonly string[];
 }

@@ -30,7 +30,7 @@ export { ArtifactsError, artifactSet, contractsOfBuildInfo } from './contracts/a
 export type { ArtifactContract, ArtifactSet, BuildInfoContracts, BuildInfoFormat } from './contracts/artifacts.ts';
 export { licenseTypeOf } from './contracts/license.ts';
 export { verifyContract } from './contracts/verifyContract.ts';
-export type { ArtifactMatcher, VerifyContractResult, VerifyWith } from './contracts/verifyContract.ts';
+export type { CodeMatcher, MatchOutcome, VerifyContractResult } from './contracts/verifyContract.ts';
 export { watchContracts } from './contracts/watch.ts';
 export type { ContractWatcher, ContractWatcherOptions } from './contracts/watch.ts';
 export { classifyPath } from './classify.ts';

@@ -9,7 +9,7 @@ import type { Abi, AbiParameter } from 'viem';
 import type { ArtifactContract, ArtifactSet } from '../../lib/contracts/artifacts.ts';
 import { failure, spdxLicense, UNABLE_TO_VERIFY } from '../../lib/contracts/verifier.ts';
 import type { VerificationOutcome } from '../../lib/contracts/verifier.ts';
-import type { ArtifactMatcher } from '../../lib/contracts/verifyContract.ts';
+import type { CodeMatcher } from '../../lib/contracts/verifyContract.ts';
 import type { Hex } from '../../lib/domain/records.ts';
 import { matchCode } from './match.ts';
 import type { CodeMatch } from './match.ts';
@@ -59,7 +59,7 @@ function outcomeOf(c: ArtifactContract, m: CodeMatch): VerificationOutcome {
 }
 
 /** The matcher over a set of artifacts. */
-export function createArtifactMatcher(set: ArtifactSet): ArtifactMatcher {
+export function createArtifactMatcher(set: ArtifactSet): CodeMatcher & { match(deployed: Hex, creation: Hex | null): VerificationOutcome } {
   return {
     match(deployed: Hex, creation: Hex | null): VerificationOutcome {
       let partial: VerificationOutcome | null = null;

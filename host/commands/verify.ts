@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { verifyContract } from '../../lib/contracts/verifyContract.ts';
-import type { VerifyContractResult, VerifyWith } from '../../lib/contracts/verifyContract.ts';
+import type { CodeMatcher, VerifyContractResult } from '../../lib/contracts/verifyContract.ts';
 import type { Address } from '../../lib/domain/records.ts';
 import { loadArtifacts, resultLine } from '../artifacts.ts';
 import { openStore } from '../stores.ts';
@@ -107,11 +107,11 @@ export async function runVerifyCommand(args: readonly string[], io: VerifyComman
   const options = parseVerifyArgs(args);
   const stdout = io.stdout ?? process.stdout;
   let close = async (): Promise<void> => {};
-  let using: VerifyWith;
+  let matcher: CodeMatcher;
   if (options.artifacts !== undefined) {
     const artifacts = await loadArtifacts(options.artifacts);
     stdout.write(`artifacts: ${artifacts.contracts.length} compiled contract(s) from ${artifacts.files} build-info file(s) in ${artifacts.dirs.join(', ')}\n`);
-    using = { artifacts: artifacts.matcher };
+    matcher = artifacts.matcher;
   } else {
     const text = await readFile(options.standardJson ?? '', 'utf8');
     // the compiling verifier loads solc-js (an optional peer) only on this path
@@ -120,22 +120,23 @@ export async function runVerifyCommand(args: readonly string[], io: VerifyComman
     });
     const verifier = solc.createSolcVerifier({ compilers: { ...(options.compilers !== undefined ? { dir: options.compilers } : {}), download: !options.offline }, size: 1 });
     close = () => verifier.close();
-    using = {
-      verifier,
-      job: {
-        language: 'solidity',
-        input: { kind: 'standard-json', json: text },
-        compilerVersion: options.compilerVersion ?? '',
-        contractName: options.contract ?? '',
-        libraries: options.libraries,
-        ...(options.constructorArgs !== undefined ? { constructorArguments: options.constructorArgs } : {}),
-      },
+    const job = {
+      language: 'solidity' as const,
+      input: { kind: 'standard-json' as const, json: text },
+      compilerVersion: options.compilerVersion ?? '',
+      contractName: options.contract ?? '',
+      libraries: options.libraries,
+      ...(options.constructorArgs !== undefined ? { constructorArguments: options.constructorArgs } : {}),
+    };
+    matcher = {
+      codeFormat: 'standard-json',
+      match: (deployed, creation) => verifier.verify({ ...job, deployedCode: deployed, ...(creation === null ? {} : { creationInput: creation }) }),
     };
   }
   const store = await openStore(options.db);
   let result: VerifyContractResult;
   try {
-    result = await verifyContract({ store: store.source, contracts: store.contracts }, options.address, using);
+    result = await verifyContract({ store: store.source, contracts: store.contracts }, options.address, matcher);
   } finally {
     await close();
     await store.close();

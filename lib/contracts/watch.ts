@@ -13,14 +13,15 @@ import type { DataSource } from '../ports.ts';
 import { codeHashOf } from './codeHash.ts';
 import type { ContractStore } from './store.ts';
 import { verifyRecord } from './verifyContract.ts';
-import type { ArtifactMatcher, VerifyContractResult } from './verifyContract.ts';
+import type { CodeMatcher, VerifyContractResult } from './verifyContract.ts';
 
 export interface ContractWatcherOptions {
   readonly source: DataSource;
   readonly contracts: ContractStore;
   /** the store's change feed; without it only the contracts already stored are checked */
   readonly feed?: ChangeFeed;
-  readonly matcher: ArtifactMatcher;
+  /** a build's artifacts (no compile), as `loadArtifacts` (scoutkit/host) gives them */
+  readonly matcher: CodeMatcher;
   /** every code checked (verified, or failed: not matching), once per code hash */
   readonly onResult?: (result: VerifyContractResult) => void;
   /** a pass that failed (the store unreachable…): the next change tries again */
@@ -63,7 +64,7 @@ export function watchContracts(options: ContractWatcherOptions): ContractWatcher
     for (const { r, hash } of withCode) {
       if (stopped) return;
       if (full.has(hash) || settled.has(hash)) continue;
-      const result = await verifyRecord(contracts, r, { artifacts: matcher });
+      const result = await verifyRecord(contracts, r, matcher);
       stats.checked++;
       if (result.status === 'verified') {
         stats.verified++;

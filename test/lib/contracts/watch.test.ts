@@ -4,9 +4,8 @@
 // tries again, stop() ends it; and verifyContract for one address.
 import t from 'tap';
 import type { Hex } from '../../../lib/domain/records.ts';
-import type { ArtifactMatcher, Change, ContractCodeRecord, DataSource } from '../../../lib/index.ts';
+import type { Change, CodeMatcher, ContractCodeRecord, DataSource, MatchOutcome } from '../../../lib/index.ts';
 import { codeHashOf, createLocalFeed, verifyContract, watchContracts } from '../../../lib/index.ts';
-import type { VerificationOutcome } from '../../../lib/contracts/verifier.ts';
 import { loadFixtureChain } from '../../../fixture/index.ts';
 import { storeFactories } from '../../support/stores.ts';
 import { contractStoreBeside } from '../../support/contracts.ts';
@@ -14,11 +13,11 @@ import { contractStoreBeside } from '../../support/contracts.ts';
 const change = (from: number, to: number): Change => ({ version: 1, blocks: { from, to }, rolledBackTo: null, pendingAdded: [], transactions: [], addresses: [], tokens: [], pendingDropped: [] });
 
 /** A matcher that knows one code (as a build's artifacts would), and counts what it is asked. */
-function oneCodeMatcher(code: Hex): ArtifactMatcher & { readonly asked: Hex[] } {
+function oneCodeMatcher(code: Hex): CodeMatcher & { readonly asked: Hex[] } {
   const asked: Hex[] = [];
   return {
     asked,
-    match(deployed: Hex, creation: Hex | null): VerificationOutcome {
+    match(deployed: Hex, creation: Hex | null): MatchOutcome {
       asked.push(deployed);
       if (deployed !== code) return { status: 'failed', reason: 'mismatch', message: 'Fail - Unable to verify: no contract of the artifacts matches the deployed code' };
       return {
@@ -108,13 +107,13 @@ for (const factory of await storeFactories()) {
     t.equal(matcher.asked.length, asked, 'stopped: changes are not listened to');
 
     // one address
-    const result = await verifyContract({ store, contracts: fresh }, own.address.toUpperCase().replace('0X', '0x'), { artifacts: oneCodeMatcher(own.deployedBytecode) });
+    const result = await verifyContract({ store, contracts: fresh }, own.address.toUpperCase().replace('0X', '0x'), oneCodeMatcher(own.deployedBytecode));
     t.match(result, { status: 'verified', address: own.address, saved: already === 0, contract: { name: 'Known' } });
     t.ok(result.ms >= 0 && result.ms < 1000, `timed: ${result.ms.toFixed(2)} ms`);
-    t.match(await verifyContract({ store, contracts: fresh }, '0x00000000000000000000000000000000000000aa', { artifacts: matcher }), { status: 'failed', reason: 'not-a-contract' });
-    t.match(await verifyContract({ store, contracts: fresh }, 'nope', { artifacts: matcher }), { status: 'failed', reason: 'invalid-input' });
-    t.match(await verifyContract({ store }, own.address, { artifacts: matcher }), { status: 'failed', reason: 'no-contract-store' });
+    t.match(await verifyContract({ store, contracts: fresh }, '0x00000000000000000000000000000000000000aa', matcher), { status: 'failed', reason: 'not-a-contract' });
+    t.match(await verifyContract({ store, contracts: fresh }, 'nope', matcher), { status: 'failed', reason: 'invalid-input' });
+    t.match(await verifyContract({ store }, own.address, matcher), { status: 'failed', reason: 'no-contract-store' });
     const plain = withCode.find((c) => c.deployedBytecode !== own.deployedBytecode) as ContractCodeRecord;
-    t.match(await verifyContract({ store, contracts: fresh }, plain.address, { artifacts: matcher }), { status: 'failed', reason: 'mismatch', message: /^Fail - Unable to verify/ });
+    t.match(await verifyContract({ store, contracts: fresh }, plain.address, matcher), { status: 'failed', reason: 'mismatch', message: /^Fail - Unable to verify/ });
   });
 }
