@@ -20,6 +20,7 @@ import { createRpcNode } from '../adapters/rpc/index.ts';
 import { openVerifier } from './verifier.ts';
 import type { OpenedStore, OpenStoreOptions } from './stores.ts';
 import type { ChangeFeed, ContractStore, DataSource } from '../lib/index.ts';
+import type { ContractWatcher } from '../lib/contracts/watch.ts';
 
 // Each command's module loads when that command runs (or shows its help): `serve` never loads
 // the indexer, the RPC reader or the demo, which keeps the server's memory down.
@@ -82,6 +83,10 @@ Options:
   --metrics-path <path>   where Prometheus metrics are served (default /metrics; not behind keys)
   --no-metrics            do not serve metrics
   --no-docs               do not serve the API docs page
+  --artifacts <dir>       verify the default chain's contracts whose code matches a build of this
+                          Foundry (out/build-info, needs build_info = true or --build-info) or
+                          Hardhat (artifacts/build-info) project, without compiling: those in the
+                          store at start, then each one an indexer writes (repeatable)
   -h, --help              this help
 
 Stops gracefully on SIGTERM/SIGINT: in-flight requests finish, then the stores close.
@@ -93,6 +98,7 @@ const demo = () => import('./commands/demo.ts');
 const index = () => import('./commands/index.ts');
 const seed = () => import('./commands/seed.ts');
 const migrate = () => import('./commands/migrate.ts');
+const verify = () => import('./commands/verify.ts');
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   serve: { summary: 'serve the explorer API over HTTP', help: async () => SERVE_HELP, run: serve },
@@ -115,6 +121,11 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'apply pending schema migrations to a SQL store',
     help: async () => (await migrate()).MIGRATE_HELP,
     run: async (args) => (await migrate()).runMigrateCommand(args),
+  },
+  verify: {
+    summary: "verify one indexed contract from a project's build info or its standard JSON",
+    help: async () => (await verify()).VERIFY_HELP,
+    run: async (args) => (await verify()).runVerifyCommand(args),
   },
 };
 
@@ -174,6 +185,8 @@ export interface ServeArgs extends PageFlags {
   /** `--read-db`: read replicas of the --db store */
   readonly readDb?: readonly string[];
   readonly maxReplicaLagSeconds?: number;
+  /** Foundry or Hardhat projects whose build info verifies the default chain's contracts */
+  readonly artifacts?: readonly string[];
 }
 
 export function parseServeArgs(args: readonly string[]): ServeArgs {
@@ -203,6 +216,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       'max-replica-lag': { type: 'string' },
       'log-format': { type: 'string' },
       'no-compress': { type: 'boolean' },
+      artifacts: { type: 'string', multiple: true },
       ...PAGE_FLAGS,
     },
   });
@@ -249,6 +263,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     ...(values['max-head-age'] !== undefined ? { maxHeadAgeSeconds: positiveSeconds(values['max-head-age'], '--max-head-age') } : {}),
     ...(values['log-format'] !== undefined ? { logFormat: parseLogFormat(values['log-format']) } : {}),
     compress: !(values['no-compress'] ?? false),
+    ...(values.artifacts !== undefined && values.artifacts.length > 0 ? { artifacts: values.artifacts } : {}),
     ...parsePageFlags(values),
   };
 }
@@ -290,7 +305,9 @@ async function serve(args: readonly string[]): Promise<number> {
   const stopReloading = reloadKeysOnSighup(options.keys, keyRing, log);
   const opened: OpenedStore[] = [];
   let closeVerifier: (() => Promise<void>) | undefined;
+  let watcher: ContractWatcher | undefined;
   const closeStores = async () => {
+    await watcher?.stop();
     await Promise.allSettled([...opened.map((s) => s.close()), closeVerifier?.()]);
   };
   let limiter: LimiterStore | undefined;
@@ -318,6 +335,25 @@ async function serve(args: readonly string[]): Promise<number> {
       if (note !== undefined) info({ msg: note, store: store.description, chain: served.id });
     }
     const defaultChain = described[0]?.[0] ?? UNRECORDED_CHAIN_ID;
+    const first = opened[0];
+    if (options.artifacts !== undefined && first !== undefined) {
+      // zero-step verification of the default chain (host/artifacts.ts, lib/contracts/watch.ts)
+      const { loadArtifacts, resultFields } = await import('./artifacts.ts');
+      const { watchContracts } = await import('../lib/contracts/watch.ts');
+      const artifacts = await loadArtifacts(options.artifacts);
+      info({ msg: 'artifacts', contracts: artifacts.contracts.length, files: artifacts.files, dirs: artifacts.dirs, formats: artifacts.formats, chain: defaultChain });
+      for (const file of artifacts.skipped) info({ msg: 'artifacts skipped', file });
+      watcher = watchContracts({
+        source: first.source,
+        contracts: first.contracts,
+        ...(first.feed !== undefined ? { feed: first.feed } : {}),
+        matcher: artifacts.matcher,
+        onResult: (r) => {
+          if (r.status === 'verified') info({ msg: 'contract verified', chain: defaultChain, ...resultFields(r) });
+        },
+        onError: (e) => log.error('verification pass failed', { chain: defaultChain, error: e instanceof Error ? e.message : String(e) }),
+      });
+    }
     const rpcNodes = options.rpc.map(([id, url]) => [id ?? defaultChain, url] as const);
     if (options.redis) {
       // while Redis is down, each host limits on its own (docs/operations.md "Keys and limits"); it reconnects

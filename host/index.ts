@@ -35,3 +35,5 @@ export { openStore, StoreUrlError } from './stores.ts';
 export type { OpenedStore, OpenStoreOptions } from './stores.ts';
 export { requestInfo } from './request.ts';
 export type { HeaderSink, HostRequest, Identity, RequestInfo, Step } from './request.ts';
+export { loadArtifacts } from './artifacts.ts';
+export type { LoadedArtifacts } from './artifacts.ts';

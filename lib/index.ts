@@ -29,6 +29,13 @@ export type { ContractStore, JobOutcome, NewJob, SaveOutcome, VerifiedFilter, Ve
 export { submitVerification, VERIFICATION_TEXT, verificationStatus } from './contracts/submit.ts';
 export type { JobStatus, Submission, SubmitOptions, SubmitOutcome } from './contracts/submit.ts';
 export type { ContractVerifier, VerificationOutcome, VerificationJob as VerificationTask } from './contracts/verifier.ts';
+export { ArtifactsError, artifactSet, contractsOfBuildInfo } from './contracts/artifacts.ts';
+export type { ArtifactContract, ArtifactSet, BuildInfoContracts, BuildInfoFormat } from './contracts/artifacts.ts';
+export { licenseTypeOf } from './contracts/license.ts';
+export { verifyContract } from './contracts/verifyContract.ts';
+export type { CodeMatcher, MatchOutcome, VerifyContractResult } from './contracts/verifyContract.ts';
+export { watchContracts } from './contracts/watch.ts';
+export type { ContractWatcher, ContractWatcherOptions } from './contracts/watch.ts';
 export { classifyPath } from './classify.ts';
 export type { PathClass } from './classify.ts';
 export { defineEndpoint, erased } from './endpoints/endpoint.ts';

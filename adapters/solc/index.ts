@@ -27,6 +27,7 @@ export type { Compiler, CompilerDirectoryOptions } from './compilers.ts';
 export { CompilePool } from './pool.ts';
 export type { PoolOptions, PoolResult } from './pool.ts';
 export { matchCode } from './match.ts';
+export { createArtifactMatcher } from './artifacts.ts';
 
 export interface SolcVerifierOptions extends PoolOptions {
   /** the compiler directory and its downloads */

@@ -16,13 +16,21 @@ import { LOCAL_PLAN } from '../plans.ts';
 import { openStore } from '../stores.ts';
 import { asPortError, assertPortFree } from '../portFree.ts';
 import type { OpenedStore } from '../stores.ts';
+import { demoArtifacts } from '../../demo/verify.ts';
+import { artifactSet } from '../../lib/contracts/artifacts.ts';
+import { watchContracts } from '../../lib/contracts/watch.ts';
+import type { ContractWatcher } from '../../lib/contracts/watch.ts';
+import { createArtifactMatcher } from '../../adapters/solc/artifacts.ts';
+import { loadArtifacts, resultLine } from '../artifacts.ts';
 
 export const DEMO_HELP = `Usage: scoutkit demo [options]
 
 Start a local anvil, deploy and exercise the demo contracts (ERC-20, ERC-721, ERC-1155, a
 value-forwarding router, a reverter, a contract factory), index the chain into an embedded
 SQLite file, serve the API, and keep following new blocks (anvil mines one every
---block-time seconds). Every run starts a fresh chain, so the store is reset each time.
+--block-time seconds). The demo contracts are verified as they are indexed (their sources
+and ABIs at /api/v2/smart-contracts/<address>), and so are yours with --artifacts. Every run
+starts a fresh chain, so the store is reset each time.
 Needs anvil (Foundry): a clone of scoutkit installs it; elsewhere \`npm i -D @foundry-rs/anvil\`
 or foundryup (https://getfoundry.sh).
 
@@ -32,6 +40,9 @@ Options:
   --host <addr>         address to bind (default 127.0.0.1)
   --block-time <s>      whole seconds between blocks once the scenario has run (default 1)
   --rounds <n>          extra rounds of token activity in the scenario (default 2)
+  --artifacts <dir>     also verify contracts you deploy to the demo's anvil whose code matches
+                        a build of this Foundry (out/build-info, needs build_info = true or
+                        --build-info) or Hardhat (artifacts/build-info) project (repeatable)
   --metrics-path <path> where Prometheus metrics are served (default /metrics), with the
                         indexer's head and lag
   --no-metrics          do not serve metrics
@@ -46,6 +57,8 @@ export interface DemoOptions extends PageFlags {
   readonly host: string;
   readonly blockTime: number;
   readonly rounds: number;
+  /** Foundry or Hardhat projects whose contracts are verified too */
+  readonly artifacts?: readonly string[];
   readonly log?: (line: string) => void;
 }
 
@@ -57,6 +70,8 @@ export interface RunningDemo {
   readonly metricsUrl?: string;
   readonly rpcUrl: string;
   readonly facts: ScenarioFacts;
+  /** contracts checked against the artifacts, and verified, so far */
+  readonly verification: { readonly checked: number; readonly verified: number };
   stop(): Promise<void>;
 }
 
@@ -71,6 +86,7 @@ export function parseDemoArgs(args: readonly string[]): DemoOptions {
       host: { type: 'string' },
       'block-time': { type: 'string' },
       rounds: { type: 'string' },
+      artifacts: { type: 'string', multiple: true },
       ...PAGE_FLAGS,
     },
   });
@@ -85,6 +101,7 @@ export function parseDemoArgs(args: readonly string[]): DemoOptions {
     host: values.host ?? '127.0.0.1',
     blockTime,
     rounds,
+    ...(values.artifacts !== undefined && values.artifacts.length > 0 ? { artifacts: values.artifacts } : {}),
     ...parsePageFlags(values),
   };
 }
@@ -104,9 +121,14 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   let anvil: Anvil | undefined;
   let store: OpenedStore | undefined;
+  let watcher: ContractWatcher | undefined;
   const following = new AbortController();
   // before the minute of setup below, not after it
   await assertPortFree(options.port, options.host);
+  // the demo's own contracts, and the user's projects (read first: a bad --artifacts fails at once)
+  const user = options.artifacts === undefined ? undefined : await loadArtifacts(options.artifacts);
+  const matcher = createArtifactMatcher(artifactSet([...demoArtifacts(), ...(user?.contracts ?? [])]));
+  if (user !== undefined) log(`artifacts: ${user.contracts.length} compiled contract(s) from ${user.files} build-info file(s) in ${user.dirs.join(', ')}`);
   try {
     anvil = await startAnvil();
     log(`anvil: ${anvil.url}`);
@@ -126,6 +148,17 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       log: () => {},
       ...pageOptions(options),
     });
+    // zero-step verification as the chain is indexed (lib/contracts/watch.ts)
+    watcher = watchContracts({
+      source: store.source,
+      contracts: store.contracts,
+      ...(store.feed !== undefined ? { feed: store.feed } : {}),
+      matcher,
+      onResult: (r) => {
+        if (r.status === 'verified') log(resultLine(r));
+      },
+      onError: (e) => log(`verification: a pass failed: ${e instanceof Error ? e.message : String(e)}`),
+    });
     const source = createRpcChainSource(anvil.url, { log });
     const indexer = createIndexer({
       source,
@@ -136,6 +169,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     });
     const first = await indexer.run({ reset: true, to: Number(facts.blockNumber) });
     log(`indexed ${first.blocks} blocks, ${first.transactions} transactions into ${store.description}`);
+    await watcher.idle();
+    log(`verified ${watcher.stats.verified} contract(s) from their artifacts, no compile`);
     const follow = indexer.run({ follow: true, signal: following.signal });
     follow.catch((e: unknown) => log(`indexer stopped: ${e instanceof Error ? e.message : String(e)}`));
     const { url } = await server.listen(options.port, options.host).catch((e: unknown) => {
@@ -143,15 +178,18 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     });
     const opened = store;
     const node = anvil;
+    const watching = watcher;
     return {
       url,
       ...(server.docsPath !== undefined ? { docsUrl: `${url}${server.docsPath}` } : {}),
       ...(server.metricsPath !== undefined ? { metricsUrl: `${url}${server.metricsPath}` } : {}),
       rpcUrl: anvil.url,
       facts,
+      verification: watching.stats,
       async stop() {
         following.abort();
         await follow.catch(() => undefined);
+        await watching.stop();
         await server.close();
         await opened.close();
         await node.stop();
@@ -159,6 +197,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     };
   } catch (e) {
     following.abort();
+    await watcher?.stop();
     await store?.close();
     await anvil?.stop();
     throw e;

@@ -15,6 +15,9 @@ import { parseLogFormat } from '../log.ts';
 import type { LogFormat } from '../log.ts';
 import { parsePort } from '../args.ts';
 import { openStore, redact } from '../stores.ts';
+import { loadArtifacts, resultFields, resultLine } from '../artifacts.ts';
+import { watchContracts } from '../../lib/contracts/watch.ts';
+import type { ContractWatcher } from '../../lib/contracts/watch.ts';
 
 export const INDEX_HELP = `Usage: scoutkit index --rpc <url> --db <url> [options]
 
@@ -43,6 +46,10 @@ Options:
   --batch <n>             blocks per atomic write (default 25)
   --concurrency <n>       blocks fetched at once (default 8)
   --ipfs-gateway <url>    gateway for ipfs:// metadata (default https://ipfs.io/ipfs/)
+  --artifacts <dir>       verify, as they are indexed, the contracts whose code matches a build of
+                          this Foundry (out/build-info, needs build_info = true or --build-info) or
+                          Hardhat (artifacts/build-info) project: no compile (repeatable; the
+                          contracts already in the store are checked at start)
   --metrics-port <n>      serve GET /metrics (Prometheus: heads, lag, blocks/s, retries by kind,
                           held reads, reorgs, outage waits, the lease) and GET /health (200 while
                           the run loop is alive) on this port (0 picks a free one)
@@ -72,6 +79,8 @@ export interface IndexArgs {
   readonly metricsHost?: string;
   readonly logFormat?: LogFormat;
   readonly retryForSeconds?: number;
+  /** Foundry or Hardhat projects whose build info verifies the indexed contracts */
+  readonly artifacts?: readonly string[];
 }
 
 function blockNumber(value: string | undefined, flag: string): number | undefined {
@@ -107,6 +116,7 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
       'metrics-host': { type: 'string' },
       'log-format': { type: 'string' },
       'retry-for': { type: 'string' },
+      artifacts: { type: 'string', multiple: true },
     },
   });
   if (values.rpc === undefined) throw new Error('give --rpc <url> (the node to index from)');
@@ -135,6 +145,7 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
     ...(values['metrics-host'] !== undefined ? { metricsHost: values['metrics-host'] } : {}),
     ...(values['log-format'] !== undefined ? { logFormat: parseLogFormat(values['log-format']) } : {}),
     ...(retryFor !== undefined ? { retryForSeconds: Number(retryFor) } : {}),
+    ...(values.artifacts !== undefined && values.artifacts.length > 0 ? { artifacts: values.artifacts } : {}),
   };
 }
 
@@ -157,6 +168,8 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
   const options = parseIndexArgs(args);
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
+  // read before anything starts: a project without build info is a clear error at once
+  const artifacts = options.artifacts === undefined ? undefined : await loadArtifacts(options.artifacts);
   const store = await openStore(options.db);
   const controller = new AbortController();
   const stop = (): void => controller.abort();
@@ -168,12 +181,31 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
   const output = createIndexOutput(options.logFormat ?? 'text', stdout, stderr);
   const metrics = options.metricsPort === undefined ? undefined : createIndexerMetrics();
   let endpoint: MetricsEndpoint | undefined;
+  let watcher: ContractWatcher | undefined;
   try {
     const sink = store.sink;
     output.say(`scoutkit index: ${redact(options.rpc)} → ${store.description}`, 'index', { rpc: redact(options.rpc), store: store.description });
     if (metrics !== undefined) {
       endpoint = await serveIndexerMetrics(metrics, options.metricsPort ?? 0, options.metricsHost);
       output.say(`metrics at ${endpoint.url}/metrics, health at ${endpoint.url}/health`, 'metrics', { url: `${endpoint.url}/metrics`, health: `${endpoint.url}/health` });
+    }
+    if (artifacts !== undefined) {
+      output.say(
+        `artifacts: ${artifacts.contracts.length} compiled contract(s) from ${artifacts.files} build-info file(s) in ${artifacts.dirs.join(', ')}`,
+        'artifacts',
+        { contracts: artifacts.contracts.length, files: artifacts.files, dirs: artifacts.dirs, formats: artifacts.formats },
+      );
+      for (const s of artifacts.skipped) output.say(`artifacts: skipped ${s}`, 'artifacts skipped', { file: s });
+      watcher = watchContracts({
+        source: store.source,
+        contracts: store.contracts,
+        ...(store.feed !== undefined ? { feed: store.feed } : {}),
+        matcher: artifacts.matcher,
+        onResult: (r) => {
+          if (r.status === 'verified') output.say(resultLine(r), 'contract verified', resultFields(r));
+        },
+        onError: (e) => output.say(`artifacts: a verification pass failed: ${e instanceof Error ? e.message : String(e)}`, 'verification pass failed', { error: String(e) }),
+      });
     }
     const source = createRpcChainSource(options.rpc, {
       log: output.rpcLine,
@@ -211,6 +243,11 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
         throw e;
       });
     output.finish();
+    if (watcher !== undefined) {
+      await watcher.idle();
+      const { checked, verified } = watcher.stats;
+      output.say(`artifacts: ${verified} contract(s) verified, ${checked - verified} not matching any artifact`, 'artifacts done', { checked, verified });
+    }
     output.say(
       `indexed ${summary.blocks} block(s), ${summary.transactions} transaction(s)${summary.reorgs > 0 ? `, ${summary.reorgs} reorg(s)` : ''}; store head ${summary.indexedHead ?? 'none'}`,
       'indexed',
@@ -220,6 +257,7 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
   } finally {
     metrics?.setAlive(false);
     output.finish();
+    await watcher?.stop();
     await endpoint?.close();
     if (io.signal === undefined) {
       process.off('SIGINT', stop);

@@ -51,6 +51,22 @@ t.test('the demo indexes the scenario, serves it, and follows new blocks', async
   const indexed = /^scoutkit_indexer_head_block\{chain="(\d+)"\} (\d+)$/m.exec(metrics);
   t.equal(indexed?.[1], String(demo.facts.chainId), 'metrics: the indexer feeds them');
   t.ok(Number(indexed?.[2]) >= Number(demo.facts.blockNumber), `metrics: indexed head ${indexed?.[2]}`);
+  // the demo verifies its own contracts from its precompiled artifacts, as they are indexed
+  const c = demo.facts.contracts;
+  const names = { token: 'DemoToken', nft: 'DemoNFT', multi: 'DemoMulti', router: 'Router', reverter: 'Reverter', factory: 'TokenFactory', createdToken: 'DemoToken', created2Token: 'DemoToken' } as const;
+  for (const [key, name] of Object.entries(names)) {
+    const address = c[key as keyof typeof names];
+    const sc = (await (await fetch(`${demo.url}/api/v2/smart-contracts/${address}`)).json()) as Record<string, unknown>;
+    t.match(sc, { is_verified: true, name, language: 'solidity', optimization_enabled: true, optimization_runs: 200, evm_version: 'cancun' }, `${key}: verified as ${name}`);
+    t.ok(Array.isArray(sc['abi']) && (sc['abi'] as unknown[]).length > 0, `${key}: its ABI`);
+    t.match(String(sc['source_code']), new RegExp(`contract ${name}\\b`), `${key}: its source`);
+  }
+  const multi = (await (await fetch(`${demo.url}/api/v2/smart-contracts/${c.multi}`)).json()) as Record<string, unknown>;
+  t.same((multi['additional_sources'] as { file_path: string }[]).map((s) => s.file_path), ['Strings.sol'], 'DemoMulti: the file it imports');
+  t.ok(demo.verification.verified >= 8, `${demo.verification.verified} contracts verified`);
+  const times = lines.flatMap((l) => /^verified 0x[0-9a-f]{40} as .* in ([\d.]+) ms$/.exec(l)?.[1] ?? []).map(Number);
+  t.ok(times.length >= 8, 'a line per contract, with its time');
+  t.comment(`demo contracts verified from artifacts (ms): ${times.map((x) => x.toFixed(2)).join(', ')}`);
   const tx = (await (await fetch(`${demo.url}/api/v2/transactions/${demo.facts.txs.reverted}`)).json()) as Record<string, unknown>;
   t.equal(tx['status'], 'error', 'the reverted transaction');
   const headAt = async () => ((await (await fetch(`${demo.url}/api/v2/blocks?items_count=1`)).json()) as { items: { height: number }[] }).items[0]?.height ?? -1;

@@ -4,6 +4,7 @@ import * as lib from '../../lib/index.ts';
 
 t.same(Object.keys(lib).sort(), [
   'API_PREFIX',
+  'ArtifactsError',
   'CONFIG_ENDPOINT',
   'CONFIG_PATH',
   'CONTRACT_LANGUAGES',
@@ -40,6 +41,7 @@ t.same(Object.keys(lib).sort(), [
   'TRANSACTION_KINDS',
   'VERIFICATION_TEXT',
   'allowHeader',
+  'artifactSet',
   'asAddress',
   'asBlockHash',
   'asTransactionHash',
@@ -49,6 +51,7 @@ t.same(Object.keys(lib).sort(), [
   'changeOfBundles',
   'classifyPath',
   'codeHashOf',
+  'contractsOfBuildInfo',
   'createExplorer',
   'createLiveHub',
   'createLocalFeed',
@@ -65,6 +68,7 @@ t.same(Object.keys(lib).sort(), [
   'isCachedResponse',
   'isTransactionHash',
   'jsonBody',
+  'licenseTypeOf',
   'matchRoute',
   'openApiDocument',
   'parseEtherscanPath',
@@ -81,6 +85,8 @@ t.same(Object.keys(lib).sort(), [
   'validatePending',
   'verificationStatus',
   'verifiedContractOf',
+  'verifyContract',
+  'watchContracts',
 ]);
 t.same([...lib.ENDPOINT_NAMES].sort(), Object.keys(lib.ENDPOINTS).sort(), 'every endpoint name has a module');
 t.same(lib.ROUTES.map((r) => r.endpoint).sort(), [...lib.ENDPOINT_NAMES].sort(), 'and exactly one route');

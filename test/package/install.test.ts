@@ -106,7 +106,8 @@ t.test('installed alone: its dependencies, no dev tools', async (t) => {
   const have = (name: string): boolean => existsSync(join(project, 'node_modules', name, 'package.json'));
   t.ok(have('scoutkit') && have('koa') && have('knex') && have('viem'), 'scoutkit and its dependencies');
   for (const dev of ['tsx', 'solc', 'typescript', 'tap']) t.notOk(have(dev), `no ${dev}`);
-  t.same(installed.installScripts, ['@scarf/scarf', 'sqlite3'], 'the only install scripts: sqlite3 (its binary is reused) and a denied telemetry ping');
+  // cbor-extract: cbor-x's optional native decoder (scoutkit → @ethereum-sourcify/bytecode-utils → cbor-x), not needed: cbor-x decodes in JS without it
+  t.same(installed.installScripts, ['@scarf/scarf', 'cbor-extract', 'sqlite3'], 'the only install scripts: sqlite3 (its binary is reused), cbor-x’s optional native decoder and a denied telemetry ping');
 });
 
 t.test('plain node imports every entry (each Node version)', async (t) => {

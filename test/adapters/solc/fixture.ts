@@ -178,6 +178,21 @@ export function build(input: StandardJsonInput, pkg: 'solc' | 'solc-0.8.19' = 's
 
 export const solcVersion = (pkg: 'solc' | 'solc-0.8.19'): string => solcjs(pkg).version();
 
+/** solc's output with the selection build tools ask for (Hardhat's and Foundry's defaults: ABI, metadata, both codes with their references, method ids). */
+export const TOOL_OUTPUT = ['abi', 'metadata', 'evm.bytecode', 'evm.deployedBytecode', 'evm.methodIdentifiers'] as const;
+
+/**
+ * Compile as a build tool does (TOOL_OUTPUT and the sources' ids) and answer the settings
+ * compiled with and solc's output verbatim: what a build-info file holds.
+ */
+export function buildOutput(input: StandardJsonInput, pkg: 'solc' | 'solc-0.8.19' = 'solc'): { readonly settings: Record<string, unknown>; readonly output: Record<string, unknown> } {
+  const settings = { ...input.settings, outputSelection: { '*': { '*': [...TOOL_OUTPUT], '': ['ast'] } } };
+  const output = JSON.parse(solcjs(pkg).compile(JSON.stringify({ ...input, settings }))) as Record<string, unknown> & { errors?: { severity: string; formattedMessage: string }[] };
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
+  return { settings, output };
+}
+
 export interface Deployed {
   readonly address: Address;
   readonly code: Hex;
