@@ -195,12 +195,15 @@ if (server === null) {
     const walk = async (order: readonly Host[]): Promise<number[]> => {
       const out: number[] = [];
       let query = 'items_count=4';
+      const startHead = await primaryHead();
       for (let i = 0; ; i++) {
         const host = order[i % order.length] as Host;
         const reply = await host.get(`/api/v2/blocks?${query}`);
         if (reply.status !== 200) throw new Error(`${host.name}: ${reply.status} ${JSON.stringify(reply.body)}`);
         const page = reply.body as BlocksPage;
         out.push(...page.items.map((b) => b.height));
+        // the walk goes on only once the indexer has written past its first page (a fast walk on a busy machine could miss every write)
+        if (i === 0) await until('the indexer writes during the walk', async () => (await primaryHead()) > startHead, 10_000);
         if (page.next_page_params === null) return out;
         query = new URLSearchParams(Object.entries(page.next_page_params).map(([k, v]): [string, string] => [k, String(v)])).toString();
       }
