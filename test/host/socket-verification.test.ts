@@ -10,6 +10,7 @@ import { rm } from 'node:fs/promises';
 import { Socket } from 'phoenix';
 import type { Channel } from 'phoenix';
 import t from 'tap';
+import type { Test } from 'tap';
 import WebSocket from 'ws';
 import { createMemoryContractStore, createMemoryStore } from '../../adapters/memory/index.ts';
 import { createSolcVerifier } from '../../adapters/solc/index.ts';
@@ -51,7 +52,7 @@ const join = (channel: Channel): Promise<{ status: string; response: unknown }> 
   });
 
 /** the address's channel, joined, and the verification_result payloads it receives */
-async function follow(t: Tap.Test, address: string): Promise<JsonObject[]> {
+async function follow(t: Test, address: string): Promise<JsonObject[]> {
   const results: JsonObject[] = [];
   const channel = socket.channel(`addresses:${address.toLowerCase()}`, {});
   channel.on('verification_result', (p: JsonObject) => void results.push(p));
