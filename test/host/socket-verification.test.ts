@@ -4,7 +4,7 @@
  * (answered "started"), and receives `verification_result` — `{"status":"success"}` for the
  * Counter compiled by solc, `{"status":"error","errors":{"contract_source_code":[…]}}` for code no
  * source compiles to — as Blockscout reports it; the contract then reads verified from the API.
- * A subscriber of another address hears nothing.
+ * A standard-input failure names `files`. A subscriber of another address hears nothing.
  */
 import { rm } from 'node:fs/promises';
 import { Socket } from 'phoenix';
@@ -101,4 +101,21 @@ t.test('a failed verification: verification_result with Blockscout\'s error shap
   t.equal(result.status, 'error');
   t.same(Object.keys(result.errors), ['contract_source_code'], 'the field Blockscout names for a flattened-code failure');
   t.match(result.errors['contract_source_code']?.[0], /^Unable to verify/, `the reason: ${result.errors['contract_source_code']?.[0]}`);
+});
+
+t.test('a failed standard-input verification: the error under files, as Blockscout names it for uploads', async (t) => {
+  const results = await follow(t, TOKEN_ADDRESS);
+  const input = JSON.stringify({ language: 'Solidity', sources: { 'Counter.sol': { content: COUNTER } }, settings: { optimizer: { enabled: true, runs: 200 } } });
+  const body = new FormData();
+  body.append('compiler_version', compilerVersion());
+  body.append('contract_name', 'Counter');
+  body.append('files[0]', new Blob([input], { type: 'application/json' }), 'input.json');
+  const res = await fetch(`${http}/api/v2/smart-contracts/${TOKEN_ADDRESS}/verification/via/standard-input`, { method: 'POST', body });
+  t.same([res.status, await res.json()], [200, { message: 'Smart-contract verification started' }], 'the POST answers started');
+  await arrived(results);
+  await new Promise((r) => setTimeout(r, 200));
+  t.equal(results.length, 1, 'once');
+  const [result] = results as [{ status: string; errors: Record<string, string[]> }];
+  t.equal(result.status, 'error');
+  t.same(Object.keys(result.errors), ['files'], 'the field Blockscout names for a failure of a method that uploads files');
 });
