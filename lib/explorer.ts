@@ -32,7 +32,7 @@ import type { EtherscanQuery } from './etherscan/index.ts';
 import { answerEtherscan, answerLegacy, legacyAction } from './etherscan/index.ts';
 import type { ApiError } from './errors.ts';
 import { errorResponse } from './errors.ts';
-import type { JsonValue } from './json.ts';
+import type { JsonObject, JsonValue } from './json.ts';
 import { decodeBody } from './params/body.ts';
 import { decodeRequest } from './params/decode.ts';
 import type { RenderOptions } from './render/context.ts';
@@ -181,6 +181,12 @@ export function createExplorer(options: CreateExplorerOptions): LiveExplorer {
     return hub === undefined ? undefined : { hub, ...liveCaps };
   };
 
+  // an event for the subscribers of this process: a hub not made yet has none
+  const publisherOf =
+    (chainId: string) =>
+    (topic: string, event: string, payload: JsonObject): void =>
+      hubs.get(chainId)?.publish(topic, event, payload);
+
   function subscribe(topic: string, handler: (event: LiveEvent) => void, subscribeOptions: { readonly chainId?: string } = {}): () => void {
     const chainId = subscribeOptions.chainId ?? defaultChain;
     if (chainOf(chainId) === undefined) throw new Error(`subscribe: unknown chain ${chainId}`);
@@ -234,7 +240,19 @@ export function createExplorer(options: CreateExplorerOptions): LiveExplorer {
     if (E.isLeft(input)) return fromError(input.left);
     try {
       const live = endpoint.produces === 'text/event-stream' ? liveOf(request.chainId) : undefined;
-      const deps = { chain, ds: chain.store, chainId: request.chainId, chainIds, form: request.form ?? 'instance', render: renders.get(request.chainId) ?? render, now, ...csvLimit, ...(live === undefined ? {} : { live }) } as const;
+      const publish = methodOf(endpoint) === 'POST' && chain.feed !== undefined ? publisherOf(request.chainId) : undefined;
+      const deps = {
+        chain,
+        ds: chain.store,
+        chainId: request.chainId,
+        chainIds,
+        form: request.form ?? 'instance',
+        render: renders.get(request.chainId) ?? render,
+        now,
+        ...csvLimit,
+        ...(live === undefined ? {} : { live }),
+        ...(publish === undefined ? {} : { publish }),
+      } as const;
       const result = await endpoint.handler(deps)({ ...decoded.right, body: input.right })();
       if (E.isLeft(result)) return fromError(result.left);
       const body = result.right;

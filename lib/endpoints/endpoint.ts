@@ -9,7 +9,7 @@ import type * as t from 'io-ts';
 import type { ApiForm, ApiVersion, HttpMethod } from '../api.ts';
 import type { ChainConfig } from '../chain-config.ts';
 import type { ApiError } from '../errors.ts';
-import type { JsonValue } from '../json.ts';
+import type { JsonObject, JsonValue } from '../json.ts';
 import type { Decoded, ParamSpec } from '../params/decode.ts';
 import type { DataSource } from '../ports.ts';
 import type { RenderOptions } from '../render/context.ts';
@@ -32,6 +32,12 @@ export interface EndpointDeps {
   readonly now: () => number;
   /** the chain's live hub (a chain with a change feed): what `/events` streams */
   readonly live?: LiveDeps;
+  /**
+   * Tell the chain's live subscribers (socket, `/events`, `explorer.subscribe`) of this process
+   * an event no store write carries (a verification job's result); given to writes (POST) on
+   * chains with a change feed.
+   */
+  readonly publish?: (topic: string, event: string, payload: JsonObject) => void;
 }
 
 /** What live answers need: the chain's hub and the caps of a stream. */

@@ -23,6 +23,9 @@ import type { LicenseType } from '../contracts/records.ts';
 import type { Submission } from '../contracts/submit.ts';
 import { checkSubmittable, licenseTypeOf, submitVerification } from '../contracts/submit.ts';
 import type { Address } from '../domain/records.ts';
+import type { SettledJob } from '../live/verification.ts';
+import { verificationResult } from '../live/verification.ts';
+import type { EndpointDeps } from './endpoint.ts';
 import type { ApiError } from '../errors.ts';
 import { invalidParams } from '../errors.ts';
 
@@ -132,7 +135,7 @@ export async function answerVerification(
   chain: ChainConfig,
   address: Address,
   read: () => FormRead,
-  onError?: (error: unknown) => void,
+  live: { readonly publish?: EndpointDeps['publish']; readonly onError?: (error: unknown) => void } = {},
 ): Promise<E.Either<ApiError, { readonly message: string }>> {
   const checked = await checkSubmittable(chain, address);
   if (checked.kind === 'unavailable') return E.left({ kind: 'NotFound', message: checked.message });
@@ -141,7 +144,17 @@ export async function answerVerification(
   const form = read();
   if ('error' in form) return E.left(form.error);
   if ('message' in form) return E.right({ message: form.message });
-  const outcome = await submitVerification(chain, form.submission, onError === undefined ? {} : { onError });
+  const { publish, onError } = live;
+  const kind = form.submission.input.kind;
+  // the result goes to the subscribers of addresses:{h}, as Blockscout reports it (the POST only says "started")
+  const onSettled =
+    publish === undefined
+      ? undefined
+      : (job: SettledJob): void => {
+          const result = verificationResult(address, kind, job);
+          publish(result.topic, result.event, result.payload);
+        };
+  const outcome = await submitVerification(chain, form.submission, { ...(onError === undefined ? {} : { onError }), ...(onSettled === undefined ? {} : { onSettled }) });
   switch (outcome.kind) {
     case 'queued':
       return E.right({ message: STARTED });

@@ -69,8 +69,8 @@ export const verifyMultiPart = defineEndpoint({
   body: { codec: verificationBody(['compiler_version']), maxBytes: VERIFICATION_MAX_BODY_BYTES },
   response: VerificationMessage,
   handler:
-    ({ chain }) =>
+    ({ chain, publish }) =>
     ({ path, body }) =>
     () =>
-      answerVerification(chain, path.address_hash_param, () => read(path.address_hash_param, body)),
+      answerVerification(chain, path.address_hash_param, () => read(path.address_hash_param, body), publish === undefined ? {} : { publish }),
 });

@@ -39,8 +39,8 @@ export const verifyStandardInput = defineEndpoint({
   body: { codec: verificationBody(['compiler_version']), maxBytes: VERIFICATION_MAX_BODY_BYTES },
   response: VerificationMessage,
   handler:
-    ({ chain }) =>
+    ({ chain, publish }) =>
     ({ path, body }) =>
     () =>
-      answerVerification(chain, path.address_hash_param, () => read(path.address_hash_param, body)),
+      answerVerification(chain, path.address_hash_param, () => read(path.address_hash_param, body), publish === undefined ? {} : { publish }),
 });

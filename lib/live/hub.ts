@@ -5,6 +5,7 @@
  * `explorer.subscribe` share it (and the socket will).
  */
 import type { ChangeFeed } from '../feed/change.ts';
+import type { JsonObject } from '../json.ts';
 import type { DataSource } from '../ports.ts';
 import type { RenderOptions } from '../render/context.ts';
 import type { LiveEvent } from './events.ts';
@@ -17,6 +18,12 @@ export interface LiveHub {
   subscribe(topic: string, handler: LiveHandler): () => void;
   /** the events of these topics after data version `version`, oldest first; null: too old to replay */
   replay(version: number, topics: ReadonlySet<string>): Promise<readonly LiveEvent[] | null>;
+  /**
+   * Hand out an event that no store write carries (a verification job's result), after the
+   * changes already queued, to this hub's subscribers of `topic` only. It is not replayed: its
+   * version is the last change's the hub saw (0: none yet).
+   */
+  publish(topic: string, event: string, payload: JsonObject): void;
 }
 
 export function createLiveHub(ds: DataSource, feed: ChangeFeed, render: RenderOptions, onError: (error: unknown) => void = () => undefined): LiveHub {
@@ -25,19 +32,22 @@ export function createLiveHub(ds: DataSource, feed: ChangeFeed, render: RenderOp
   // changes are turned into events one after the other: events go out in version order
   let queue: Promise<void> = Promise.resolve();
   const wanted = (topic: string): boolean => handlers.has(topic);
+  let lastVersion = 0;
+  const hand = (event: LiveEvent): void => {
+    for (const h of [...(handlers.get(event.topic) ?? [])]) {
+      try {
+        h(event);
+      } catch (error) {
+        onError(error);
+      }
+    }
+  };
 
   const onChange = (change: Parameters<Parameters<ChangeFeed['subscribe']>[0]>[0]): void => {
     queue = queue.then(async () => {
+      lastVersion = Math.max(lastVersion, change.version);
       try {
-        for (const event of await eventsOfChange(ds, change, wanted, render)) {
-          for (const h of [...(handlers.get(event.topic) ?? [])]) {
-            try {
-              h(event);
-            } catch (error) {
-              onError(error);
-            }
-          }
-        }
+        for (const event of await eventsOfChange(ds, change, wanted, render)) hand(event);
       } catch (error) {
         onError(error);
       }
@@ -59,6 +69,10 @@ export function createLiveHub(ds: DataSource, feed: ChangeFeed, render: RenderOp
           stopFeed = null;
         }
       };
+    },
+    publish(topic, event, payload) {
+      if (!handlers.has(topic)) return;
+      queue = queue.then(() => hand({ topic, event, payload, version: lastVersion }));
     },
     async replay(version, topics) {
       const changes = await feed.since(version);

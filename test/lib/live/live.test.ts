@@ -2,7 +2,8 @@
  * Live topics: explorer.subscribe gets Blockscout's payloads equal to the API's answers, in
  * block order, each once; GET /api/v2/events streams them over plain HTTP (a new_block arrives
  * after a write; Last-Event-ID resumes from a data version; a bad topic is 422; an unknown
- * chain 404).
+ * chain 404). The hub's publish (events no write carries): to that topic's subscribers only,
+ * after the changes already queued, not replayed.
  */
 import http from 'node:http';
 import Koa from 'koa';
@@ -11,7 +12,7 @@ import { createMemoryStore } from '../../../adapters/memory/index.ts';
 import { buildFixtureChain } from '../../../fixture/index.ts';
 import { explorerMiddleware } from '../../../host/index.ts';
 import type { JsonObject, LiveEvent } from '../../../lib/index.ts';
-import { call, createExplorer } from '../../../lib/index.ts';
+import { call, createExplorer, createLiveHub } from '../../../lib/index.ts';
 import { listen } from '../../host/helpers.ts';
 
 const chain = buildFixtureChain();
@@ -134,4 +135,28 @@ t.test('GET /api/v2/events over HTTP', async (t) => {
   t.equal((await fetch(`${s.url}/api/v2/events`)).status, 422, 'no topics');
   t.equal((await fetch(`${s.url}/api/v2/events?topics=blocks:new_block,tokens:a,tokens:b,tokens:c`)).status, 422, 'more topics than the cap');
   t.equal((await fetch(`${s.url}/9/api/v2/events?topics=blocks:new_block&apikey=key-big`)).status, 404, 'an unknown chain');
+});
+
+t.test('hub.publish: to the topic\'s subscribers, after the queued changes, not replayed', async (t) => {
+  const store = createMemoryStore();
+  await store.writeBlocks(chain.bundles.slice(0, 5));
+  const hub = createLiveHub(store, store.feed, { ipfsGateway: 'https://ipfs.io/ipfs/' });
+  const topic = 'addresses:0x00000000000000000000000000000000000000c0';
+  hub.publish(topic, 'verification_result', { status: 'success' }); // nobody follows it: dropped
+  const order: string[] = [];
+  const heard: LiveEvent[] = [];
+  hub.subscribe('blocks:new_block', (e) => order.push(`${e.event} ${String((e.payload['block'] as JsonObject)['height'])}`));
+  hub.subscribe(topic, (e) => {
+    heard.push(e);
+    order.push(e.event);
+  });
+  await store.writeBlocks(chain.bundles.slice(5, 6));
+  hub.publish(topic, 'verification_result', { status: 'success' });
+  hub.publish('addresses:0x00000000000000000000000000000000000000c1', 'verification_result', { status: 'success' });
+  await settle(() => heard.length > 0);
+  await new Promise((r) => setTimeout(r, 50));
+  t.same(order, [`new_block ${chain.bundles[5]?.block.number}`, 'verification_result'], 'after the change queued before it; once');
+  t.strictSame(heard[0], { topic, event: 'verification_result', payload: { status: 'success' }, version: Number(await store.getDataVersion()) }, 'the version of the last change seen');
+  const replayed = await hub.replay(0, new Set([topic]));
+  t.same(replayed?.filter((e) => e.event === 'verification_result'), [], 'not replayed');
 });
