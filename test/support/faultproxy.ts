@@ -126,7 +126,14 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   // kinds taken in turn (from a seeded start), so a short run still sees each kind
   const turns = new Map<string, number>();
   /** the next kind of the list's rotation that fits */
+  // a kind whose turn came on a call it does not fit (a shuffle on a single request) is owed, and
+  // given at the next call it fits: every kind is injected however the calls are mixed
+  const owed = new Map<'http' | 'call', FaultKind[]>();
   const pick = (list: 'http' | 'call', fitting: readonly FaultKind[]): FaultKind => {
+    const debts = owed.get(list) ?? [];
+    owed.set(list, debts);
+    const due = debts.findIndex((k) => fitting.includes(k));
+    if (due >= 0) return debts.splice(due, 1)[0] as FaultKind;
     const all = list === 'http' ? HTTP_FAULTS : CALL_FAULTS;
     const turn = turns.get(list) ?? Math.floor(random() * all.length);
     for (let i = 0; i < all.length; i++) {
@@ -135,6 +142,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         turns.set(list, turn + i + 1);
         return k;
       }
+      if (!debts.includes(k)) debts.push(k);
     }
     return fitting[0] as FaultKind;
   };
