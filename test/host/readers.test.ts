@@ -5,10 +5,16 @@
  * `getsourcecode` on `/api`, the v1 form with a base URL and the v2 form with its `chainid`
  * parameter) and its multi-loader: the ABI solc made, the name, the compiler, the sources. A
  * contract nobody verified, an account and a bytecode twin of the verified contract: what each
- * loader makes of our answers, without throwing where it expects none.
+ * loader makes of our answers, without throwing where it expects none. And `@wagmi/cli`'s
+ * block-explorer plugin (`getabi`, its answer checked against its own schema: `"1"`/`"OK"` with
+ * the ABI as text, `"0"`/`"NOTOK"` with the reason) fetching the verified ABI, and throwing our
+ * reason for an unverified address, as it does for any explorer.
  */
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loaders } from '@shazow/whatsabi';
+import { blockExplorer } from '@wagmi/cli/plugins';
 import t from 'tap';
 import { getAddress } from 'viem';
 import { createMemoryContractStore, createMemoryStore } from '../../adapters/memory/index.ts';
@@ -121,4 +127,20 @@ t.test('MultiABILoader: Blockscout then Etherscan, as an app chains them', async
   t.same([contract.ok, contract.name, contract.abi], [true, 'Token', chain.token.abi], 'the first loader answers');
   const none = await multi.getContract(getAddress(COUNTER_ADDRESS));
   t.equal(none.ok, false, 'unverified by both: not ok, no throw');
+});
+
+t.test('@wagmi/cli block-explorer plugin: getabi', async (t) => {
+  // the plugin caches ABIs under ~/.wagmi-cli: a home of its own
+  const home = await mkdtemp(join(tmpdir(), 'scoutkit-wagmi-'));
+  const realHome = process.env['HOME'];
+  process.env['HOME'] = home;
+  t.teardown(async () => {
+    process.env['HOME'] = realHome;
+    await rm(home, { recursive: true, force: true });
+  });
+  const plugin = blockExplorer({ baseUrl: `${url}/api`, chainId: 1, cacheDuration: 0, contracts: [{ name: 'Token', address: token }] });
+  const contracts = await plugin.contracts();
+  t.same(contracts, [{ name: 'Token', address: token, abi: chain.token.abi }], 'the verified ABI, through its response schema');
+  const unverified = blockExplorer({ baseUrl: `${url}/api`, cacheDuration: 0, contracts: [{ name: 'Counter', address: getAddress(COUNTER_ADDRESS) }] });
+  await t.rejects(unverified.contracts(), { message: 'Contract source code not verified' }, 'unverified: our NOTOK passes its schema, it throws our reason');
 });
