@@ -142,5 +142,5 @@ t.test('@wagmi/cli block-explorer plugin: getabi', async (t) => {
   const contracts = await plugin.contracts();
   t.same(contracts, [{ name: 'Token', address: token, abi: chain.token.abi }], 'the verified ABI, through its response schema');
   const unverified = blockExplorer({ baseUrl: `${url}/api`, cacheDuration: 0, contracts: [{ name: 'Counter', address: getAddress(COUNTER_ADDRESS) }] });
-  await t.rejects(unverified.contracts(), { message: 'Contract source code not verified' }, 'unverified: our NOTOK passes its schema, it throws our reason');
+  await t.rejects(async () => unverified.contracts(), { message: 'Contract source code not verified' }, 'unverified: our NOTOK passes its schema, it throws our reason');
 });
