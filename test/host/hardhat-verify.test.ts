@@ -7,8 +7,9 @@
  * constructor arguments and indexed into SQLite, then `npx hardhat verify --network anvil
  * <address> <args>` runs with its Etherscan provider (`etherscan.customChains` pointed at our
  * `/api`, a key per network: with a single key hardhat-verify 2.1 sends
- * every chain to api.etherscan.io/v2 whatever customChains says) and with its Blockscout provider (which
- * always sends the key `api_key`). Each run ends in hardhat-verify's success line and the
+ * every chain to api.etherscan.io/v2 whatever customChains says) and a counter and a contract with
+ * immutables and a constructor argument with its Blockscout provider (which always sends the
+ * key `api_key`). Each run ends in hardhat-verify's success line and the
  * contract reads verified from `/api/v2/smart-contracts/{h}`; a second run on a verified
  * address answers "has already been verified".
  */
@@ -19,14 +20,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { decodeAbiParameters, keccak256 } from 'viem';
+import { decodeAbiParameters, encodeAbiParameters, keccak256 } from 'viem';
 import type { Hex } from 'viem';
 import { createSqlContractStore, openSqlStore } from '../../adapters/sql/index.ts';
 import { createSolcVerifier } from '../../adapters/solc/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
 import { runIndexCommand } from '../../host/commands/index.ts';
 import { createServer } from '../../host/index.ts';
-import { compilerDir, deploy, TOKEN, tokenArgs } from '../adapters/solc/fixture.ts';
+import { compilerDir, deploy, IMMUTABLES, TOKEN, tokenArgs } from '../adapters/solc/fixture.ts';
 import { COUNTER } from '../support/verification.ts';
 import { request } from './helpers.ts';
 
@@ -96,6 +97,7 @@ function hardhat(args: readonly string[], env: Record<string, string>): Promise<
 await mkdir(join(project, 'contracts'), { recursive: true });
 await writeFile(join(project, 'contracts', 'Token.sol'), TOKEN);
 await writeFile(join(project, 'contracts', 'Counter.sol'), COUNTER);
+await writeFile(join(project, 'contracts', 'Immutables.sol'), IMMUTABLES);
 await writeFile(join(project, 'hardhat.config.cjs'), CONFIG);
 await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'hh2-project', private: true }));
 // hardhat runs only from a project where it is installed: the repository's, linked
@@ -104,7 +106,9 @@ await fillCompilersCache();
 
 t.teardown(() => rm(root, { recursive: true, force: true }));
 
+const compileStarted = Date.now();
 const compiled = await hardhat(['compile'], { ANVIL_URL: 'http://127.0.0.1:1', SCOUTKIT_URL: apiUrl });
+const compileMs = Date.now() - compileStarted;
 if (compiled.code !== 0) throw new Error(`hardhat compile failed:\n${compiled.out}`);
 const artifact = async (name: string): Promise<string> =>
   (JSON.parse(await readFile(join(project, 'artifacts', 'contracts', `${name}.sol`, `${name}.json`), 'utf8')) as { bytecode: Hex }).bytecode.slice(2);
@@ -114,9 +118,10 @@ const anvil = await startAnvil();
 t.teardown(() => anvil.stop());
 const args = tokenArgs();
 const cliArgs = (decodeAbiParameters([{ type: 'string' }, { type: 'string' }, { type: 'uint256' }], args) as readonly [string, string, bigint]).map(String);
-// two contracts: the second would otherwise be the first's bytecode twin, verified already
+// a contract per run: a second Token would be the first's bytecode twin, verified already
 const token = await deploy(anvil.url, await artifact('Token'), args);
 const counter = await deploy(anvil.url, await artifact('Counter'));
+const immutables = await deploy(anvil.url, await artifact('Immutables'), encodeAbiParameters([{ type: 'uint256' }], [1234n]));
 if ((await runIndexCommand(['--rpc', anvil.url, '--db', db], { stdout: { write: () => {}, isTTY: false }, stderr: { write: () => {} } })) !== 0) throw new Error('scoutkit index failed');
 
 const dir = await compilerDir(['solc']);
@@ -142,22 +147,24 @@ async function verifiedAt(address: string): Promise<Record<string, unknown>> {
 }
 
 t.test('hardhat compile, offline, with the cache filled from npm', async (t) => {
-  t.equal(compiled.code, 0);
-  t.match(compiled.out, /Compiled 2 Solidity files successfully/);
+  t.equal(compiled.code, 0, 'exit 0');
+  t.match(compiled.out, /Compiled 3 Solidity files successfully/, "hardhat's success line");
+  t.comment(`hardhat compile (solc-js from the cache): ${compileMs} ms`);
 });
 
 for (const [provider, name, deployed, constructorArgs] of [
   ['etherscan', 'Token', token, cliArgs],
   ['blockscout', 'Counter', counter, []],
+  ['blockscout', 'Immutables', immutables, ['1234']],
 ] as const) {
-  t.test(`hardhat verify, ${provider} provider`, async (t) => {
+  t.test(`hardhat verify, ${provider} provider: ${name}`, async (t) => {
     const env = { ANVIL_URL: anvil.url, SCOUTKIT_URL: apiUrl, PROVIDER: provider };
     const startedAt = Date.now();
     const run = await hardhat(['verify', '--network', 'anvil', deployed.address, ...constructorArgs], env);
     t.comment(`hardhat verify (${provider}): ${Date.now() - startedAt} ms`);
     t.equal(run.code, 0, 'exit 0');
     t.match(run.out, new RegExp(`Successfully verified contract ${name} on the block explorer`), "hardhat-verify's success line");
-    t.match(await verifiedAt(deployed.address), { is_verified: true, is_fully_verified: true, name, file_path: `contracts/${name}.sol`, source_code: name === 'Token' ? TOKEN : COUNTER, compiler_version: `v${longVersion}` }, 'read back verified');
+    t.match(await verifiedAt(deployed.address), { is_verified: true, is_fully_verified: true, name, file_path: `contracts/${name}.sol`, source_code: { Token: TOKEN, Counter: COUNTER, Immutables: IMMUTABLES }[name], compiler_version: `v${longVersion}` }, 'read back verified');
     const again = await hardhat(['verify', '--network', 'anvil', deployed.address, ...constructorArgs], env);
     t.equal(again.code, 0, 'a second run: exit 0');
     t.match(again.out, /has already been verified on the block explorer/, 'a second run: already verified (getsourcecode read back)');
