@@ -6,9 +6,10 @@
  */
 import t from 'tap';
 import type { Address, Hash, Hex, ProxyRecord } from '../../lib/domain/records.ts';
-import { createMemoryStore } from '../../adapters/memory/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
+import { proxyAt } from '../../lib/proxy/history.ts';
 import { PROXY_SLOTS } from '../../lib/proxy/slots.ts';
+import { storeFactories } from '../support/stores.ts';
 import { DEV_ACCOUNT0, indexerFor, recordingSink, rpc, toHex } from './helpers.ts';
 
 t.setTimeout(60_000);
@@ -42,31 +43,49 @@ async function mined(url: string, tx: Record<string, unknown>): Promise<{ transa
 
 t.test('an EIP-1967 proxy upgraded twice and an EIP-1167 clone, from the prestate diffs and created code', async (t) => {
   const anvil = await startAnvil();
-  const store = createMemoryStore();
   t.teardown(() => anvil.stop());
 
   const deploy = await mined(anvil.url, { data: PROXY_INIT });
   const proxy = deploy.contractAddress as Address;
   const upgrades = [await mined(anvil.url, { to: proxy, data: `0x${word(IMPLS[1])}` }), await mined(anvil.url, { to: proxy, data: `0x${word(IMPLS[2])}` })];
   const cloned = await mined(anvil.url, { data: CLONE_INIT });
+  const clone = cloned.contractAddress as Address;
   t.equal(
     ((await rpc(anvil.url, 'eth_getStorageAt', [proxy, PROXY_SLOTS.eip1967, 'latest'])) as string).toLowerCase(),
     `0x${word(IMPLS[2])}`,
     'the node agrees the proxy points at the last implementation',
   );
-
-  const sink = recordingSink(store);
-  await indexerFor(anvil.url, sink).run();
-  const seen = sink.bundles.flatMap((b) => b.proxies ?? []);
+  const blocks = [deploy, ...upgrades].map((r) => Number(r.blockNumber));
   const row = (r: ProxyRecord) => [r.proxy, r.type, r.implementations, r.blockNumber, r.transactionHash];
-  t.same(seen.map(row), [
-    [proxy, 'eip1967', [IMPLS[0]], Number(deploy.blockNumber), deploy.transactionHash],
-    [proxy, 'eip1967', [IMPLS[1]], Number(upgrades[0]?.blockNumber), upgrades[0]?.transactionHash],
-    [proxy, 'eip1967', [IMPLS[2]], Number(upgrades[1]?.blockNumber), upgrades[1]?.transactionHash],
-    [cloned.contractAddress, 'eip1167', [IMPLS[2]], Number(cloned.blockNumber), cloned.transactionHash],
-  ]);
+  const expected = [
+    [proxy, 'eip1967', [IMPLS[0]], blocks[0], deploy.transactionHash],
+    [proxy, 'eip1967', [IMPLS[1]], blocks[1], upgrades[0]?.transactionHash],
+    [proxy, 'eip1967', [IMPLS[2]], blocks[2], upgrades[1]?.transactionHash],
+    [clone, 'eip1167', [IMPLS[2]], Number(cloned.blockNumber), cloned.transactionHash],
+  ];
 
-  await sink.rollbackAbove(Number(upgrades[0]?.blockNumber));
-  const last = sink.bundles.flatMap((b) => b.proxies ?? []).at(-1);
-  t.same(last?.implementations, [IMPLS[1]], 'rolled back across the second upgrade: the first upgrade is the last change');
+  for (const factory of await storeFactories()) {
+    await t.test(factory.name, async (t) => {
+      const store = await factory.open();
+      t.teardown(() => store.close());
+      const sink = recordingSink(store);
+      await indexerFor(anvil.url, sink).run();
+      t.same(sink.bundles.flatMap((b) => b.proxies ?? []).map(row), expected, 'each change in the bundle of its block, at its transaction');
+
+      const history = await store.getProxyHistory([clone, proxy, proxy, DEV_ACCOUNT0 as Address]);
+      t.same(history.map(row), expected, 'stored with history, oldest first');
+      t.same(proxyAt(history, proxy)?.implementations, [IMPLS[2]], 'the current implementation');
+      for (const [i, n] of blocks.entries()) t.same(proxyAt(history, proxy, n)?.implementations, [IMPLS[i]], `the implementation at block ${n}`);
+      t.equal(proxyAt(history, proxy, (blocks[0] ?? 0) - 1), null, 'not a proxy before its deployment');
+      t.same(proxyAt(history, clone)?.type, 'eip1167');
+
+      await store.rollbackAbove(blocks[1] ?? 0);
+      const rolled = await store.getProxyHistory([proxy, clone]);
+      t.same(rolled.map(row), expected.slice(0, 2), 'a rollback across the second upgrade drops it');
+      t.same(proxyAt(rolled, proxy)?.implementations, [IMPLS[1]], 'the first upgrade is current again');
+
+      await indexerFor(anvil.url, store).run();
+      t.same((await store.getProxyHistory([proxy, clone])).map(row), expected, 're-indexed: the same history again');
+    });
+  }
 });
