@@ -67,8 +67,8 @@ export interface DecodeContext {
   readonly tokens?: ReadonlyMap<Address, TokenRecord>;
   /**
    * The ABIs of the implementations a proxy at `address` delegates to at `block`, tried after its
-   * own. The hook for proxy detection (issue 29 item 3): no render context fills it yet, so no
-   * proxy is followed.
+   * own. The render context fills it from the proxies the indexer saw (lib/proxy/view.ts): the
+   * implementation in force at the end of `block` (null: the latest).
    */
   readonly implementations?: (address: Address, block: number | null) => readonly AbiIndex[];
 }

@@ -2,9 +2,19 @@
  * Proxies seen by the indexer from the data it already reads, end to end over JSON-RPC against
  * anvil: a hand-assembled EIP-1967 proxy (its constructor writes the implementation slot; any
  * 32-byte call writes a new one) upgraded twice, and an EIP-1167 clone. Each change is in the
- * bundle of its block, at its transaction; a rollback drops the bundles above it.
+ * bundle of its block, at its transaction, and stored with history; a rollback drops what came
+ * after it. Served: `proxy_type` and `implementations` on /addresses/{h}, /smart-contracts/{h} and
+ * embedded address objects, getsourcecode's proxy keys, and each call decoded with the verified
+ * ABI of the implementation in force at its block — over every store, validated against the
+ * official documents and ours.
  */
 import t from 'tap';
+import { getAddress } from 'viem';
+import type { ChainConfig } from '../../lib/index.ts';
+import { createExplorer, saveVerifiedContract, toJson } from '../../lib/index.ts';
+import { contractStoreBeside } from '../support/contracts.ts';
+import { officialSpecs, validateResponse } from '../support/openapi.ts';
+import { validatingExplorer } from '../support/openapiOurs.ts';
 import type { Address, Hash, Hex, ProxyRecord } from '../../lib/domain/records.ts';
 import { startAnvil } from '../../demo/anvil.ts';
 import { proxyAt } from '../../lib/proxy/history.ts';
@@ -25,7 +35,10 @@ function deployer(prefix: string, runtime: string): Hex {
   return `0x${prefix}60${byte(len)}8060${byte(offset)}5f395ff3${runtime}` as Hex;
 }
 /** EIP-1967 proxy: constructor SSTOREs the first implementation; runtime: PUSH0 CALLDATALOAD PUSH32 slot SSTORE STOP */
-const PROXY_INIT = deployer(`7f${word(IMPLS[0])}7f${PROXY_SLOTS.eip1967.slice(2)}55`, `5f357f${PROXY_SLOTS.eip1967.slice(2)}5500`);
+/** runtime: a 32-byte call writes the slot (an upgrade); any other call stops */
+const proxyRuntime = `3660201460085700${'5b'}5f357f${PROXY_SLOTS.eip1967.slice(2)}5500`;
+const proxyInit = (first: string): Hex => deployer(`7f${word(first)}7f${PROXY_SLOTS.eip1967.slice(2)}55`, proxyRuntime);
+const PROXY_INIT = proxyInit(IMPLS[0]);
 const CLONE_INIT = deployer('', `363d3d373d3d3d363d73${IMPLS[2].slice(2)}5af43d82803e903d91602b57fd5bf3`);
 
 async function mined(url: string, tx: Record<string, unknown>): Promise<{ transactionHash: Hash; blockNumber: Hex; contractAddress: Address | null }> {
@@ -86,6 +99,79 @@ t.test('an EIP-1967 proxy upgraded twice and an EIP-1167 clone, from the prestat
 
       await indexerFor(anvil.url, store).run();
       t.same((await store.getProxyHistory([proxy, clone])).map(row), expected, 're-indexed: the same history again');
+    });
+  }
+});
+
+const storeAbi = (param: string) => [{ type: 'function', name: 'store', stateMutability: 'nonpayable', inputs: [{ name: param, type: 'uint256', internalType: 'uint256' }], outputs: [] }];
+const PARAMS = ['first', 'second', 'third'] as const;
+
+t.test('served: proxy fields, getsourcecode, decoding with the implementation of each block', async (t) => {
+  const anvil = await startAnvil();
+  t.teardown(() => anvil.stop());
+  const specs = await officialSpecs();
+  // three implementations with distinct code (no bytecode twins), the same selector, other parameter names
+  const impls: Address[] = [];
+  for (const n of [1, 2, 3]) impls.push((await mined(anvil.url, { data: deployer('', `60${byte(n)}00`) })).contractAddress as Address);
+  const proxy = (await mined(anvil.url, { data: proxyInit(impls[0] as string) })).contractAddress as Address;
+  const store = (x: number): Hex => `0x6057361d${word(`0x${x.toString(16)}`)}` as Hex;
+  const calls: Hash[] = [];
+  calls.push((await mined(anvil.url, { to: proxy, data: store(1) })).transactionHash);
+  await mined(anvil.url, { to: proxy, data: `0x${word(impls[1] as string)}` });
+  calls.push((await mined(anvil.url, { to: proxy, data: store(2) })).transactionHash);
+  await mined(anvil.url, { to: proxy, data: `0x${word(impls[2] as string)}` });
+  calls.push((await mined(anvil.url, { to: proxy, data: store(3) })).transactionHash);
+  const clone = (await mined(anvil.url, { data: deployer('', `363d3d373d3d3d363d73${(impls[0] as string).slice(2)}5af43d82803e903d91602b57fd5bf3`) })).contractAddress as Address;
+
+  for (const factory of await storeFactories()) {
+    await t.test(factory.name, async (t) => {
+      const ds = await factory.open();
+      t.teardown(() => ds.close());
+      await indexerFor(anvil.url, ds).run();
+      const chain: ChainConfig = { store: ds, contracts: contractStoreBeside(ds) };
+      const codes = new Map((await ds.getContracts(impls)).map((c) => [c.address, c.deployedBytecode]));
+      for (const [i, a] of impls.entries()) {
+        const param = PARAMS[i] as string;
+        await saveVerifiedContract(chain, { address: a, deployedBytecode: codes.get(a) as Hex, name: `Impl_${param}`, compilerVersion: 'v0.8.24+commit.e11b9ed9', optimizationEnabled: false, filePath: 'Impl.sol', sources: { 'Impl.sol': '' }, abi: storeAbi(param) });
+      }
+      const { explorer: ex, failures, validated } = validatingExplorer(createExplorer({ chains: { '1': chain } }));
+      const get = async (path: string, query: Record<string, string> = {}) => JSON.parse(toJson((await ex.handle({ path, query })).body)) as Record<string, unknown>;
+      const official = (template: string, body: unknown, what: string): void => {
+        if (specs !== null) t.same(validateResponse(specs, 'instance', template, 200, body), [], `${what}: the official document`);
+      };
+      const current = [{ address_hash: getAddress(impls[2] as string), name: 'Impl_third' }];
+
+      const address = await get(`/api/v2/addresses/${proxy}`);
+      t.same([address['proxy_type'], address['implementations']], ['eip1967', current], '/addresses/{proxy}: eip1967, the current implementation, named once verified');
+      official('/addresses/{address_hash_param}', address, 'address');
+      const contract = await get(`/api/v2/smart-contracts/${proxy}`);
+      t.same([contract['proxy_type'], contract['implementations']], ['eip1967', current], '/smart-contracts/{proxy}');
+      official('/smart-contracts/{address_hash_param}', contract, 'smart contract');
+      const cloneBody = await get(`/api/v2/addresses/${clone}`);
+      t.same([cloneBody['proxy_type'], cloneBody['implementations']], ['eip1167', [{ address_hash: getAddress(impls[0] as string), name: 'Impl_first' }]], 'an EIP-1167 clone');
+      const plain = await get(`/api/v2/addresses/${impls[0]}`);
+      t.same([plain['proxy_type'], plain['implementations']], [null, []], 'no proxy: null and []');
+
+      for (const [i, hash] of calls.entries()) {
+        const tx = await get(`/api/v2/transactions/${hash}`);
+        const decoded = tx['decoded_input'] as { method_call?: string } | null;
+        t.equal(decoded?.method_call, `store(uint256 ${PARAMS[i]})`, `call ${i + 1}: decoded with the implementation of its block`);
+        const to = tx['to'] as Record<string, unknown>;
+        t.same([to['proxy_type'], to['implementations']], ['eip1967', current], `call ${i + 1}: the embedded address object`);
+        official('/transactions/{transaction_hash_param}', tx, `transaction ${i + 1}`);
+      }
+      const list = await get(`/api/v2/addresses/${proxy}/transactions`);
+      const methods = (list['items'] as { hash: string; method: string | null }[]).filter((x) => calls.includes(x.hash as Hash)).map((x) => x.method);
+      t.same(methods, ['store', 'store', 'store'], 'the list names the method');
+
+      const source = await get('/api', { module: 'contract', action: 'getsourcecode', address: proxy });
+      const item = (source['result'] as Record<string, unknown>[])[0] ?? {};
+      t.same(
+        [item['IsProxy'], item['ImplementationAddress'], item['ImplementationAddresses'], item['Proxy'], item['Implementation'], item['ContractName']],
+        ['true', impls[2], [impls[2]], '1', impls[2], 'Impl_third'],
+        'getsourcecode: an unverified proxy is described by its single implementation',
+      );
+      t.same(failures, [], `every answer validates against our document (${validated()} answers)`);
     });
   }
 });
