@@ -2,7 +2,8 @@
  * Proxies' implementation changes as the indexer sees them in the prestate diffs' storage writes
  * and created code (lib/proxy/detect.ts): one row per proxy and transaction, with history, so the
  * implementation at any block is answerable. Rows carry block_hash (rollback, idempotence).
- * A store indexed before this migration has no rows: re-index the blocks (`--from`) to fill it.
+ * A store indexed before this migration has no rows: re-index it (`scoutkit index --reset`); the
+ * state changes it kept hold no storage writes to derive them from.
  */
 import type { Knex } from 'knex';
 
