@@ -9,7 +9,9 @@
  * official documents and ours.
  */
 import t from 'tap';
-import { getAddress } from 'viem';
+import { createPublicClient, createWalletClient, getAddress, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
 import type { ChainConfig } from '../../lib/index.ts';
 import { createExplorer, saveVerifiedContract, toJson } from '../../lib/index.ts';
 import { contractStoreBeside } from '../support/contracts.ts';
@@ -172,6 +174,37 @@ t.test('served: proxy fields, getsourcecode, decoding with the implementation of
         'getsourcecode: an unverified proxy is described by its single implementation',
       );
       t.same(failures, [], `every answer validates against our document (${validated()} answers)`);
+    });
+  }
+});
+
+t.test('an EIP-7702 delegation, from the code the authorization sets (prestate diff)', async (t) => {
+  const anvil = await startAnvil();
+  t.teardown(() => anvil.stop());
+  // anvil's second and first dev accounts: the delegating EOA and the sponsor sending the type-4 transaction
+  const eoa = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+  const sponsor = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+  const wallet = createWalletClient({ account: sponsor, chain: foundry, transport: http(anvil.url) });
+  const authorization = await wallet.signAuthorization({ account: eoa, contractAddress: IMPLS[1] });
+  const hash = await wallet.sendTransaction({ authorizationList: [authorization], to: eoa.address, data: '0x' });
+  const receipt = await createPublicClient({ chain: foundry, transport: http(anvil.url) }).waitForTransactionReceipt({ hash });
+  const delegator = eoa.address.toLowerCase() as Address;
+
+  for (const factory of await storeFactories()) {
+    await t.test(factory.name, async (t) => {
+      const ds = await factory.open();
+      t.teardown(() => ds.close());
+      await indexerFor(anvil.url, ds).run();
+      const history = await ds.getProxyHistory([delegator]);
+      t.same(
+        history.map((r) => [r.proxy, r.type, r.implementations, r.blockNumber, r.transactionHash]),
+        [[delegator, 'eip7702', [IMPLS[1]], Number(receipt.blockNumber), hash]],
+        'the delegation, at its transaction',
+      );
+      const { explorer: ex, failures } = validatingExplorer(createExplorer({ chains: { '1': { store: ds } } }));
+      const body = JSON.parse(toJson((await ex.handle({ path: `/api/v2/addresses/${delegator}`, query: {} })).body)) as Record<string, unknown>;
+      t.same([body['proxy_type'], body['implementations']], ['eip7702', [{ address_hash: getAddress(IMPLS[1]), name: null }]], '/addresses/{eoa}: eip7702, the delegate (unverified: no name)');
+      t.same(failures, [], 'validates against our document');
     });
   }
 });
