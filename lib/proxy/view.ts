@@ -36,10 +36,14 @@ export async function loadProxyView(ds: DataSource, store: ContractStore | undef
   return { proxies, implementationsVerified };
 }
 
-/** The change in force for `address` at `block` (null: latest), or null when it is no proxy then. */
-export function proxyOf(view: Partial<ProxyView>, address: Address, block: number | null = null): ProxyRecord | null {
+/**
+ * The change in force for `address` when transaction `transactionIndex` of `block` starts (a
+ * null block: the latest; a null index: the end of the block), or null when it is no proxy then.
+ */
+export function proxyOf(view: Partial<ProxyView>, address: Address, block: number | null = null, transactionIndex: number | null = null): ProxyRecord | null {
   const history = view.proxies?.get(address);
-  return history === undefined ? null : proxyAt(history, address, block ?? undefined);
+  if (history === undefined) return null;
+  return block === null ? proxyAt(history, address) : proxyAt(history, address, block, transactionIndex === null ? undefined : transactionIndex - 1);
 }
 
 /** Blockscout's `proxy_type` and `implementations` (`[{address_hash, name}]`, the name once verified) of an address, now. */
@@ -53,9 +57,9 @@ export function proxyFields(view: Partial<ProxyView>, address: Address): { proxy
 }
 
 /** DecodeContext.implementations: the verified ABIs of the implementations a proxy delegates to at a block. */
-export function implementationAbis(view: ProxyView): (address: Address, block: number | null) => readonly AbiIndex[] {
-  return (address, block) => {
-    const current = proxyOf(view, address, block);
+export function implementationAbis(view: ProxyView): (address: Address, block: number | null, transactionIndex: number | null) => readonly AbiIndex[] {
+  return (address, block, transactionIndex) => {
+    const current = proxyOf(view, address, block, transactionIndex);
     if (current === null) return [];
     const out: AbiIndex[] = [];
     for (const a of current.implementations) {

@@ -35,7 +35,7 @@ export interface RenderContext extends RenderOptions {
   /** the verified contract each of their implementations runs */
   readonly implementationsVerified?: ReadonlyMap<Address, AddressVerification>;
   /** DecodeContext.implementations: a proxy's implementations' verified ABIs at a block */
-  readonly implementations?: (address: Address, block: number | null) => readonly AbiIndex[];
+  readonly implementations?: (address: Address, block: number | null, transactionIndex: number | null) => readonly AbiIndex[];
 }
 
 export const instanceKey = (k: TokenInstanceKey): string => `${k.tokenAddress}:${k.tokenId}`;

@@ -124,6 +124,15 @@ t.test('served: proxy fields, getsourcecode, decoding with the implementation of
   await mined(anvil.url, { to: proxy, data: `0x${word(impls[2] as string)}` });
   calls.push((await mined(anvil.url, { to: proxy, data: store(3) })).transactionHash);
   const clone = (await mined(anvil.url, { data: deployer('', `363d3d373d3d3d363d73${(impls[0] as string).slice(2)}5af43d82803e903d91602b57fd5bf3`) })).contractAddress as Address;
+  // a second proxy upgraded between two calls of one block: each call decodes with the implementation in force when it starts
+  const proxy2 = (await mined(anvil.url, { data: proxyInit(impls[1] as string) })).contractAddress as Address;
+  await rpc(anvil.url, 'evm_setAutomine', [false]);
+  const send = async (data: Hex): Promise<Hash> => (await rpc(anvil.url, 'eth_sendTransaction', [{ from: DEV_ACCOUNT0, to: proxy2, gas: toHex(200_000), data }])) as Hash;
+  const sameBlock = [await send(store(4)), await send(`0x${word(impls[2] as string)}` as Hex), await send(store(5))];
+  await rpc(anvil.url, 'evm_mine', []);
+  await rpc(anvil.url, 'evm_setAutomine', [true]);
+  const sameBlockReceipts = await Promise.all(sameBlock.map((h) => rpc(anvil.url, 'eth_getTransactionReceipt', [h]) as Promise<{ blockNumber: Hex; transactionIndex: Hex }>));
+  t.same(new Set(sameBlockReceipts.map((r) => r.blockNumber)).size, 1, 'the three transactions share a block');
 
   for (const factory of await storeFactories()) {
     await t.test(factory.name, async (t) => {
@@ -161,6 +170,10 @@ t.test('served: proxy fields, getsourcecode, decoding with the implementation of
         const to = tx['to'] as Record<string, unknown>;
         t.same([to['proxy_type'], to['implementations']], ['eip1967', current], `call ${i + 1}: the embedded address object`);
         official('/transactions/{transaction_hash_param}', tx, `transaction ${i + 1}`);
+      }
+      for (const [hash, param] of [[sameBlock[0], 'second'], [sameBlock[2], 'third']] as const) {
+        const tx = await get(`/api/v2/transactions/${hash}`);
+        t.equal((tx['decoded_input'] as { method_call?: string } | null)?.method_call, `store(uint256 ${param})`, `an upgrade inside the block: the call decodes with ${param}`);
       }
       const list = await get(`/api/v2/addresses/${proxy}/transactions`);
       const methods = (list['items'] as { hash: string; method: string | null }[]).filter((x) => calls.includes(x.hash as Hash)).map((x) => x.method);
