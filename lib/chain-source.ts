@@ -110,6 +110,8 @@ export interface AccountState {
   readonly balance?: bigint;
   readonly nonce?: number;
   readonly code?: Hex;
+  /** storage slots the tracer reports (slot → 32-byte value); absent = none reported */
+  readonly storage?: ReadonlyMap<Hash, Hash>;
 }
 
 /** prestateTracer diffMode for one transaction: touched accounts before, changed fields after. */

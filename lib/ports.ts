@@ -20,6 +20,7 @@ import type {
   BlockRecord,
   CoinBalanceRecord,
   ContractCodeRecord,
+  ProxyRecord,
   Hash,
   Hex,
   InternalTransactionRecord,
@@ -540,6 +541,12 @@ export interface DataSource {
   getTransactionTrace(transactionHash: Hash): Promise<readonly TraceFrameRecord[]>;
   /** Batch lookup of created contracts (each address's latest creation); missing addresses absent. */
   getContracts(addresses: readonly Address[]): Promise<readonly ContractCodeRecord[]>;
+  /**
+   * Batch lookup of proxies' implementation changes (lib/proxy/detect.ts), every change of each
+   * address, oldest first (block, transaction index); lib/proxy/history.ts picks the one in force
+   * at a block. Addresses that are no proxy have none.
+   */
+  getProxyHistory(addresses: readonly Address[]): Promise<readonly ProxyRecord[]>;
   listContracts(filter: ContractFilter, page: Page<ContractCursor>): Promise<readonly ContractCodeRecord[]>;
   /**
    * How many creations match: all of them from a kept counter, or those at or after a unix time by

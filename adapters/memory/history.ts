@@ -52,6 +52,11 @@ export class HistoryTable<V> {
     return best;
   }
 
+  /** Every entry of `key`, in insertion order. */
+  entries(key: string): readonly Entry<V>[] {
+    return this.byKey.get(key) ?? [];
+  }
+
   current(key: string): V | undefined {
     return this.latest(key)?.value;
   }

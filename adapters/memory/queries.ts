@@ -10,6 +10,7 @@ import { blockQueries } from './queries/blocks.ts';
 import { coinBalanceQueries } from './queries/coinBalances.ts';
 import type { MemoryReadContext } from './queries/context.ts';
 import { contractQueries } from './queries/contracts.ts';
+import { proxyQueries } from './queries/proxies.ts';
 import { internalTransactionQueries } from './queries/internalTransactions.ts';
 import { logQueries } from './queries/logs.ts';
 import { stateChangeQueries } from './queries/stateChanges.ts';
@@ -50,5 +51,6 @@ export function createReader(s: State): VersionedDataSource {
     ...stateChangeQueries(c),
     ...traceQueries(c),
     ...contractQueries(c),
+    ...proxyQueries(c),
   };
 }

@@ -14,6 +14,7 @@ import type {
   AddressRecord,
   CoinBalanceRecord,
   ContractCodeRecord,
+  ProxyRecord,
   Hash,
   TokenBalanceRecord,
   TokenInstanceWrite,
@@ -76,6 +77,8 @@ export class State {
   readonly counters = new CounterTable();
   /** address → created-contract history (the latest creation is current) */
   readonly contracts = new HistoryTable<ContractCodeRecord>();
+  /** proxy implementation changes by proxy address (lib/proxy/detect.ts) */
+  readonly proxies = new HistoryTable<ProxyRecord>();
   /** transaction hash → its callTracer frames, index ASC */
   readonly framesByTx = new Map<Hash, readonly TraceFrameRecord[]>();
 
@@ -136,6 +139,7 @@ export class State {
     for (const c of bundle.contractCodes ?? []) {
       this.contracts.add(c.address, { value: c, ...at(c.blockNumber) });
     }
+    for (const p of bundle.proxies ?? []) this.proxies.add(p.proxy, { value: p, ...at(p.blockNumber) });
     const frames = new Map<Hash, TraceFrameRecord[]>();
     for (const f of bundle.traceFrames ?? []) {
       const list = frames.get(f.transactionHash);
@@ -196,6 +200,7 @@ export class State {
     for (const c of bundle.contractCodes ?? []) {
       this.contracts.removeBlock(c.address, hash);
     }
+    for (const p of bundle.proxies ?? []) this.proxies.removeBlock(p.proxy, hash);
     for (const f of bundle.traceFrames ?? []) this.framesByTx.delete(f.transactionHash);
   }
 

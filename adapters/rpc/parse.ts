@@ -197,10 +197,17 @@ function parseAccounts(v: unknown, what: string): Map<Address, AccountState> {
   const out = new Map<Address, AccountState>();
   for (const [address, raw] of Object.entries(obj(v ?? {}, what))) {
     const a = obj(raw, `${what}.${address}`);
-    const state: { balance?: bigint; nonce?: number; code?: Hex } = {};
+    const state: { balance?: bigint; nonce?: number; code?: Hex; storage?: Map<Hash, Hash> } = {};
     if (a.balance !== undefined && a.balance !== null) state.balance = big(a.balance, `${what}.${address}.balance`);
     if (a.nonce !== undefined && a.nonce !== null) state.nonce = num(a.nonce, `${what}.${address}.nonce`);
     if (typeof a.code === 'string') state.code = hex(a.code, `${what}.${address}.code`);
+    if (a.storage !== undefined && a.storage !== null) {
+      const storage = new Map<Hash, Hash>();
+      for (const [slot, value] of Object.entries(obj(a.storage, `${what}.${address}.storage`))) {
+        storage.set(hex(slot, `${what}.${address}.storage slot`).toLowerCase() as Hash, hex(value, `${what}.${address}.storage.${slot}`).toLowerCase() as Hash);
+      }
+      state.storage = storage;
+    }
     out.set(hex(address, `${what} address`), state);
   }
   return out;

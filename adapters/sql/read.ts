@@ -28,6 +28,7 @@ import { listTokens } from './queries/listTokens.ts';
 import { getBlock } from './queries/getBlock.ts';
 import { getCoinBalance } from './queries/getCoinBalance.ts';
 import { getContracts } from './queries/getContracts.ts';
+import { getProxyHistory } from './queries/getProxyHistory.ts';
 import { getDataVersion } from './queries/getDataVersion.ts';
 import { getHighestBlockNumber } from './queries/getHighestBlockNumber.ts';
 import { getTransaction } from './queries/getTransaction.ts';
@@ -96,6 +97,7 @@ export function createSqlReader(knex: Knex, d: Dialect): Omit<VersionedDataSourc
     listContractActivity: (filter, page) => listContractActivity(c, filter, page),
     getTransactionTrace: (transactionHash) => getTransactionTrace(c, transactionHash),
     getContracts: (addresses) => getContracts(c, addresses),
+    getProxyHistory: (addresses) => getProxyHistory(c, addresses),
     listContracts: (filter, page) => listContracts(c, filter, page),
     countContracts: (filter) => countContracts(c, filter),
   };

@@ -3,6 +3,7 @@
  * (and narrowed from `unknown`) on the way back.
  */
 import type {
+  Address,
   AddressRecord,
   BlockRecord,
   ContractCodeRecord,
@@ -10,6 +11,8 @@ import type {
   Hex,
   InternalTransactionRecord,
   LogRecord,
+  ProxyRecord,
+  ProxyType,
   StateChangeRecord,
   TokenRecord,
   TokenTransferRecord,
@@ -505,6 +508,30 @@ export function contractRow(c: ContractCodeRecord): WriteRow {
     creator: c.creator,
     deployed_bytecode: c.deployedBytecode,
     creation_bytecode: c.creationBytecode,
+  };
+}
+export function proxyRow(blockHash: Hash, p: ProxyRecord): WriteRow {
+  return {
+    block_hash: blockHash,
+    block_number: p.blockNumber,
+    transaction_hash: p.transactionHash,
+    transaction_index: p.transactionIndex,
+    proxy: p.proxy,
+    proxy_type: p.type,
+    implementations: p.implementations.join(','),
+    beacon: p.beacon,
+  };
+}
+export function toProxy(r: Row): ProxyRecord {
+  const implementations = str(r, 'implementations');
+  return {
+    proxy: hex(r, 'proxy'),
+    type: str(r, 'proxy_type') as ProxyType,
+    implementations: implementations === '' ? [] : (implementations.split(',') as Address[]),
+    beacon: hexOrNull(r, 'beacon'),
+    blockNumber: num(r, 'block_number'),
+    transactionHash: hex(r, 'transaction_hash'),
+    transactionIndex: num(r, 'transaction_index'),
   };
 }
 export function toContract(r: Row): ContractCodeRecord {

@@ -13,17 +13,12 @@ import type { RpcNode } from '../rpc/node.ts';
 import type { VerificationJob as StoredJob } from './records.ts';
 import { verifiedByAddress } from './lookup.ts';
 import { newJobUid, STALE_JOB_MS } from './submit.ts';
+import { IMPLEMENTATION_SELECTOR, PROXY_SLOTS } from '../proxy/slots.ts';
 
 /** The input hash of a proxy check (one job per proxy address, re-run when checked again after it settled). */
 export const PROXY_CHECK_INPUT: Hash = keccak256(stringToHex('scoutkit:proxy-implementation'));
 
-const SLOTS = {
-  eip1967: '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc',
-  eip1822: '0xc5f16f0fcc639fa48a6947836d9850f504798523bf8c9a3a87d5876cf622bcf7',
-  beacon: '0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50',
-  eip1967Oz: '0x7050c9e0f4ca769c69bd3a8ef740bc37934f8e2c036e5a723fd8ee048ed3f8c3',
-} as const;
-const IMPLEMENTATION_SELECTOR = '0x5c60da1b';
+const SLOTS = PROXY_SLOTS;
 
 export type ProxyCheckOutcome =
   | { readonly kind: 'queued'; readonly job: StoredJob }

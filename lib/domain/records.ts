@@ -344,6 +344,22 @@ export interface TraceFrameRecord {
 }
 
 /** Everything one block brings; the unit the DataSink writes. */
+/** Blockscout's `proxy_type` names for the proxy kinds the indexer recognizes. */
+export type ProxyType = 'eip1167' | 'minimal_proxy' | 'eip7702' | 'master_copy' | 'eip1967' | 'eip1822' | 'eip1967_beacon' | 'eip1967_oz';
+
+/** A proxy's implementation as set by one transaction (lib/proxy/detect.ts). */
+export interface ProxyRecord {
+  readonly proxy: Address;
+  readonly type: ProxyType;
+  /** empty: the proxy points nowhere from this transaction on (slot cleared, delegation revoked), or a beacon */
+  readonly implementations: readonly Address[];
+  /** the beacon, for `eip1967_beacon` (its `implementation()` is a call's answer, not indexed data) */
+  readonly beacon: Address | null;
+  readonly blockNumber: number;
+  readonly transactionHash: Hash;
+  readonly transactionIndex: number;
+}
+
 export interface BlockBundle {
   readonly block: BlockRecord;
   readonly transactions: readonly TransactionRecord[];
@@ -363,4 +379,6 @@ export interface BlockBundle {
   readonly contractCodes?: readonly ContractCodeRecord[];
   /** callTracer frames of this block's transactions (optional: absent = the node gave none) */
   readonly traceFrames?: readonly TraceFrameRecord[];
+  /** proxy implementations set in this block, in transaction order (optional: absent = none) */
+  readonly proxies?: readonly ProxyRecord[];
 }

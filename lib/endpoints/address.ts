@@ -10,6 +10,7 @@ import type { Address, AddressRecord } from '../domain/records.ts';
 import { addressHash } from '../params/codecs.ts';
 import type { DataSource } from '../ports.ts';
 import { renderAddress } from '../render/address.ts';
+import { loadProxyView } from '../proxy/view.ts';
 import { checksum } from '../render/format.ts';
 import { renderToken } from '../render/token.ts';
 import { AddressDetail } from '../schema/addressDetail.ts';
@@ -46,7 +47,7 @@ export const address = defineEndpoint({
     ({ path }) =>
     async () => {
       const hash: Address = path.address_hash_param;
-      const [records, token, balances, hasLogs, hasTransfers, hasTokens, hasBlocks, hasReorgs, hasWithdrawals, verified] = await Promise.all([
+      const [records, token, balances, hasLogs, hasTransfers, hasTokens, hasBlocks, hasReorgs, hasWithdrawals, verified, proxyView] = await Promise.all([
         ds.getAddresses([hash]),
         ds.getToken(hash),
         ds.listCoinBalances({ address: hash }, one),
@@ -57,6 +58,7 @@ export const address = defineEndpoint({
         exists(ds.listBlocks({ kind: 'reorg', miner: hash }, one)),
         exists(ds.listWithdrawals({ address: hash }, one)),
         chain.contracts === undefined ? Promise.resolve(undefined) : verifiedByAddress(ds, chain.contracts, [hash]),
+        loadProxyView(ds, chain.contracts, [hash]),
       ]);
       const record = records[0];
       const balance = balances[0];
@@ -64,7 +66,7 @@ export const address = defineEndpoint({
       const status = record === undefined ? null : await creationStatus(ds, record);
       const creator = contract ? (record?.creatorAddress ?? null) : null;
       return E.right({
-        ...renderAddress(hash, { addresses: new Map(record === undefined ? [] : [[hash, record]]), ...(verified !== undefined ? { verified } : {}) }),
+        ...renderAddress(hash, { addresses: new Map(record === undefined ? [] : [[hash, record]]), ...(verified !== undefined ? { verified } : {}), ...proxyView }),
         // verified at this address (a bytecode twin is not; Blockscout: false for an unknown address too)
         is_verified: verified?.get(hash)?.own === true,
         block_number_balance_updated_at: balance?.blockNumber ?? null,

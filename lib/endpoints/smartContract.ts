@@ -11,6 +11,7 @@ import { verifiedByAddress } from '../contracts/lookup.ts';
 import { notFound } from '../errors.ts';
 import { addressHash } from '../params/codecs.ts';
 import { renderSmartContract } from '../render/contract.ts';
+import { loadProxyView, proxyFields } from '../proxy/view.ts';
 import { renderVerifiedSmartContract } from '../render/verified.ts';
 import { SmartContract } from '../schema/contract.ts';
 import { defineEndpoint } from './endpoint.ts';
@@ -26,14 +27,16 @@ export const smartContract = defineEndpoint({
     ({ path }) =>
     async () => {
       const address = path.address_hash_param;
-      const [[contract], verified] = await Promise.all([
+      const [[contract], verified, proxyView] = await Promise.all([
         ds.getContracts([address]),
         chain.contracts === undefined ? Promise.resolve(undefined) : verifiedByAddress(ds, chain.contracts, [address]),
+        loadProxyView(ds, chain.contracts, [address]),
       ]);
       if (contract === undefined) return E.left(notFound);
       const tx = await ds.getTransaction(contract.transactionHash);
       const byTransaction = tx?.createdContract === contract.address;
       const verification = verified?.get(address);
-      return E.right(verification === undefined ? renderSmartContract(contract, byTransaction) : renderVerifiedSmartContract(contract, byTransaction, verification));
+      const body = verification === undefined ? renderSmartContract(contract, byTransaction) : renderVerifiedSmartContract(contract, byTransaction, verification);
+      return E.right({ ...body, ...proxyFields(proxyView, address) });
     },
 });

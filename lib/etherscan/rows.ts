@@ -3,6 +3,7 @@
  * nil), confirmations from the head, and the per-row transaction facts (gas, nonce, cumulative
  * gas) read once per page — one query per block for the cumulative gas, one per transaction.
  */
+import { implementationAbis, loadProxyView } from '../proxy/view.ts';
 import type { Address, Hash, TokenRecord, TransactionRecord } from '../domain/records.ts';
 import type { DataSource } from '../ports.ts';
 import { verifiedByAddress } from '../contracts/lookup.ts';
@@ -88,15 +89,17 @@ export async function decodeContextOf(ctx: EtherscanContext, txs: readonly Trans
   const targets = [...new Set(txs.flatMap((tx) => (tx.to === null ? [] : [tx.to])))];
   const tokenTargets = [...new Set(txs.flatMap((tx) => (tx.to !== null && dependsOnTokenType(tx.methodId) ? [tx.to] : [])))];
   const contracts = ctx.chain.contracts;
-  const [verified, verifiedAbis, tokens] = await Promise.all([
+  const [verified, verifiedAbis, tokens, proxyView] = await Promise.all([
     contracts === undefined || targets.length === 0 ? Promise.resolve(undefined) : verifiedByAddress(ctx.ds, contracts, targets),
     contracts === undefined ? Promise.resolve(undefined) : verifiedAbiIndex(contracts),
     tokenTargets.length === 0 ? Promise.resolve([]) : ctx.ds.getTokens(tokenTargets),
+    targets.length === 0 ? Promise.resolve(undefined) : loadProxyView(ctx.ds, contracts, targets),
   ]);
   return {
     ...(verified === undefined ? {} : { verified }),
     ...(verifiedAbis === undefined ? {} : { verifiedAbis }),
     ...(ctx.abis === undefined ? {} : { abis: ctx.abis }),
     tokens: new Map(tokens.map((t) => [t.address, t])),
+    ...(proxyView === undefined || proxyView.proxies.size === 0 ? {} : { implementations: implementationAbis(proxyView) }),
   };
 }

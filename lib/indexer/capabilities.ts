@@ -12,7 +12,8 @@ export function missingFeatures(caps: ChainCapabilities): string[] {
   if (!caps.prestate) {
     out.push(
       'no prestate diffs (prestateTracer diffMode): coin state changes per transaction will be missing; ' +
-        'coin balances are read with eth_getBalance for the senders, recipients and miner of each block only',
+        'coin balances are read with eth_getBalance for the senders, recipients and miner of each block only; ' +
+        'proxies are recognized from created code only (no storage writes: EIP-1967/1822 slots, Safe master copies, EIP-7702 delegations unseen)',
     );
   }
   if (!caps.blockReceipts) out.push('no eth_getBlockReceipts: receipts are fetched one transaction at a time (slower)');

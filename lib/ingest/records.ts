@@ -28,6 +28,7 @@ import type {
 import type { CallFrame, PrestateDiff, SourceBlock, SourceReceipt } from '../chain-source.ts';
 import type { BlockFacts, BlockPayload, BlockPlan } from './block.ts';
 import { blockAggregates, methodIdOf, transactionKinds, withTransferMethods } from './derive.ts';
+import { detectProxies } from '../proxy/detect.ts';
 import { coinBalancesFromDiffs, coinChanges, tokenBalanceKey, tokenStateChanges } from './state.ts';
 import { hasFrameError, internalTransactions, revertData, traceFrameRecords } from './traces.ts';
 import type { DecodedTransfer } from './transfers.ts';
@@ -348,6 +349,13 @@ export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: Block
   const { tokens, tokenBalances, tokenInstances } = tokenRecords(src, plan, facts);
   const { coinBalances, stateChanges } = stateRecords(payload, by, plan, facts, typed);
   const withdrawals = withdrawalRecords(src);
+  const contractCodes = contractCodeRecords(src, plan, facts);
+  const proxies = detectProxies({
+    blockNumber: src.number,
+    transactionHashes: src.transactions.map((t) => t.hash),
+    diffs: payload.prestate,
+    contractCodes,
+  });
   return {
     block: blockRecord(src, transactions, internal),
     transactions,
@@ -361,8 +369,9 @@ export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: Block
     addresses: addressRecords(src, plan),
     stateChanges,
     ...(withdrawals.length === 0 ? {} : { withdrawals }),
-    contractCodes: contractCodeRecords(src, plan, facts),
+    contractCodes,
     traceFrames,
+    ...(proxies.length === 0 ? {} : { proxies }),
   };
 }
 

@@ -3,25 +3,27 @@ import type { Address } from '../domain/records.ts';
 import type { JsonObject } from '../json.ts';
 import type { RenderContext } from './context.ts';
 import { checksum } from './format.ts';
+import { proxyFields } from '../proxy/view.ts';
 
 /**
  * With a contract store (ctx.verified): a contract verified at this address has `is_verified:
  * true` and the contract's name (Blockscout names the address after it on verification); a
  * bytecode twin stays `is_verified: false` with its own name, as Blockscout shows twins.
  */
-export function renderAddress(hash: Address, ctx: Pick<RenderContext, 'addresses'> & Partial<Pick<RenderContext, 'verified'>>): JsonObject {
+export function renderAddress(hash: Address, ctx: Pick<RenderContext, 'addresses'> & Partial<Pick<RenderContext, 'verified' | 'proxies' | 'implementationsVerified'>>): JsonObject {
   const info = ctx.addresses.get(hash);
   const verification = ctx.verified?.get(hash);
   const own = verification?.own === true ? verification.contract : undefined;
+  const proxy = proxyFields(ctx, hash);
   return {
     hash: checksum(hash),
-    implementations: [],
+    implementations: proxy.implementations,
     is_contract: own !== undefined || (info?.isContract ?? false),
     is_scam: false,
     is_verified: own !== undefined ? true : info === undefined ? null : false,
     metadata: null,
     name: own?.name ?? info?.name ?? null,
-    proxy_type: null,
+    proxy_type: proxy.proxy_type,
     reputation: 'ok',
     ens_domain_name: null,
     private_tags: [],
@@ -30,5 +32,5 @@ export function renderAddress(hash: Address, ctx: Pick<RenderContext, 'addresses
   };
 }
 
-export const renderAddressOrNull = (hash: Address | null, ctx: Pick<RenderContext, 'addresses'> & Partial<Pick<RenderContext, 'verified'>>): JsonObject | null =>
+export const renderAddressOrNull = (hash: Address | null, ctx: Pick<RenderContext, 'addresses'> & Partial<Pick<RenderContext, 'verified' | 'proxies' | 'implementationsVerified'>>): JsonObject | null =>
   hash === null ? null : renderAddress(hash, ctx);

@@ -6,8 +6,10 @@ import type { AbiIndex } from '../decode/abiIndex.ts';
 import { verifiedAbiIndex } from '../decode/verifiedIndex.ts';
 import { verifiedByAddress } from '../contracts/lookup.ts';
 import type { ContractStore } from '../contracts/store.ts';
-import type { Address, AddressRecord, TokenInstanceRecord, TokenRecord } from '../domain/records.ts';
+import type { Address, AddressRecord, ProxyRecord, TokenInstanceRecord, TokenRecord } from '../domain/records.ts';
 import type { DataSource, TokenInstanceKey } from '../ports.ts';
+import type { ProxyView } from '../proxy/view.ts';
+import { implementationAbis, loadProxyView } from '../proxy/view.ts';
 
 export interface RenderOptions {
   /** gateway prefix for ipfs:// URLs, e.g. https://ipfs.io/ipfs/ */
@@ -28,6 +30,12 @@ export interface RenderContext extends RenderOptions {
   readonly verified?: ReadonlyMap<Address, AddressVerification>;
   /** every verified ABI of the contract store by selector, when the page decodes (References.decode) */
   readonly verifiedAbis?: AbiIndex;
+  /** the page's addresses' proxy histories (lib/proxy/view.ts) */
+  readonly proxies?: ReadonlyMap<Address, readonly ProxyRecord[]>;
+  /** the verified contract each of their implementations runs */
+  readonly implementationsVerified?: ReadonlyMap<Address, AddressVerification>;
+  /** DecodeContext.implementations: a proxy's implementations' verified ABIs at a block */
+  readonly implementations?: (address: Address, block: number | null, transactionIndex: number | null) => readonly AbiIndex[];
 }
 
 export const instanceKey = (k: TokenInstanceKey): string => `${k.tokenAddress}:${k.tokenId}`;
@@ -48,7 +56,7 @@ export async function loadContext(ds: DataSource, refs: References, options: Ren
   const instanceKeys = new Map<string, TokenInstanceKey>();
   for (const k of refs.instances ?? []) instanceKeys.set(instanceKey(k), k);
   const none: ReadonlyMap<Address, AddressVerification> = new Map();
-  const [addresses, tokens, instances, highestBlock, verified, verifiedAbis] = await Promise.all([
+  const [addresses, tokens, instances, highestBlock, verified, verifiedAbis, proxyView] = await Promise.all([
     addressSet.size > 0 ? ds.getAddresses([...addressSet]) : Promise.resolve([]),
     tokenSet.size > 0 ? ds.getTokens([...tokenSet]) : Promise.resolve([]),
     instanceKeys.size > 0 ? ds.getTokenInstances([...instanceKeys.values()]) : Promise.resolve([]),
@@ -56,6 +64,8 @@ export async function loadContext(ds: DataSource, refs: References, options: Ren
     // with a contract store: the page's contracts' code (one batch) and their verifications (one batch)
     addressSet.size > 0 && options.contracts !== undefined ? verifiedByAddress(ds, options.contracts, [...addressSet]) : Promise.resolve(none),
     refs.decode === true && options.contracts !== undefined ? verifiedAbiIndex(options.contracts) : Promise.resolve(undefined),
+    // the page's proxies (one batch) and their implementations' verifications (one batch)
+    addressSet.size > 0 ? loadProxyView(ds, options.contracts, [...addressSet]) : Promise.resolve(undefined),
   ]);
   return {
     ...options,
@@ -65,5 +75,10 @@ export async function loadContext(ds: DataSource, refs: References, options: Ren
     highestBlock,
     ...(verified.size > 0 ? { verified } : {}),
     ...(verifiedAbis !== undefined ? { verifiedAbis } : {}),
+    ...(proxyView === undefined || proxyView.proxies.size === 0 ? {} : proxyContext(proxyView)),
   };
+}
+
+function proxyContext(view: ProxyView): Pick<RenderContext, 'proxies' | 'implementationsVerified' | 'implementations'> {
+  return { proxies: view.proxies, implementationsVerified: view.implementationsVerified, implementations: implementationAbis(view) };
 }

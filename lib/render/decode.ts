@@ -67,10 +67,11 @@ export interface DecodeContext {
   readonly tokens?: ReadonlyMap<Address, TokenRecord>;
   /**
    * The ABIs of the implementations a proxy at `address` delegates to at `block`, tried after its
-   * own. The hook for proxy detection (issue 29 item 3): no render context fills it yet, so no
-   * proxy is followed.
+   * own. The render context fills it from the proxies the indexer saw (lib/proxy/view.ts): the
+   * implementation in force when transaction `transactionIndex` of `block` starts (null: the
+   * latest; a null index: the end of the block).
    */
-  readonly implementations?: (address: Address, block: number | null) => readonly AbiIndex[];
+  readonly implementations?: (address: Address, block: number | null, transactionIndex: number | null) => readonly AbiIndex[];
 }
 
 /** The known signatures: library users' ABIs first, then the standard ones and the signature table. */
@@ -91,9 +92,9 @@ function ownAbi(ctx: DecodeContext, address: Address): AbiIndex | null {
 }
 
 /** The ABIs to try for a call to (or a log of) `address` at `block`, in order. */
-export function tiersFor(ctx: DecodeContext, address: Address | null, block: number | null): DecodeTiers {
+export function tiersFor(ctx: DecodeContext, address: Address | null, block: number | null, transactionIndex: number | null = null): DecodeTiers {
   const own = address === null ? null : ownAbi(ctx, address);
-  const implementations = address === null || ctx.implementations === undefined ? [] : ctx.implementations(address, block);
+  const implementations = address === null || ctx.implementations === undefined ? [] : ctx.implementations(address, block, transactionIndex);
   return {
     own: own === null ? implementations : [own, ...implementations],
     kind: address !== null && ctx.tokens?.get(address)?.type === 'ERC-721' ? ERC721 : null,
@@ -105,7 +106,7 @@ export function tiersFor(ctx: DecodeContext, address: Address | null, block: num
 /** A transaction's `decoded_input`: null for a creation or an input that nothing decodes. */
 export function decodeTransactionInput(tx: TransactionRecord, ctx: DecodeContext): JsonObject | null {
   if (tx.to === null) return null;
-  return decodeCall(tiersFor(ctx, tx.to, tx.blockNumber), tx.input);
+  return decodeCall(tiersFor(ctx, tx.to, tx.blockNumber, tx.index), tx.input);
 }
 
 /**
@@ -114,19 +115,19 @@ export function decodeTransactionInput(tx: TransactionRecord, ctx: DecodeContext
  */
 export function transactionMethodOf(tx: TransactionRecord, toIsContract: boolean, ctx: DecodeContext): string | null {
   if (tx.to === null || tx.methodId === null) return null;
-  const decoded = decodeCall(tiersFor(ctx, tx.to, tx.blockNumber), tx.input)?.['method_call'];
+  const decoded = decodeCall(tiersFor(ctx, tx.to, tx.blockNumber, tx.index), tx.input)?.['method_call'];
   if (typeof decoded === 'string') return decoded.slice(0, decoded.indexOf('('));
   return toIsContract ? tx.methodId : null;
 }
 
 /** A log's `decoded`, with the emitting address's ABI first. */
-export function decodeLogRecord(log: Pick<LogRecord, 'address' | 'blockNumber' | 'topics' | 'data'>, ctx: DecodeContext): JsonObject | null {
-  return decodeEvent(tiersFor(ctx, log.address, log.blockNumber), log.topics, log.data);
+export function decodeLogRecord(log: Pick<LogRecord, 'address' | 'blockNumber' | 'topics' | 'data'> & { readonly transactionIndex?: number }, ctx: DecodeContext): JsonObject | null {
+  return decodeEvent(tiersFor(ctx, log.address, log.blockNumber, log.transactionIndex ?? null), log.topics, log.data);
 }
 
 /** A revert's decoding (Error, Panic, a custom error of `to`'s ABI or any known one); null when nothing decodes it. */
-export function decodeRevertReason(tx: Pick<TransactionRecord, 'to' | 'blockNumber'>, data: Hex, ctx: DecodeContext): JsonObject | null {
-  return decodeRevertData(tiersFor(ctx, tx.to, tx.blockNumber), data);
+export function decodeRevertReason(tx: Pick<TransactionRecord, 'to' | 'blockNumber'> & { readonly index?: number | null }, data: Hex, ctx: DecodeContext): JsonObject | null {
+  return decodeRevertData(tiersFor(ctx, tx.to, tx.blockNumber, tx.index ?? null), data);
 }
 
 /** The name of the method a selector calls by the known signatures (no address's ABI); null when none names it. */

@@ -3,6 +3,7 @@ import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
 import { AddressHash, Integer, IntegerString, emptyList, nullable, TransactionHashCodec } from './scalars.ts';
 import { Token } from './token.ts';
+import { ProxyImplementations, ProxyTypeName } from './address.ts';
 
 export const AddressDetail = component(
   'AddressDetail',
@@ -20,14 +21,14 @@ export const AddressDetail = component(
     has_tokens: t.boolean,
     has_validated_blocks: t.boolean,
     hash: AddressHash,
-    implementations: emptyList('proxy implementations are not indexed'),
+    implementations: ProxyImplementations,
     is_contract: t.boolean,
     is_scam: t.boolean,
     is_verified: t.boolean,
     metadata: t.null,
     name: nullable(t.string),
     private_tags: emptyList('no tags'),
-    proxy_type: t.null,
+    proxy_type: ProxyTypeName,
     public_tags: emptyList('no tags'),
     reputation: t.literal('ok'),
     token: nullable(Token),

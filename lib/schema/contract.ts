@@ -5,14 +5,14 @@
  */
 import * as t from 'io-ts';
 import { component, withSchema } from '../openapi/jsonSchema.ts';
-import { Address } from './address.ts';
+import { Address, ProxyImplementations, ProxyTypeName } from './address.ts';
 import { NextPageParams } from './page.ts';
 import { AddressHash, AnyObject, emptyList, HexString, Integer, IntegerString, nullable, Timestamp } from './scalars.ts';
 
 /** A contract without a verified contract for its code: Blockscout's unverified shape, plus `is_verified: false`. */
 export const UnverifiedSmartContract = t.type({
-  proxy_type: t.null,
-  implementations: emptyList('proxies are not resolved'),
+  proxy_type: ProxyTypeName,
+  implementations: ProxyImplementations,
   conflicting_implementations: emptyList('proxies are not resolved'),
   /** null when the contract self-destructed during an internal creation */
   deployed_bytecode: nullable(HexString),
@@ -42,8 +42,8 @@ export const VerifiedSmartContract = t.type({
   is_verified_via_sourcify: t.boolean,
   is_verified_via_eth_bytecode_db: t.boolean,
   is_verified_via_verifier_alliance: t.boolean,
-  proxy_type: t.null,
-  implementations: emptyList('proxies are not resolved'),
+  proxy_type: ProxyTypeName,
+  implementations: ProxyImplementations,
   conflicting_implementations: t.null,
   sourcify_repo_url: t.null,
   can_be_visualized_via_sol2uml: t.boolean,

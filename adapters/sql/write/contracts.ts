@@ -1,11 +1,12 @@
 /**
  * The code of created contracts (one row per creation) with its kept count, and the callTracer
- * frames of traced transactions (migration 011), of consensus blocks.
+ * frames of traced transactions (migration 011), proxies' implementation changes (migration 022),
+ * of consensus blocks.
  */
 import type { Knex } from 'knex';
 import type { BlockBundle, Hash } from '../../../lib/domain/records.ts';
 import type { Dialect } from '../dialect.ts';
-import { asRows, contractRow, num, traceFrameRow } from '../rows.ts';
+import { asRows, contractRow, num, proxyRow, traceFrameRow } from '../rows.ts';
 import { KEY_CHUNK, chunks, insertRows } from '../sql.ts';
 
 export async function insertContractsAndTraces(trx: Knex.Transaction, d: Dialect, consensus: readonly BlockBundle[]): Promise<void> {
@@ -17,6 +18,12 @@ export async function insertContractsAndTraces(trx: Knex.Transaction, d: Dialect
     d,
     'trace_frames',
     consensus.flatMap((b) => (b.traceFrames ?? []).map((f) => traceFrameRow(d, f))),
+  );
+  await insertRows(
+    trx,
+    d,
+    'proxy_implementations',
+    consensus.flatMap((b) => (b.proxies ?? []).map((p) => proxyRow(b.block.hash, p))),
   );
 }
 

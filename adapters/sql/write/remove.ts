@@ -28,6 +28,7 @@ const BLOCK_ROWS: readonly (readonly [string, string])[] = [
   ['token_instance_history', 'block_hash'],
   ['contracts', 'block_hash'],
   ['trace_frames', 'block_hash'],
+  ['proxy_implementations', 'block_hash'],
   ['blocks', 'hash'],
 ];
 

@@ -6,7 +6,10 @@
  * JSON string), `ContractName`, `CompilerVersion`, `OptimizationUsed` ("true"/"false"),
  * `OptimizationRuns` (a number, with the optimizer on), `EVMVersion`, `FileName`,
  * `ConstructorArguments`, `ExternalLibraries`, `AdditionalSources` (each only when not empty),
- * `CompilerSettings` (when stored), `IsProxy` ("false": proxies are not resolved). `SourceCode`
+ * `CompilerSettings` (when stored), `IsProxy` ("true"/"false", from the proxies the indexer saw) and,
+ * for a proxy, Blockscout's `ImplementationAddress` / `ImplementationAddresses` and Etherscan's
+ * `Proxy: "1"` / `Implementation`. An unverified proxy with one implementation is described by
+ * its implementation's verified contract (Blockscout's order: own, single implementation, twin). `SourceCode`
  * of a standard-JSON or multi-file verification is Etherscan's `{{…}}` form (the standard-JSON
  * input in one more pair of braces), which forge and hardhat read back as sources; a flattened
  * one is the file itself.
@@ -22,6 +25,7 @@ import { ok } from '../action.ts';
 import { addressParam } from '../params.ts';
 import { CONTRACT_ADDRESS } from '../paramDocs.ts';
 import { abiText, NOT_VERIFIED, verificationOf } from '../verified.ts';
+import { loadProxyView, proxyOf } from '../../proxy/view.ts';
 
 /** The standard-JSON input of a verification, in Etherscan's double braces. */
 export function etherscanSourceCode(c: VerifiedContract): string {
@@ -36,7 +40,7 @@ export function etherscanSourceCode(c: VerifiedContract): string {
   return `{${JSON.stringify(input)}}`;
 }
 
-function sourceCodeItem(address: Address, c: VerifiedContract): JsonObject {
+function sourceCodeItem(address: Address, c: VerifiedContract, implementations: readonly Address[]): JsonObject {
   const others = Object.entries(c.sources)
     .filter(([path]) => path !== c.filePath)
     .map(([path, content]): JsonValue => ({ Filename: path, SourceCode: content }));
@@ -55,7 +59,15 @@ function sourceCodeItem(address: Address, c: VerifiedContract): JsonObject {
     ...(libraries.length > 0 ? { ExternalLibraries: libraries } : {}),
     ...(others.length > 0 ? { AdditionalSources: others } : {}),
     ...(c.compilerSettings !== null ? { CompilerSettings: c.compilerSettings } : {}),
-    IsProxy: 'false',
+    ...(implementations.length === 0
+      ? { IsProxy: 'false' }
+      : {
+          IsProxy: 'true',
+          ImplementationAddress: implementations[0] ?? '',
+          ImplementationAddresses: [...implementations],
+          Proxy: '1',
+          Implementation: implementations[0] ?? '',
+        }),
   };
 }
 
@@ -67,8 +79,12 @@ export const getsourcecode: EtherscanAction = {
   async run(ctx, query) {
     const address = addressParam(query);
     if ('error' in address) return address.error;
-    const verification = await verificationOf(ctx, address.value);
-    if (verification !== undefined) return ok([sourceCodeItem(address.value, verification.contract)]);
+    const [verification, view] = await Promise.all([verificationOf(ctx, address.value), loadProxyView(ctx.ds, ctx.chain.contracts, [address.value])]);
+    const implementations = proxyOf(view, address.value)?.implementations ?? [];
+    const own = verification?.own === true ? verification : undefined;
+    const single = implementations.length === 1 && implementations[0] !== undefined ? view.implementationsVerified.get(implementations[0]) : undefined;
+    const described = own ?? single ?? verification;
+    if (described !== undefined) return ok([sourceCodeItem(address.value, described.contract, implementations)]);
     return ok([
       {
         Address: address.value,

@@ -1,0 +1,71 @@
+/**
+ * Proxies as the renderers and the decoder see them: a page's addresses' proxy histories and
+ * their implementations' verifications, loaded in two batch queries per page (no round trip
+ * per row); the `proxy_type` / `implementations` fields; the implementations' ABIs at a block.
+ */
+import type { AddressVerification } from '../contracts/lookup.ts';
+import { verifiedByAddress } from '../contracts/lookup.ts';
+import type { ContractStore } from '../contracts/store.ts';
+import type { AbiIndex } from '../decode/abiIndex.ts';
+import { indexAbiKeyed } from '../decode/abiIndex.ts';
+import type { Address, ProxyRecord } from '../domain/records.ts';
+import type { JsonObject } from '../json.ts';
+import type { DataSource } from '../ports.ts';
+import { checksum } from '../render/format.ts';
+import { proxyAt } from './history.ts';
+
+export interface ProxyView {
+  /** each proxy's changes, oldest first (only addresses that have some) */
+  readonly proxies: ReadonlyMap<Address, readonly ProxyRecord[]>;
+  /** the verified contract each implementation runs (own or a bytecode twin), with a contract store */
+  readonly implementationsVerified: ReadonlyMap<Address, AddressVerification>;
+}
+
+const NO_VERIFICATION: ReadonlyMap<Address, AddressVerification> = new Map();
+
+export async function loadProxyView(ds: DataSource, store: ContractStore | undefined, addresses: readonly Address[]): Promise<ProxyView> {
+  const history = addresses.length === 0 ? [] : await ds.getProxyHistory(addresses);
+  const proxies = new Map<Address, ProxyRecord[]>();
+  for (const r of history) {
+    const list = proxies.get(r.proxy);
+    if (list === undefined) proxies.set(r.proxy, [r]);
+    else list.push(r);
+  }
+  const implementations = [...new Set(history.flatMap((r) => r.implementations))];
+  const implementationsVerified = store === undefined || implementations.length === 0 ? NO_VERIFICATION : await verifiedByAddress(ds, store, implementations);
+  return { proxies, implementationsVerified };
+}
+
+/**
+ * The change in force for `address` when transaction `transactionIndex` of `block` starts (a
+ * null block: the latest; a null index: the end of the block), or null when it is no proxy then.
+ */
+export function proxyOf(view: Partial<ProxyView>, address: Address, block: number | null = null, transactionIndex: number | null = null): ProxyRecord | null {
+  const history = view.proxies?.get(address);
+  if (history === undefined) return null;
+  return block === null ? proxyAt(history, address) : proxyAt(history, address, block, transactionIndex === null ? undefined : transactionIndex - 1);
+}
+
+/** Blockscout's `proxy_type` and `implementations` (`[{address_hash, name}]`, the name once verified) of an address, now. */
+export function proxyFields(view: Partial<ProxyView>, address: Address): { proxy_type: string | null; implementations: JsonObject[] } {
+  const current = proxyOf(view, address);
+  if (current === null) return { proxy_type: null, implementations: [] };
+  return {
+    proxy_type: current.type,
+    implementations: current.implementations.map((a) => ({ address_hash: checksum(a), name: view.implementationsVerified?.get(a)?.contract.name ?? null })),
+  };
+}
+
+/** DecodeContext.implementations: the verified ABIs of the implementations a proxy delegates to at a block. */
+export function implementationAbis(view: ProxyView): (address: Address, block: number | null, transactionIndex: number | null) => readonly AbiIndex[] {
+  return (address, block, transactionIndex) => {
+    const current = proxyOf(view, address, block, transactionIndex);
+    if (current === null) return [];
+    const out: AbiIndex[] = [];
+    for (const a of current.implementations) {
+      const c = view.implementationsVerified.get(a)?.contract;
+      if (c !== undefined) out.push(indexAbiKeyed(`${c.codeHash}:${c.id}:${c.match}`, c.abi));
+    }
+    return out;
+  };
+}
