@@ -120,7 +120,10 @@ export function createSqlFeed(
       try {
         for (const notice of await noticesAbove(knex, last)) {
           if (notice.version <= (last ?? 0)) continue;
-          deliver(await describeNotice(ds, notice));
+          const change = await describeNotice(ds, notice);
+          // delivered meanwhile (this process's own write, at once after its commit): not twice
+          if (last === null || change.version <= last) continue;
+          deliver(change);
         }
       } catch {
         // the database is away: the next notification or poll tries again
@@ -129,7 +132,13 @@ export function createSqlFeed(
     return chain;
   };
 
+  /** this process's writes made while the feed starts (from subscribe on: "every change from now on") */
+  let early: Change[] | null = null;
   const onLocal = (change: Change): void => {
+    if (early !== null) {
+      early.push(change);
+      return;
+    }
     // the next version: at once, synchronously after the commit; after a gap (another
     // process wrote in between, not yet seen): through the log, in order
     if (last !== null && change.version === last + 1) deliver(change);
@@ -161,9 +170,17 @@ export function createSqlFeed(
   };
 
   const start = async (): Promise<void> => {
-    const row = asRows(await knex('data_version').select('version').where('id', 1))[0];
-    last = Number(row?.['version'] ?? 0);
-    stopLocal = local.subscribe(onLocal);
+    let buffered: Change[] = [];
+    try {
+      const row = asRows(await knex('data_version').select('version').where('id', 1))[0];
+      const current = Number(row?.['version'] ?? 0);
+      buffered = early ?? [];
+      // a write committed after subscribe but before the version was read is delivered too
+      last = Math.min(current, (buffered[0]?.version ?? Infinity) - 1);
+    } finally {
+      early = null;
+    }
+    for (const change of buffered) onLocal(change);
     if (d.notifies) await listenPg();
     else {
       let seen = String(last);
@@ -185,8 +202,6 @@ export function createSqlFeed(
   };
 
   const stop = async (): Promise<void> => {
-    stopLocal?.();
-    stopLocal = null;
     if (timer !== null) clearInterval(timer);
     timer = null;
     const c = conn;
@@ -205,10 +220,19 @@ export function createSqlFeed(
   return {
     subscribe(listener) {
       listeners.add(listener);
-      if (listeners.size === 1) starting = starting.then(start).catch(() => undefined);
+      if (listeners.size === 1) {
+        // this process's writes from now on, kept until the feed knows where it starts
+        early = [];
+        stopLocal = local.subscribe(onLocal);
+        starting = starting.then(start).catch(() => undefined);
+      }
       return () => {
         if (!listeners.delete(listener)) return;
-        if (listeners.size === 0) starting = starting.then(stop).catch(() => undefined);
+        if (listeners.size === 0) {
+          stopLocal?.();
+          stopLocal = null;
+          starting = starting.then(stop).catch(() => undefined);
+        }
       };
     },
     async since(version) {
@@ -226,6 +250,8 @@ export function createSqlFeed(
     async close() {
       closed = true;
       listeners.clear();
+      stopLocal?.();
+      stopLocal = null;
       await starting;
       await stop();
     },
