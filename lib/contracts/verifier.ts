@@ -3,7 +3,7 @@
  * port that runs it (adapters/solc implements it with solc-js in worker threads). Pure types and
  * the pure helpers every implementation shares (single-file → standard JSON, the SPDX license).
  */
-import type { Abi } from 'viem';
+import type { Abi } from 'abitype';
 import type { Address, Hex } from '../domain/records.ts';
 
 /** solc's standard JSON input (only the parts the verifier reads are typed) */

@@ -2,7 +2,7 @@
  * One ABI's functions, errors and events by selector (4 bytes) and topic0: what a decoding
  * source answers with. Built once per ABI (the selectors are hashed here, not per row).
  */
-import type { Abi, AbiEvent, AbiFunction } from 'viem';
+import type { Abi, AbiEvent, AbiFunction } from 'abitype';
 import { toEventSelector, toFunctionSelector } from 'viem';
 
 /** An ABI's error entry (viem's Abi item of type `error`). */

@@ -3,7 +3,7 @@
  * strings, booleans as "true"/"false", addresses checksummed, bytes as 0x hex, arrays as JSON
  * arrays, tuples as arrays of their members' values (by position).
  */
-import type { AbiParameter } from 'viem';
+import type { AbiParameter } from 'abitype';
 import type { Hex } from '../domain/records.ts';
 import type { JsonValue } from '../json.ts';
 import { checksum } from '../render/format.ts';
