@@ -67,8 +67,8 @@ interface Layer {
 }
 
 const LAYERS: readonly Layer[] = [
-  // pure core: its own files, fp-ts, io-ts and viem's pure utilities; no I/O package, no node:*
-  { dir: 'lib', mayImport: ['lib'], packages: ['fp-ts', 'io-ts', 'viem'] },
+  // pure core: its own files, fp-ts, io-ts, viem's pure utilities and abitype's ABI types (viem's own); no I/O package, no node:*
+  { dir: 'lib', mayImport: ['lib'], packages: ['fp-ts', 'io-ts', 'viem', 'abitype'] },
   // the fixture chain is built by lib's pure code
   { dir: 'fixture', mayImport: ['lib', 'fixture'], packages: ['viem'] },
   { dir: 'adapters', mayImport: ['lib', 'adapters'] },
