@@ -23,38 +23,13 @@ import { proxyAt } from '../../lib/proxy/history.ts';
 import { PROXY_SLOTS } from '../../lib/proxy/slots.ts';
 import { storeFactories } from '../support/stores.ts';
 import { DEV_ACCOUNT0, indexerFor, recordingSink, rpc, toHex } from './helpers.ts';
+import { byte, cloneInit, deployer, mined, proxyInit, word } from './proxyContracts.ts';
 
 t.setTimeout(60_000);
 
 const IMPLS = ['0x1111111111111111111111111111111111111111', '0x2222222222222222222222222222222222222222', '0x3333333333333333333333333333333333333333'] as const;
-const word = (a: string): string => a.slice(2).toLowerCase().padStart(64, '0');
-const byte = (n: number): string => n.toString(16).padStart(2, '0');
-
-/** init code returning `runtime` after `prefix` (PUSH1 len DUP1 PUSH1 off PUSH0 CODECOPY PUSH0 RETURN) */
-function deployer(prefix: string, runtime: string): Hex {
-  const len = runtime.length / 2;
-  const offset = prefix.length / 2 + 9;
-  return `0x${prefix}60${byte(len)}8060${byte(offset)}5f395ff3${runtime}` as Hex;
-}
-/** EIP-1967 proxy: constructor SSTOREs the first implementation; runtime: PUSH0 CALLDATALOAD PUSH32 slot SSTORE STOP */
-/** runtime: a 32-byte call writes the slot (an upgrade); any other call stops */
-const proxyRuntime = `3660201460085700${'5b'}5f357f${PROXY_SLOTS.eip1967.slice(2)}5500`;
-const proxyInit = (first: string): Hex => deployer(`7f${word(first)}7f${PROXY_SLOTS.eip1967.slice(2)}55`, proxyRuntime);
+const CLONE_INIT = cloneInit(IMPLS[2]);
 const PROXY_INIT = proxyInit(IMPLS[0]);
-const CLONE_INIT = deployer('', `363d3d373d3d3d363d73${IMPLS[2].slice(2)}5af43d82803e903d91602b57fd5bf3`);
-
-async function mined(url: string, tx: Record<string, unknown>): Promise<{ transactionHash: Hash; blockNumber: Hex; contractAddress: Address | null }> {
-  const hash = (await rpc(url, 'eth_sendTransaction', [{ from: DEV_ACCOUNT0, gas: toHex(200_000), ...tx }])) as Hash;
-  for (let i = 0; i < 400; i++) {
-    const receipt = (await rpc(url, 'eth_getTransactionReceipt', [hash])) as { transactionHash: Hash; blockNumber: Hex; contractAddress: Address | null; status: Hex } | null;
-    if (receipt !== null) {
-      if (receipt.status !== '0x1') throw new Error(`transaction ${hash} failed`);
-      return receipt;
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`transaction ${hash} not mined`);
-}
 
 t.test('an EIP-1967 proxy upgraded twice and an EIP-1167 clone, from the prestate diffs and created code', async (t) => {
   const anvil = await startAnvil();
@@ -123,7 +98,7 @@ t.test('served: proxy fields, getsourcecode, decoding with the implementation of
   calls.push((await mined(anvil.url, { to: proxy, data: store(2) })).transactionHash);
   await mined(anvil.url, { to: proxy, data: `0x${word(impls[2] as string)}` });
   calls.push((await mined(anvil.url, { to: proxy, data: store(3) })).transactionHash);
-  const clone = (await mined(anvil.url, { data: deployer('', `363d3d373d3d3d363d73${(impls[0] as string).slice(2)}5af43d82803e903d91602b57fd5bf3`) })).contractAddress as Address;
+  const clone = (await mined(anvil.url, { data: cloneInit(impls[0] as string) })).contractAddress as Address;
   // a second proxy upgraded between two calls of one block: each call decodes with the implementation in force when it starts
   const proxy2 = (await mined(anvil.url, { data: proxyInit(impls[1] as string) })).contractAddress as Address;
   await rpc(anvil.url, 'evm_setAutomine', [false]);
