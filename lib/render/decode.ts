@@ -12,10 +12,9 @@ import type { AbiIndex } from '../decode/abiIndex.ts';
 import { concatIndexes, indexAbi, indexAbiKeyed } from '../decode/abiIndex.ts';
 import type { DecodeTiers } from '../decode/decoder.ts';
 import { decodeCall, decodeEvent, decodeRevertData, methodNameOf } from '../decode/decoder.ts';
-import { renderScalar } from '../decode/values.ts';
 import type { AddressVerification } from '../contracts/lookup.ts';
 import type { Address, Hex, LogRecord, TokenRecord, TransactionRecord } from '../domain/records.ts';
-import type { JsonObject, JsonValue } from '../json.ts';
+import type { JsonObject } from '../json.ts';
 import { signatureIndex, signatureSelectorsNamed } from '../signatures/index.ts';
 
 /** The standard token methods and events (and a few the demo and fixtures call), before the generated table. */
@@ -142,6 +141,3 @@ export function knownSelectorOf(name: string): Hex | null {
   for (const f of STANDARD_ITEMS) if (f.type === 'function' && f.name.toLowerCase() === wanted) return toFunctionSelector(f);
   return (signatureSelectorsNamed(name)[0] as Hex | undefined) ?? null;
 }
-
-/** A decoded value as Blockscout renders it, by type name (constructor arguments). */
-export const renderValue = (type: string, v: unknown): JsonValue => renderScalar(type, v);

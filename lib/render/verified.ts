@@ -12,7 +12,7 @@ import { renderAddress } from './address.ts';
 import { renderSmartContract } from './contract.ts';
 import type { RenderContext } from './context.ts';
 import { checksum } from './format.ts';
-import { renderValue } from './decode.ts';
+import { renderParamValue } from '../decode/values.ts';
 
 /** Blockscout's `verified_at`: ISO 8601 with microseconds. */
 export function verifiedAtIso(ms: number): string {
@@ -29,14 +29,17 @@ function constructorInputs(abi: readonly JsonValue[]): readonly AbiParameter[] |
   return Array.isArray(inputs) && inputs.length > 0 ? (inputs as unknown as readonly AbiParameter[]) : null;
 }
 
-/** `[value, abiInput]` pairs as Blockscout decodes constructor arguments; null without inputs or on a decode error. */
+/**
+ * `[value, abiInput]` pairs as Blockscout decodes constructor arguments (values as in
+ * DecodingHelper.value_json, tuples as arrays of their members); null without inputs or on a decode error.
+ */
 export function decodeConstructorArgs(abi: readonly JsonValue[], args: Hex | null): JsonValue[] | null {
   if (args === null) return null;
   const inputs = constructorInputs(abi);
   if (inputs === null) return null;
   try {
     const values = decodeAbiParameters(inputs, args);
-    return inputs.map((input, i) => [renderValue(input.type, values[i]), input as unknown as JsonObject]);
+    return inputs.map((input, i) => [renderParamValue(input, values[i]), input as unknown as JsonObject]);
   } catch {
     return null;
   }

@@ -233,8 +233,8 @@ function checkOracle(specs: ApiSpecs): void {
   t.test('patch 1: Transaction.to may be null, and only that', async (t) => {
     t.same(
       SPEC_PATCHES.map((p) => p.name),
-      ['raw-trace-parity-shapes', 'transaction-to-nullable', 'state-change-erc721-change'],
-      'exactly the two known spec bugs and the raw-trace shape are patched',
+      ['raw-trace-parity-shapes', 'transaction-to-nullable', 'state-change-erc721-change', 'constructor-args-array-values'],
+      'exactly the known spec bugs and the raw-trace shape are patched',
     );
     for (const f of forms) {
       t.same(specs.applied[f], SPEC_PATCHES.map((p) => p.name));
@@ -273,6 +273,23 @@ function checkOracle(specs: ApiSpecs): void {
         `${f} other StateChange fields unchanged`,
       );
     }
+  });
+
+  t.test('patch 3: a decoded constructor argument may be an array (the Pro API), as 11.2.7 already allows', async (t) => {
+    const patch = SPEC_PATCHES.find((p) => p.name === 'constructor-args-array-values');
+    if (patch === undefined) throw new Error('no patch constructor-args-array-values');
+    // each document's field as published (vendor keys aside); the patch edits `parts` in place
+    const schemasWith = (parts: object[]): object => ({
+      SmartContract: { properties: { decoded_constructor_args: { type: 'array', nullable: true, items: { type: 'array', items: { anyOf: parts } } } } },
+    });
+    const pro = [{ type: 'object' }, { type: 'string' }];
+    patch.apply(schemasWith(pro) as never);
+    t.same(pro, [{ type: 'object' }, { type: 'string' }, { type: 'array' }], 'the Pro API: an array added');
+    const instance = [{ type: 'array' }, { type: 'object' }, { type: 'string' }];
+    patch.apply(schemasWith(instance) as never);
+    t.same(instance, [{ type: 'array' }, { type: 'object' }, { type: 'string' }], '11.2.7: unchanged');
+    t.throws(() => patch.apply(schemasWith([{ type: 'number' }]) as never), /constructor-args-array-values/, 'a shape not as expected: a loud error');
+    t.throws(() => patch.apply({} as never), /no SmartContract/, 'no SmartContract schema: a loud error');
   });
 
   t.test('the paths the Pro API lacks are exactly the listed ones, and 11.2.7 has them', async (t) => {

@@ -268,6 +268,28 @@ export const SPEC_PATCHES: readonly SpecPatch[] = [
       };
     },
   },
+  {
+    name: 'constructor-args-array-values',
+    reason:
+      'SmartContract.decoded_constructor_args: the Pro API 0.5.0 allows only a string or an object in a `[value, abiInput]` pair, ' +
+      'but Blockscout renders an array or tuple argument as a JSON array (DecodingHelper.value_json), as the 11.2.7 document allows',
+    apply(schemas) {
+      const s = schemaObject(schemas, 'SmartContract');
+      if (!s) throw new Error('patch constructor-args-array-values: no SmartContract schema');
+      const field = propertiesOf(s, 'SmartContract').decoded_constructor_args as JsonObject | undefined;
+      const pair = field?.items as JsonObject | undefined;
+      const part = pair?.items as JsonObject | undefined;
+      const anyOf = part?.anyOf;
+      if (field?.type !== 'array' || pair?.type !== 'array' || !Array.isArray(anyOf)) {
+        throw new Error(`patch constructor-args-array-values: decoded_constructor_args is ${JSON.stringify(field)}`);
+      }
+      const types = anyOf.map((a) => (a !== null && typeof a === 'object' && !Array.isArray(a) ? a.type : null));
+      if (!types.includes('string') || !types.includes('object')) {
+        throw new Error(`patch constructor-args-array-values: a pair's part is ${JSON.stringify(part)}`);
+      }
+      if (!types.includes('array')) anyOf.push({ type: 'array' });
+    },
+  },
 ];
 
 // ---- OpenAPI 3.0 → JSON Schema (ajv) -----------------------------------------------------------

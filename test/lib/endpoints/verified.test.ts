@@ -7,7 +7,7 @@
  * answers that see a new verification, and the official documents' schemas.
  */
 import t from 'tap';
-import { encodeAbiParameters, getAddress } from 'viem';
+import { decodeAbiParameters, encodeAbiParameters, getAddress } from 'viem';
 import type { Address, Hex } from '../../../lib/domain/records.ts';
 import type { ChainConfig } from '../../../lib/index.ts';
 import { codeHashOf, createExplorer, saveVerifiedContract, toJson } from '../../../lib/index.ts';
@@ -26,7 +26,18 @@ const LIB = '0x00000000000000000000000000000000000001b1' as Address;
 const HOUR = 3_600_000;
 
 const ABI = [
-  { type: 'constructor', stateMutability: 'nonpayable', inputs: [{ name: 'owner', type: 'address', internalType: 'address' }, { name: 'supply', type: 'uint256', internalType: 'uint256' }, { name: 'live', type: 'bool', internalType: 'bool' }] },
+  {
+    type: 'constructor',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'owner', type: 'address', internalType: 'address' },
+      { name: 'supply', type: 'uint256', internalType: 'uint256' },
+      { name: 'label', type: 'string', internalType: 'string' },
+      { name: 'live', type: 'bool', internalType: 'bool' },
+      { name: 'roots', type: 'bytes32[]', internalType: 'bytes32[]' },
+      { name: 'cfg', type: 'tuple', internalType: 'struct Usdx.Cfg', components: [{ name: 'fee', type: 'uint8', internalType: 'uint8' }, { name: 'sink', type: 'address', internalType: 'address' }] },
+    ],
+  },
   { type: 'function', name: 'totalSupply', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'uint256', internalType: 'uint256' }] },
 ];
 const SETTINGS = { optimizer: { enabled: true, runs: 999 }, evmVersion: 'shanghai', libraries: { 'src/Lib.sol': { Lib: LIB } } };
@@ -62,9 +73,14 @@ for (const factory of factories) {
     const ownCode = codes.get(OWN)?.deployedBytecode as Hex;
     const twinCode = codes.get(TWIN)?.deployedBytecode as Hex;
     const alice = f.eoas.alice;
-    const args = encodeAbiParameters(
-      [{ type: 'address' }, { type: 'uint256' }, { type: 'bool' }],
-      [alice, 10n ** 21n, true],
+    const CTOR = ABI[0]?.inputs ?? [];
+    const roots = [`0x${'ab'.repeat(32)}`, `0x${'00'.repeat(31)}01`] as const;
+    const sink = f.eoas.bob;
+    const args = encodeAbiParameters(CTOR, [alice, 10n ** 21n, 'Usdx ✓', true, roots, { fee: 3, sink }]);
+    t.same(
+      decodeAbiParameters(CTOR, args),
+      [getAddress(alice), 10n ** 21n, 'Usdx ✓', true, roots, { fee: 3, sink: getAddress(sink) }],
+      'viem decodes the stored constructor arguments to these values (rendered below in Blockscout\'s shape)',
     );
 
     const before = await get(`/smart-contracts/${OWN}`);
@@ -139,9 +155,12 @@ for (const factory of factories) {
         external_libraries: [{ name: 'src/Lib.sol:Lib', address_hash: getAddress(LIB) }],
         constructor_args: args,
         decoded_constructor_args: [
-          [getAddress(alice), ABI[0]?.inputs?.[0]],
-          ['1000000000000000000000', ABI[0]?.inputs?.[1]],
-          ['true', ABI[0]?.inputs?.[2]],
+          [getAddress(alice), CTOR[0]],
+          ['1000000000000000000000', CTOR[1]],
+          ['Usdx ✓', CTOR[2]],
+          ['true', CTOR[3]],
+          [[...roots], CTOR[4]],
+          [['3', getAddress(sink)], CTOR[5]],
         ],
         language: 'solidity',
         license_type: 'mit',
@@ -152,6 +171,10 @@ for (const factory of factories) {
         creation_status: 'success',
       }, 'Blockscout\'s verified shape; the cached unverified answer is gone');
       official('/smart-contracts/{address_hash_param}', body, 'own');
+      if (specs !== null) {
+        const multi = await ex.handle({ path: `/1/api/v2/smart-contracts/${OWN}`, query: {} });
+        t.same(validateResponse(specs, 'pro', '/smart-contracts/{address_hash_param}', 200, JSON.parse(toJson(multi.body))), [], 'own, multichain form: the Pro API document');
+      }
     });
 
     await t.test('/smart-contracts/{h}: a bytecode twin', async (t) => {
