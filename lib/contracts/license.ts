@@ -2,7 +2,7 @@
 import type { LicenseType } from './records.ts';
 
 const SPDX: readonly (readonly [RegExp, LicenseType])[] = [
-  [/^unlicense$/i, 'unlicense'],
+  [/^unlicen[sc]e$/i, 'unlicense'],
   [/^mit$/i, 'mit'],
   [/^gpl-2\.0/i, 'gnu_gpl_v2'],
   [/^gpl-3\.0/i, 'gnu_gpl_v3'],

@@ -17,6 +17,7 @@ import { keccak256, stringToHex } from 'viem';
 import type { ChainConfig } from '../chain-config.ts';
 import type { Address, ContractCodeRecord, Hash, Hex } from '../domain/records.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
+import { licenseTypeOf as licenseOfSpdx } from './license.ts';
 import { codeHashes } from './lookup.ts';
 import type { CodeFormat, LicenseType, VerificationJob as StoredJob } from './records.ts';
 import { LICENSE_TYPES } from './records.ts';
@@ -82,29 +83,6 @@ export function licenseTypeOf(value: string): LicenseType | undefined {
   const v = value.trim().toLowerCase();
   for (const [name, n] of Object.entries(LICENSE_TYPES)) if (v === name || v === String(n)) return name as LicenseType;
   return undefined;
-}
-
-const SPDX: readonly (readonly [RegExp, LicenseType])[] = [
-  [/^unlicen[sc]e$/i, 'unlicense'],
-  [/^mit$/i, 'mit'],
-  [/^gpl-2\.0/i, 'gnu_gpl_v2'],
-  [/^gpl-3\.0/i, 'gnu_gpl_v3'],
-  [/^lgpl-2\.1/i, 'gnu_lgpl_v2_1'],
-  [/^lgpl-3\.0/i, 'gnu_lgpl_v3'],
-  [/^bsd-2-clause$/i, 'bsd_2_clause'],
-  [/^bsd-3-clause$/i, 'bsd_3_clause'],
-  [/^mpl-2\.0$/i, 'mpl_2_0'],
-  [/^osl-3\.0$/i, 'osl_3_0'],
-  [/^apache-2\.0$/i, 'apache_2_0'],
-  [/^agpl-3\.0/i, 'gnu_agpl_v3'],
-  [/^busl-1\.1$/i, 'bsl_1_1'],
-];
-
-/** An SPDX identifier as Blockscout's license type (`none` for anything else). */
-export function licenseOfSpdx(spdx: string | null): LicenseType {
-  if (spdx === null) return 'none';
-  for (const [re, type] of SPDX) if (re.test(spdx.trim())) return type;
-  return 'none';
 }
 
 /** A hash of what was submitted: the same input for the same address runs once. */
