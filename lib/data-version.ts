@@ -82,8 +82,16 @@ export function createVersionReader(ds: Versioned, options: VersionReaderOptions
   if (getDataVersion === undefined) return () => undefined;
   const pollMs = options.pollMs ?? DEFAULT_VERSION_POLL_MS;
   const now = options.now ?? (() => performance.now());
-  // the version is the polled one plus this process's own writes since
-  const withLocal = signal === undefined ? (polled: string) => polled : (polled: string) => `${polled}.${signal.local()}`;
+  // the version is the polled one plus this process's own writes since; a process that has not
+  // written says the polled one alone, as a copy without writes of its own (a read replica) says
+  // it, so the same data is cached under the same version whichever copy read it
+  const withLocal =
+    signal === undefined
+      ? (polled: string) => polled
+      : (polled: string) => {
+          const local = signal.local();
+          return local === 0 ? polled : `${polled}.${local}`;
+        };
 
   let polled: string | undefined;
   let polledAt = 0;

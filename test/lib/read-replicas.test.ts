@@ -90,3 +90,31 @@ t.test('a copy that fails: asked once more of the copy picked then', async (t) =
   t.equal(failed.status, 503, 'a 503 when no other copy is picked');
   t.equal(errors.length, 1, 'asked once');
 });
+
+t.test('the same data read through either copy is cached once, under one version', async (t) => {
+  // a SQL-like primary (a shared version, this process's own writes counted beside it) and a
+  // replica (its version alone) holding the same data: both say the same version
+  let localWrites = 0;
+  const { dataVersionSignal: _p, ...primaryData } = primaryStore;
+  const { dataVersionSignal: _r, ...replicaData } = createMemoryStore();
+  const replica: DataSource = { ...replicaData, ...primaryData, getDataVersion: async () => '7' };
+  let pickNext: DataSource = replica;
+  const shared: DataSource = {
+    ...primaryData,
+    getDataVersion: async () => '7',
+    dataVersionSignal: { shared: true, local: () => localWrites },
+    replicas: { pick: () => pickNext, states: () => [] },
+  };
+  const cached = createExplorer({ chains: { '1': shared }, cache: { versionPollMs: 60_000 } });
+  const ask = () => cached.handle({ path: '/api/v2/blocks', query: { items_count: '5' } });
+  pickNext = replica;
+  const first = await ask();
+  pickNext = shared;
+  const second = await ask();
+  t.equal(second, first, 'the primary finds the answer the replica stored (the same object)');
+  pickNext = replica;
+  t.equal(await ask(), first, 'and the replica finds it again: no entry replaced another');
+  localWrites = 1;
+  pickNext = shared;
+  t.not(await ask(), first, "once this process has written, the primary's version is its own");
+});
