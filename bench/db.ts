@@ -22,6 +22,9 @@
  *
  * And the CPU of one large answer (issue 13): the unpaged token balances of the hot address,
  * BENCH_CPU_SAMPLES (default 100) sequential requests, ms of process CPU per request (≤ 5).
+ *
+ * And, with postgres among the stores, the reads through a streaming replica (issue 31,
+ * bench/replica.ts, also `npm run bench:replica`; BENCH_REPLICA=0 leaves it out).
  */
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -670,4 +673,11 @@ for (const store of STORES) {
     const ratio = l.one.p50 / blocks.one.p50;
     console.log(`| ${store} | ${name} | ${f(l.one.p50)} | ${f(blocks.one.p50)} | ${f(ratio)} | ${ratio <= 2 ? 'yes' : 'NO'} |`);
   }
+}
+
+// issue 31: reads through a streaming replica beside reads of the primary (bench/replica.ts: a
+// Postgres server and a hot standby of its own; BENCH_REPLICA=0 leaves it out)
+if (STORES.includes('postgres') && process.env.BENCH_REPLICA !== '0') {
+  console.log('');
+  await import('./replica.ts');
 }

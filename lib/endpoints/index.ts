@@ -52,6 +52,9 @@ import { smartContract } from './smartContract.ts';
 import { verificationConfig } from './verificationConfig.ts';
 import { verifyFlattenedCode } from './verifyFlattenedCode.ts';
 import { verifyMultiPart } from './verifyMultiPart.ts';
+import { verifyVyperCode } from './verifyVyperCode.ts';
+import { verifyVyperMultiPart } from './verifyVyperMultiPart.ts';
+import { verifyVyperStandardInput } from './verifyVyperStandardInput.ts';
 import { verifyStandardInput } from './verifyStandardInput.ts';
 import { smartContractAuditReports } from './smartContractAuditReports.ts';
 import { smartContracts } from './smartContracts.ts';
@@ -172,6 +175,9 @@ const EXPLORER_ENDPOINTS = {
   verifyFlattenedCode,
   verifyStandardInput,
   verifyMultiPart,
+  verifyVyperCode,
+  verifyVyperMultiPart,
+  verifyVyperStandardInput,
 } as const;
 
 /** Explorer endpoints with their parameter types erased. */

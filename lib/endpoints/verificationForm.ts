@@ -32,6 +32,12 @@ import { invalidParams } from '../errors.ts';
 /** The methods served (Blockscout's names); Vyper ones are not: no Vyper compiler here. */
 export const VERIFICATION_METHODS = ['flattened-code', 'standard-input', 'multi-part'] as const;
 
+/** What Blockscout's Vyper methods answer here (404, as Blockscout's for a method whose service is off). */
+export const VYPER_UNAVAILABLE = 'Vyper verification is not available: this server has no Vyper compiler (only Solidity is verified)';
+
+/** The handler of a Vyper method: the 404 above, whatever the body. */
+export const vyperUnavailable = (): (() => () => Promise<E.Either<ApiError, { readonly message: string }>>) => () => () => Promise.resolve(E.left({ kind: 'NotFound', message: VYPER_UNAVAILABLE }));
+
 /** Blockscout's body limit for verification (20 MB) */
 export const VERIFICATION_MAX_BODY_BYTES = 20 * 1024 * 1024;
 

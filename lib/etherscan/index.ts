@@ -30,6 +30,7 @@ import { getcontractcreation } from './actions/contract.getcontractcreation.ts';
 import { getsourcecode } from './actions/contract.getsourcecode.ts';
 import { listcontracts } from './actions/contract.listcontracts.ts';
 import { verifyproxycontract } from './actions/contract.verifyproxycontract.ts';
+import { verify_vyper_contract } from './actions/contract.verify_vyper_contract.ts';
 import { verifysourcecode } from './actions/contract.verifysourcecode.ts';
 import { getlogs } from './actions/logs.getlogs.ts';
 import { PROXY_ACTIONS } from './actions/proxy.ts';
@@ -88,6 +89,7 @@ export const ETHERSCAN_ACTIONS: readonly EtherscanAction[] = [
   checkverifystatus,
   verifyproxycontract,
   checkproxyverification,
+  verify_vyper_contract,
   ...PROXY_ACTIONS,
 ];
 

@@ -34,7 +34,7 @@ export function formPrefix(form: 'instance' | 'multichain', endpoint: EndpointNa
  * config that depends on the verifier. test/lib/contracts/verification.test.ts validates them
  * against our document.
  */
-export const VERIFICATION_ENDPOINTS: readonly EndpointName[] = ['verificationConfig', 'verifyFlattenedCode', 'verifyStandardInput', 'verifyMultiPart'];
+export const VERIFICATION_ENDPOINTS: readonly EndpointName[] = ['verificationConfig', 'verifyFlattenedCode', 'verifyStandardInput', 'verifyMultiPart', 'verifyVyperCode', 'verifyVyperMultiPart', 'verifyVyperStandardInput'];
 
 /** The explorer endpoints (the registry without its meta entries such as the OpenAPI document, nor verification). */
 export const EXPLORER_ENDPOINTS: readonly EndpointName[] = ENDPOINT_NAMES.filter((name) => ENDPOINTS[name].meta !== true && !VERIFICATION_ENDPOINTS.includes(name));

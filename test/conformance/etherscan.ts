@@ -97,6 +97,7 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
     'contract/checkverifystatus': { guid: `${f.tokens.erc20.slice(2)}18c0a7f3b00` },
     'contract/verifyproxycontract': { address: f.tokens.erc20 },
     'contract/checkproxyverification': { guid: `${f.tokens.erc20.slice(2)}18c0a7f3b00` },
+    'contract/verify_vyper_contract': { addressHash: f.tokens.erc20, name: 'T', compilerVersion: 'v0.3.10', contractSourceCode: '# @version 0.3.10' },
     'proxy/eth_blocknumber': {},
     'proxy/eth_chainid': {},
     'proxy/eth_gasprice': {},
@@ -118,7 +119,7 @@ export async function etherscanSuite(t: Test, { explorer, chain, store }: Loaded
   /** actions that answer status "0" by design here (nothing verified) */
   const REFUSING = new Set(['contract/getabi']);
   /** refusals as Blockscout words them, the text as message and result: no verifier here, the proxy not verified */
-  const REFUSING_WITH_TEXT = new Set(['contract/verifysourcecode', 'contract/verifyproxycontract']);
+  const REFUSING_WITH_TEXT = new Set(['contract/verifysourcecode', 'contract/verifyproxycontract', 'contract/verify_vyper_contract']);
   /** actions whose body is a bare JSON number, as Blockscout's (no envelope) */
   const BARE = new Set(['stats/coinsupply']);
   /** proxy methods forwarded to a node (none configured here): a JSON-RPC error */

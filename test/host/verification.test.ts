@@ -137,3 +137,18 @@ t.test('bodies over 20 MB and junk', async (t) => {
   const alive = await request(`${url}/api?module=contract&action=checkverifystatus&guid=nope`);
   t.same(alive.json, { status: '1', message: 'OK', result: 'Unknown UID' }, 'and the server serves on');
 });
+
+t.test('Vyper: no compiler here, a clear answer on every Vyper method', async (t) => {
+  const reason = 'Vyper verification is not available: this server has no Vyper compiler (only Solidity is verified)';
+  const body = JSON.stringify({ compiler_version: 'v0.3.10', source_code: '# @version 0.3.10\n@external\ndef f() -> uint256:\n    return 1\n' });
+  for (const method of ['vyper-code', 'vyper-multi-part', 'vyper-standard-input']) {
+    const r = await request(`${url}/api/v2/smart-contracts/${COUNTER_ADDRESS}/verification/via/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    t.same({ status: r.status, json: r.json }, { status: 404, json: { message: reason } }, `via/${method}: 404 with the reason`);
+  }
+  const bad = await request(`${url}/api/v2/smart-contracts/0xnope/verification/via/vyper-code`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  t.equal(bad.status, 422, 'a bad address is still a 422');
+  const action = await request(`${url}/api`, form({ module: 'contract', action: 'verify_vyper_contract', addressHash: COUNTER_ADDRESS, name: 'C', compilerVersion: 'v0.3.10', contractSourceCode: '# @version 0.3.10' }));
+  t.same(action.json, { status: '0', message: reason, result: reason }, 'Etherscan verify_vyper_contract: refused with the reason');
+  const vyperJson = await request(`${url}/api`, form({ module: 'contract', action: 'verifysourcecode', codeformat: 'vyper-json', contractaddress: COUNTER_ADDRESS, sourceCode: '{}', contractname: 'C', compilerversion: 'vyper:0.3.10' }));
+  t.same(vyperJson.json, { status: '0', message: 'Missing codeformat field', result: 'Missing codeformat field' }, "verifysourcecode's vyper-json (forge's Vyper form): refused as Blockscout refuses it");
+});
