@@ -35,9 +35,6 @@ export const VERIFICATION_METHODS = ['flattened-code', 'standard-input', 'multi-
 /** What Blockscout's Vyper methods answer here (404, as Blockscout's for a method whose service is off). */
 export const VYPER_UNAVAILABLE = 'Vyper verification is not available: this server has no Vyper compiler (only Solidity is verified)';
 
-/** The handler of a Vyper method: the 404 above, whatever the body. */
-export const vyperUnavailable = (): (() => () => Promise<E.Either<ApiError, { readonly message: string }>>) => () => () => Promise.resolve(E.left({ kind: 'NotFound', message: VYPER_UNAVAILABLE }));
-
 /** Blockscout's body limit for verification (20 MB) */
 export const VERIFICATION_MAX_BODY_BYTES = 20 * 1024 * 1024;
 

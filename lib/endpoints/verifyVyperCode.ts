@@ -1,21 +1,4 @@
-/**
- * POST /smart-contracts/{address_hash_param}/verification/via/vyper-code — Blockscout's Vyper source as one text (`compiler_version`, `source_code`).
- * No Vyper compiler here: always 404 `{"message": VYPER_UNAVAILABLE}` (lib/endpoints/verificationForm.ts),
- * as Blockscout answers a method whose service is off, with the reason.
- */
-import * as t from 'io-ts';
-import { addressHash } from '../params/codecs.ts';
-import { VerificationMessage } from '../schema/verification.ts';
-import { defineEndpoint } from './endpoint.ts';
-import { VERIFICATION_MAX_BODY_BYTES, vyperUnavailable } from './verificationForm.ts';
+/** POST /smart-contracts/{address_hash_param}/verification/via/vyper-code — Blockscout's Vyper source as one text (`compiler_version`, `source_code`): a 404 with the reason (./vyperMethod.ts). */
+import { vyperMethod } from './vyperMethod.ts';
 
-export const verifyVyperCode = defineEndpoint({
-  method: 'POST',
-  route: '/smart-contracts/{address_hash_param}/verification/via/vyper-code',
-  summary: 'Verify a Vyper contract from its source (not available: no Vyper compiler here; answers 404)',
-  path: { address_hash_param: addressHash },
-  query: {},
-  body: { codec: t.unknown, maxBytes: VERIFICATION_MAX_BODY_BYTES },
-  response: VerificationMessage,
-  handler: vyperUnavailable,
-});
+export const verifyVyperCode = vyperMethod('vyper-code', 'Verify a Vyper contract from its source');
