@@ -26,7 +26,6 @@ const settle = async (ok: () => boolean): Promise<void> => {
 };
 
 for (const factory of await storeFactories()) {
-  if (factory.name === 'postgres' && process.env.SCOUTKIT_STORES === undefined) continue;
   t.test(`balance events equal the API's answers (${factory.name})`, async (t) => {
     const store = await factory.open();
     t.teardown(() => store.close());
