@@ -3,7 +3,8 @@
  * official `phoenix` client joins addresses:{h} (lowercase) and blocks:new_block; a batch of
  * blocks brings `balance`, `coin_balance`, `current_coin_balance` and `updated_token_balances_*`
  * frames equal to the API's answers over HTTP; a rollback then a rewrite of the same heights
- * brings their new_block frames again, in order.
+ * brings their new_block frames again, in order. With `live: { blockBroadcast: 'count' }` a batch
+ * is one `new_blocks_count` frame.
  */
 import { Socket } from 'phoenix';
 import t from 'tap';
@@ -92,4 +93,25 @@ t.test('a rollback and a rewrite: the heights sent again, in order', async (t) =
   await until(() => heights.length >= 4);
   await new Promise((r) => setTimeout(r, 100));
   t.same(heights, [21, 22, 23, 24], 'new_block for each rewritten height, once, in order');
+});
+
+t.test("count mode (createServer({ live: { blockBroadcast: 'count' } })): one new_blocks_count per batch", async (t) => {
+  const counted = createMemoryStore();
+  await counted.writeBlocks(chain.bundles.slice(0, 5));
+  const other = createServer({ chains: { '1': { store: counted, feed: counted.feed } }, log: false, docs: false, anonymousPlan: PLAN, metrics: false, live: { blockBroadcast: 'count' } });
+  const { port: p } = await other.listen(0);
+  const client = new Socket(`ws://127.0.0.1:${p}/socket/v2`, { transport: WebSocket, params: {} });
+  client.connect();
+  t.teardown(async () => {
+    client.disconnect();
+    await other.close();
+  });
+  const got: { event: string; payload: unknown }[] = [];
+  const channel = client.channel('blocks:new_block', {});
+  for (const event of ['new_block', 'new_blocks_count']) channel.on(event, (payload: unknown) => void got.push({ event, payload }));
+  await new Promise((resolve) => channel.join().receive('ok', resolve));
+  await counted.writeBlocks(chain.bundles.slice(5, 8));
+  await until(() => got.length > 0);
+  await new Promise((r) => setTimeout(r, 100));
+  t.strictSame(got, [{ event: 'new_blocks_count', payload: { count: 3, type: 'block' } }], 'the batch counted, no new_block');
 });
