@@ -10,6 +10,10 @@
  * a `scoutkit serve`-equivalent server in another, beside a bare Koa serving the same (and the same
  * precompressed) bytes, with and without `Accept-Encoding: gzip, br`. BENCH_IN_PROCESS=0 skips the
  * in-process part; BENCH_OUT_OF_PROCESS=0 the other.
+ *
+ * Last, the socket run (bench/socket.ts) in a process of its own: 1,000 connections following
+ * new blocks and 100 address topics while blocks are written at 5/s, one slow consumer.
+ * BENCH_SOCKET=0 skips it.
  */
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +21,9 @@ import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { toJson } from '../lib/index.ts';
@@ -139,4 +145,9 @@ for (const spec of process.env.BENCH_IN_PROCESS === '0' ? [] : stores) {
 }
 rmSync(dir, { recursive: true, force: true });
 if (process.env.BENCH_OUT_OF_PROCESS !== '0' && !(await outOfProcess({ runs: RUNS, seconds: DURATION, connections: 16 }))) failed = true;
+if (process.env.BENCH_SOCKET !== '0') {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), 'socket.ts')], { stdio: 'inherit' });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) failed = true;
+}
 if (failed) process.exitCode = 1;

@@ -1,11 +1,18 @@
 /**
  * The socket under load: CONNECTIONS clients (raw ws, Phoenix V2 frames) each join
- * blocks:new_block and one of 100 address topics, while the fixture chain's blocks are written
- * to a memory store at RATE blocks/s; one more client joins and stops reading (a slow consumer).
- * Reports: every new_block delivered to every client (once, in order), p50/p99 from the write
- * to delivery, the server's RSS, and whether the slow consumer was dropped while the others
- * kept their latency. Clients and server share this process (client parsing is in the figures).
- *   npx tsx bench/socket.ts            (CONNECTIONS=1000 RATE=5 BLOCKS=100 by default)
+ * blocks:new_block and one of ADDRESSES address topics (the written blocks' busiest transaction
+ * parties, then token-transfer parties), while
+ * the fixture chain's blocks are written one by one to a memory store at RATE blocks/s; one
+ * more client joins blocks:new_block and 99 address topics and stops reading (a slow consumer).
+ *
+ * Reports: whether every client got every new_block once and in order and every `transaction`
+ * event of its address (one per block the address sent or received in); p50/p99 from the
+ * commit (the feed's synchronous delivery) to delivery, of every event carrying a height; the
+ * process RSS; the slow consumer's close code; and the others' p50/p99 before and after it was
+ * dropped. Clients and server share this process (client parsing is in the figures, and in the
+ * RSS). Exit code 1 when an event was missed or the slow consumer was not dropped.
+ *   npx tsx bench/socket.ts   (CONNECTIONS=1000 ADDRESSES=100 RATE=5 BLOCKS=100 by default)
+ * `npm run bench` runs it in a process of its own after the HTTP runs (BENCH_SOCKET=0 skips it).
  */
 import WebSocket from 'ws';
 import { createMemoryStore } from '../adapters/memory/index.ts';
@@ -13,101 +20,166 @@ import { buildFixtureChain } from '../fixture/index.ts';
 import { createServer } from '../host/index.ts';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 1000);
+const ADDRESSES = Number(process.env.ADDRESSES ?? 100);
 const RATE = Number(process.env.RATE ?? 5);
 const BLOCKS = Number(process.env.BLOCKS ?? 100);
+const FIRST = 2;
 
 const chain = buildFixtureChain();
 const store = createMemoryStore();
-await store.writeBlocks(chain.bundles.slice(0, 2));
+await store.writeBlocks(chain.bundles.slice(0, FIRST));
+const written = chain.bundles.slice(FIRST, FIRST + BLOCKS);
+const heights = written.map((b) => b.block.number);
+
+// the addresses that send or receive in most of the written blocks
+const lower = (a: string): string => a.toLowerCase();
+const partiesOf = (b: (typeof written)[number]): Set<string> => new Set(b.transactions.flatMap((tx) => [lower(tx.from), ...(tx.to === null ? [] : [lower(tx.to)])]));
+const activity = new Map<string, number>();
+for (const b of written) for (const a of partiesOf(b)) activity.set(a, (activity.get(a) ?? 0) + 1);
+// then, to make ADDRESSES, the token transfers' parties (their balance events), then the chain's other parties
+for (const b of written) for (const tt of b.tokenTransfers) for (const a of [lower(tt.from), lower(tt.to)]) if (!activity.has(a)) activity.set(a, 0);
+for (const b of chain.bundles) for (const a of [...partiesOf(b), ...b.tokenTransfers.flatMap((tt) => [lower(tt.from), lower(tt.to)])]) if (!activity.has(a)) activity.set(a, 0);
+// the fixture has fewer parties than 100: quiet topics (never-seen addresses) make up the rest
+for (let i = 1; activity.size < ADDRESSES; i++) activity.set(`0x${'5'.repeat(32)}${i.toString(16).padStart(8, '0')}`, 0);
+const addresses = [...activity.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, ADDRESSES).map(([a]) => a);
+/** `transaction` events each address topic should get: one per block it is a party of */
+const expectedTxEvents = new Map(addresses.map((a) => [a, activity.get(a) ?? 0]));
+
+// commit times: the feed delivers synchronously after each commit
+const committedAt = new Map<number, number>();
+store.feed.subscribe((change) => {
+  if (change.blocks !== null) for (let h = change.blocks.from; h <= change.blocks.to; h++) committedAt.set(h, performance.now());
+});
+
 const plan = { name: 'bench', requestsPerSecond: 1_000_000, credits: 1_000_000_000, creditPeriod: 'month' } as const;
 const server = createServer({
   chains: { '1': { store, feed: store.feed } },
   log: false,
   docs: false,
   anonymousPlan: plan,
-  socket: { maxConnectionsPerCaller: CONNECTIONS + 10, maxTopicsPerCaller: CONNECTIONS * 3, maxBufferedBytes: 64 * 1024 },
+  socket: { maxConnectionsPerCaller: CONNECTIONS + 10, maxTopicsPerCaller: CONNECTIONS * 3 + 200, maxBufferedBytes: 64 * 1024 },
 });
 const { port } = await server.listen(0);
 const url = `ws://127.0.0.1:${port}/socket/v2/websocket?vsn=2.0.0`;
 
-const addresses = [...new Set(chain.bundles.flatMap((b) => b.transactions.map((tx) => tx.from.toLowerCase())))].slice(0, 100);
-const written = new Map<number, number>(); // height → time of the write
-const latencies: number[] = [];
-const received: number[][] = [];
+interface Client {
+  readonly ws: WebSocket;
+  readonly heights: number[];
+  txEvents: number;
+  messages: number;
+  readonly address: string;
+}
+/** [delivered at, latency] of the reading clients */
+const latencies: [number, number][] = [];
 
-function client(i: number): Promise<WebSocket> {
+type Frame = [unknown, unknown, string, string, { block?: { height: number }; transactions?: { block_number: number | null }[] }];
+
+function client(topics: readonly string[], address: string, measured: boolean): Promise<Client> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url);
-    const heights: number[] = [];
-    received.push(heights);
+    const c: Client = { ws, heights: [], txEvents: 0, messages: 0, address };
     let joined = 0;
     ws.on('message', (data) => {
-      const [, , topic, event, payload] = JSON.parse(String(data)) as [unknown, unknown, string, string, { block?: { height: number } }];
-      if (event === 'phx_reply' && ++joined === 2) resolve(ws);
+      const [, , topic, event, payload] = JSON.parse(String(data)) as Frame;
+      if (event === 'phx_reply') {
+        if (++joined === topics.length) resolve(c);
+        return;
+      }
+      c.messages++;
+      let height: number | null | undefined;
       if (topic === 'blocks:new_block' && event === 'new_block' && payload.block) {
-        heights.push(payload.block.height);
-        const at = written.get(payload.block.height);
-        if (at !== undefined) latencies.push(performance.now() - at);
+        height = payload.block.height;
+        c.heights.push(height);
+      } else if (event === 'transaction' && topic === `addresses:${address}`) {
+        c.txEvents++;
+        height = payload.transactions?.[0]?.block_number;
+      }
+      const at = height === null || height === undefined ? undefined : committedAt.get(height);
+      if (measured && at !== undefined) {
+        const now = performance.now();
+        latencies.push([now, now - at]);
       }
     });
     ws.on('error', reject);
-    ws.on('open', () => {
-      ws.send(JSON.stringify(['1', '1', 'blocks:new_block', 'phx_join', {}]));
-      ws.send(JSON.stringify(['2', '2', `addresses:${addresses[i % addresses.length]}`, 'phx_join', {}]));
-    });
+    ws.on('open', () => topics.forEach((topic, i) => ws.send(JSON.stringify([String(i + 1), String(i + 1), topic, 'phx_join', {}]))));
   });
 }
 
-const clients: WebSocket[] = [];
-for (let i = 0; i < CONNECTIONS; i += 50) clients.push(...(await Promise.all(Array.from({ length: Math.min(50, CONNECTIONS - i) }, (_, k) => client(i + k)))));
-const slow = await client(0);
-received.pop();
-(slow as unknown as { _socket: { pause(): void } })._socket.pause();
-let slowClose: number | undefined;
-slow.on('close', (code) => (slowClose = code));
+const rssStart = process.memoryUsage().rss;
+const clients: Client[] = [];
+for (let i = 0; i < CONNECTIONS; i += 50) {
+  const group = Array.from({ length: Math.min(50, CONNECTIONS - i) }, (_, k) => {
+    const address = addresses[(i + k) % addresses.length] as string;
+    return client(['blocks:new_block', `addresses:${address}`], address, true);
+  });
+  clients.push(...(await Promise.all(group)));
+}
+const slow = await client(['blocks:new_block', ...addresses.slice(0, 99).map((a) => `addresses:${a}`)], addresses[0] as string, false);
+(slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+// the slow client reads nothing, so its close frame waits in its socket: the drop is seen in the metrics
+const slowClosed = new Promise<number>((resolve) => slow.ws.on('close', (code) => resolve(code)));
+let dropAt = Infinity;
+const isDropped = async (): Promise<boolean> => /scoutkit_socket_drops_total\{reason="slow"\} 1/.test((await server.metrics?.text()) ?? '');
 const heartbeat = setInterval(() => {
-  for (const ws of clients) ws.send('[null,"h","phoenix","heartbeat",{}]');
+  for (const c of clients) c.ws.send('[null,"h","phoenix","heartbeat",{}]');
 }, 30_000);
 
-const rssBefore = process.memoryUsage().rss;
-const heights = chain.bundles.slice(2, 2 + BLOCKS).map((b) => b.block.number);
+const rssConnected = process.memoryUsage().rss;
+let rssPeak = rssConnected;
+const sampler = setInterval(() => {
+  rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+  if (dropAt === Infinity) void isDropped().then((yes) => yes && dropAt === Infinity && (dropAt = performance.now()));
+}, 100);
 const started = performance.now();
-for (const [k, bundle] of chain.bundles.slice(2, 2 + BLOCKS).entries()) {
-  const due = started + (k * 1000) / RATE;
-  const wait = due - performance.now();
+for (const [k, bundle] of written.entries()) {
+  const wait = started + (k * 1000) / RATE - performance.now();
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  written.set(bundle.block.number, performance.now());
   await store.writeBlocks([bundle]);
 }
+const complete = (c: Client): boolean => c.heights.length >= heights.length && c.txEvents >= (expectedTxEvents.get(c.address) ?? 0);
 const deadline = Date.now() + 30_000;
-while (received.some((r) => r.length < heights.length) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-const rssAfter = process.memoryUsage().rss;
+while (!clients.every(complete) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+clearInterval(sampler);
+const rssEnd = process.memoryUsage().rss;
 
-const sorted = [...latencies].sort((a, b) => a - b);
-const pct = (p: number): string => (sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN).toFixed(1);
-const complete = received.filter((r) => r.length === heights.length && r.every((h, i) => h === heights[i])).length;
-const metrics = await server.metrics?.text();
-console.log(
-  JSON.stringify(
-    {
-      connections: CONNECTIONS,
-      blocks: heights.length,
-      rate: RATE,
-      clientsWithEveryBlockOnceInOrder: complete,
-      deliveries: latencies.length,
-      p50ms: pct(50),
-      p99ms: pct(99),
-      maxms: pct(100),
-      rssMB: { before: Math.round(rssBefore / 1e6), after: Math.round(rssAfter / 1e6) },
-      slowConsumerDropped: /scoutkit_socket_drops_total\{reason="slow"\} 1/.test(metrics ?? ''),
-      slowCloseCode: slowClose ?? null,
-    },
-    null,
-    2,
-  ),
-);
+const pct = (xs: readonly number[], p: number): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+};
+const ms = (x: number): string => (Number.isNaN(x) ? '–' : x.toFixed(1));
+const blocksOk = clients.filter((c) => c.heights.length === heights.length && c.heights.every((h, i) => h === heights[i])).length;
+const txOk = clients.filter((c) => c.txEvents === (expectedTxEvents.get(c.address) ?? 0)).length;
+const expectedTx = clients.reduce((n, c) => n + (expectedTxEvents.get(c.address) ?? 0), 0);
+const gotTx = clients.reduce((n, c) => n + c.txEvents, 0);
+const all = latencies.map(([, l]) => l);
+const before = latencies.filter(([at]) => at < dropAt).map(([, l]) => l);
+const after = latencies.filter(([at]) => at >= dropAt).map(([, l]) => l);
+const dropped = await isDropped();
+// let it read now: the close frame it was sent
+(slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+const closeCode = dropped ? await Promise.race([slowClosed, new Promise<null>((r) => setTimeout(() => r(null), 5000))]) : null;
+const mb = (x: number): string => `${Math.round(x / 1e6)} MB`;
+
+const rows: [string, string][] = [
+  ['connections (each: blocks:new_block + 1 of the address topics)', `${CONNECTIONS} (+1 slow: blocks:new_block + 99 addresses)`],
+  ['address topics', `${addresses.length} (${addresses.filter((a) => !a.startsWith(`0x${'5'.repeat(32)}`)).length} parties of the chain, the rest never seen)`],
+  ['blocks written, rate', `${heights.length} at ${RATE}/s (memory store, one write per block)`],
+  ['clients with every new_block once, in order', `${blocksOk} / ${CONNECTIONS}`],
+  ['clients with every `transaction` event of their address', `${txOk} / ${CONNECTIONS} (${gotTx} of ${expectedTx} events)`],
+  ['messages delivered to the reading clients (all events)', String(clients.reduce((n, c) => n + c.messages, 0))],
+  ['commit → delivery, p50 / p99 / max (new_block and transaction)', `${ms(pct(all, 50))} / ${ms(pct(all, 99))} / ${ms(pct(all, 100))} ms (${all.length} deliveries)`],
+  ['… while the slow consumer was connected, p50 / p99', `${ms(pct(before, 50))} / ${ms(pct(before, 99))} ms (${before.length})`],
+  ['… after it was dropped, p50 / p99', `${ms(pct(after, 50))} / ${ms(pct(after, 99))} ms (${after.length})`],
+  ['slow consumer', dropped ? `dropped (seen in /metrics ${ms(dropAt - started)} ms into the writes), close code ${closeCode ?? '(not seen)'}` : 'NOT dropped'],
+  ['process RSS: start / connected / peak / end', `${mb(rssStart)} / ${mb(rssConnected)} / ${mb(rssPeak)} / ${mb(rssEnd)}`],
+];
+console.log('\nscoutkit socket bench (bench/socket.ts)\n');
+console.log('| | |\n|---|---|');
+for (const [k, v] of rows) console.log(`| ${k} | ${v} |`);
+const ok = blocksOk === CONNECTIONS && txOk === CONNECTIONS && dropped;
+console.log(`\nsocket: ${ok ? 'OK' : 'FAILED'}: every event delivered ${blocksOk === CONNECTIONS && txOk === CONNECTIONS ? 'yes' : 'NO'}, slow consumer dropped ${dropped ? 'yes' : 'NO'}`);
 clearInterval(heartbeat);
-for (const ws of clients) ws.terminate();
-slow.terminate();
+for (const c of clients) c.ws.terminate();
+slow.ws.terminate();
 await server.close();
-process.exit(0);
+process.exit(ok ? 0 : 1);

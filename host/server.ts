@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import { chainConfigs, createExplorer, errorResponse, parsePath } from '../lib/index.ts';
-import type { ChainConfig, ChainSetting, Explorer, FailedRequest, ReadReplicas, ReplicaState } from '../lib/index.ts';
+import type { ChainConfig, ChainSetting, CreateExplorerOptions, Explorer, FailedRequest, ReadReplicas, ReplicaState } from '../lib/index.ts';
 import { DEFAULT_DOCS_PATH, docsPage } from './docs.ts';
 import { corsMiddleware } from './cors.ts';
 import { createMetrics } from './metrics.ts';
@@ -47,8 +47,10 @@ export interface ServerOptions extends ExplorerMiddlewareOptions {
   readonly chains: Readonly<Record<string, ChainSetting>>;
   /** chain of the per-instance form; default the first chain */
   readonly defaultChain?: string;
-  /** a ready-made explorer over the same chains (default: `createExplorer({ chains, defaultChain })`) */
+  /** a ready-made explorer over the same chains (default: `createExplorer({ chains, defaultChain, live })`) */
   readonly explorer?: Explorer;
+  /** live updates' options (createExplorer's `live`: caps, and `blockBroadcast: 'count'` for Blockscout's count mode); with `explorer`, its own */
+  readonly live?: CreateExplorerOptions['live'];
   /** receives one line per request; default: JSON on stdout; `false` for no log */
   readonly log?: ((line: RequestLogLine) => void) | false;
   /** called last on close: close the stores */
@@ -146,6 +148,7 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     createExplorer({
       chains,
       ...(options.defaultChain !== undefined ? { defaultChain: options.defaultChain } : {}),
+      ...(options.live !== undefined ? { live: options.live } : {}),
       onError(error, request) {
         metrics?.storeError(error, request);
         onStoreError(error, request);

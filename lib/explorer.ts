@@ -41,7 +41,7 @@ import type { RouteMatcher } from './routes.ts';
 import { matchRoute, routeMatcher, routeOf, ROUTES } from './routes.ts';
 import { StreamedBody, streamedHeaders } from './streamed.ts';
 import type { LiveDeps } from './endpoints/endpoint.ts';
-import type { LiveEvent } from './live/events.ts';
+import type { BlockBroadcast, LiveEvent } from './live/events.ts';
 import type { LiveHub } from './live/hub.ts';
 import { createLiveHub } from './live/hub.ts';
 import { parseTopic } from './live/topics.ts';
@@ -77,9 +77,11 @@ export interface CreateExplorerOptions extends ExplorerOptions {
   /**
    * Live updates of chains with a change feed (`/events`, `explorer.subscribe`): topics per
    * connection (default 100), the heartbeat comment's interval (default 15 s), messages waiting
-   * for a slow client before it is ended (default 1,000)
+   * for a slow client before it is ended (default 1,000), and how new blocks are announced on
+   * `blocks:new_block` (Blockscout's BLOCK_BROADCAST_TYPE): `block` (default) a `new_block` per
+   * block, `count` one `new_blocks_count` per batch instead
    */
-  readonly live?: { readonly maxTopics?: number; readonly heartbeatMs?: number; readonly maxQueued?: number };
+  readonly live?: { readonly maxTopics?: number; readonly heartbeatMs?: number; readonly maxQueued?: number; readonly blockBroadcast?: BlockBroadcast };
   /**
    * ABIs (JSON, as solc and viem write them) to decode with: transaction input, logs, revert
    * reasons, `method` names and Etherscan's `functionName`, for contracts nobody verified. Tried
@@ -170,7 +172,7 @@ export function createExplorer(options: CreateExplorerOptions): LiveExplorer {
     if (chain?.feed === undefined) return undefined;
     let hub = hubs.get(chainId);
     if (hub === undefined) {
-      hub = createLiveHub(chain.store, chain.feed, render, (error) => options.onError?.(error, { endpoint: 'events', chainId }));
+      hub = createLiveHub(chain.store, chain.feed, render, (error) => options.onError?.(error, { endpoint: 'events', chainId }), { blockBroadcast: options.live?.blockBroadcast ?? 'block' });
       hubs.set(chainId, hub);
     }
     return hub;

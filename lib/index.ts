@@ -92,7 +92,7 @@ export { ENDPOINTS, ENDPOINT_NAMES } from './endpoints/index.ts';
 export type { Change, ChangeFeed, ChangeListener, ChangeNotice } from './feed/change.ts';
 export { changeOfBundles, createLocalFeed } from './feed/change.ts';
 export { describeNotice } from './feed/describe.ts';
-export type { LiveEvent } from './live/events.ts';
+export type { BlockBroadcast, EventOptions, LiveEvent } from './live/events.ts';
 export { eventsOfChange } from './live/events.ts';
 export type { LiveHub } from './live/hub.ts';
 export { createLiveHub } from './live/hub.ts';

@@ -8,7 +8,7 @@ import type { ChangeFeed } from '../feed/change.ts';
 import type { JsonObject } from '../json.ts';
 import type { DataSource } from '../ports.ts';
 import type { RenderOptions } from '../render/context.ts';
-import type { LiveEvent } from './events.ts';
+import type { BlockBroadcast, LiveEvent } from './events.ts';
 import { eventsOfChange } from './events.ts';
 
 export type LiveHandler = (event: LiveEvent) => void;
@@ -26,7 +26,14 @@ export interface LiveHub {
   publish(topic: string, event: string, payload: JsonObject): void;
 }
 
-export function createLiveHub(ds: DataSource, feed: ChangeFeed, render: RenderOptions, onError: (error: unknown) => void = () => undefined): LiveHub {
+export function createLiveHub(
+  ds: DataSource,
+  feed: ChangeFeed,
+  render: RenderOptions,
+  onError: (error: unknown) => void = () => undefined,
+  options: { readonly blockBroadcast?: BlockBroadcast } = {},
+): LiveHub {
+  const blockBroadcast = options.blockBroadcast ?? 'block';
   const handlers = new Map<string, Set<LiveHandler>>();
   let stopFeed: (() => void) | null = null;
   // changes are turned into events one after the other: events go out in version order
@@ -47,7 +54,7 @@ export function createLiveHub(ds: DataSource, feed: ChangeFeed, render: RenderOp
     queue = queue.then(async () => {
       lastVersion = Math.max(lastVersion, change.version);
       try {
-        for (const event of await eventsOfChange(ds, change, wanted, render)) hand(event);
+        for (const event of await eventsOfChange(ds, change, wanted, render, { subscribed: handlers.keys(), blockBroadcast })) hand(event);
       } catch (error) {
         onError(error);
       }
@@ -78,7 +85,7 @@ export function createLiveHub(ds: DataSource, feed: ChangeFeed, render: RenderOp
       const changes = await feed.since(version);
       if (changes === null) return null;
       const out: LiveEvent[] = [];
-      for (const change of changes) out.push(...(await eventsOfChange(ds, change, (t) => topics.has(t), render)).filter((e) => topics.has(e.topic)));
+      for (const change of changes) out.push(...(await eventsOfChange(ds, change, (t) => topics.has(t), render, { subscribed: topics, blockBroadcast })).filter((e) => topics.has(e.topic)));
       return out;
     },
   };
