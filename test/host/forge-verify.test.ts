@@ -2,8 +2,9 @@
  * forge 1.7.1 (npm's `@foundry-rs/forge`), unchanged, as a child process against the server: a
  * Foundry project made by code (the fixture's contracts, OpenZeppelin's ERC1967Proxy from
  * node_modules) is built offline by `forge build` with solc-js behind a small native-solc shim
- * (test/adapters/solc/fixture.ts solcShim), deployed to anvil from forge's artifacts, indexed
- * into SQLite and served; then `forge verify-contract --verifier blockscout --watch` verifies an
+ * (test/adapters/solc/fixture.ts solcShim); the ERC-20 is deployed to anvil by `forge create`,
+ * the others from forge's artifacts (one compile instead of one per `forge create`); the chain
+ * is indexed into SQLite and served; then `forge verify-contract --verifier blockscout --watch` verifies an
  * ERC-20 with constructor arguments, a contract with a linked library, one with immutables, an
  * EIP-1967 proxy and its implementation, a contract sent `--flatten`ed, and `--verifier
  * etherscan` a library. Each run ends in forge's "Contract successfully verified" and the
@@ -37,7 +38,7 @@ import { createServer } from '../../host/index.ts';
 import type { Address, Hex } from '../../lib/domain/records.ts';
 import { compilerDir, deploy, IMMUTABLES, LIBRARY, PROXY, proxyArgs, solcShim, solcVersion, TOKEN, tokenArgs } from '../adapters/solc/fixture.ts';
 import { COUNTER } from '../support/verification.ts';
-import { DEV_ACCOUNT0 } from '../indexer/helpers.ts';
+import { DEV_ACCOUNT0, rpc } from '../indexer/helpers.ts';
 import { request } from './helpers.ts';
 
 t.setTimeout(150_000);
@@ -66,8 +67,9 @@ const svm = join(home, '.svm', version);
 await mkdir(svm, { recursive: true });
 const shim = await solcShim(svm);
 
-// the library is deployed first, from anvil's first account: its address known before the build, which links it (as `forge create --libraries` / `libraries` in foundry.toml do)
-const mathLibAddress = getContractAddress({ from: DEV_ACCOUNT0, nonce: 0n }).toLowerCase() as Address;
+// the library is deployed second (after `forge create` of the ERC-20), from anvil's first account:
+// its address known before the build, which links it (as `libraries` in foundry.toml does)
+const mathLibAddress = getContractAddress({ from: DEV_ACCOUNT0, nonce: 1n }).toLowerCase() as Address;
 const FOUNDRY_TOML = `[profile.default]
 src = "src"
 out = "out"
@@ -129,13 +131,15 @@ const artifact = async (file: string, name: string): Promise<Artifact> => {
 const anvil = await startAnvil();
 t.teardown(() => anvil.stop());
 const tokenArgsHex = tokenArgs();
+const created = await forge(['create', 'src/Token.sol:Token', '--rpc-url', anvil.url, '--unlocked', '--from', DEV_ACCOUNT0, '--broadcast', '--constructor-args', 'Scout Token', 'SCT', String(1_000_000n * 10n ** 18n)]);
+const tokenAddress = /Deployed to: (0x[0-9a-fA-F]{40})/.exec(created.out)?.[1]?.toLowerCase() as Address | undefined;
+if (created.code !== 0 || tokenAddress === undefined) throw new Error(`forge create failed:\n${created.out}`);
 const immutablesArgs = encodeAbiParameters([{ type: 'uint256' }], [1234n]);
 const mathLib = await deploy(anvil.url, (await artifact('MathLib.sol', 'MathLib')).bytecode);
 if (mathLib.address !== mathLibAddress) throw new Error(`the library is at ${mathLib.address}, not at ${mathLibAddress} as linked`);
 const usesLibArtifact = await artifact('MathLib.sol', 'UsesLib');
 if (usesLibArtifact.bytecode.includes('__$')) throw new Error('forge build left UsesLib unlinked');
 const usesLib = await deploy(anvil.url, usesLibArtifact.bytecode);
-const token = await deploy(anvil.url, (await artifact('Token.sol', 'Token')).bytecode, tokenArgsHex);
 const immutables = await deploy(anvil.url, (await artifact('Immutables.sol', 'Immutables')).bytecode, immutablesArgs);
 const implementationArtifact = await artifact('Proxy.sol', 'Implementation');
 const implementation = await deploy(anvil.url, implementationArtifact.bytecode);
@@ -176,6 +180,14 @@ t.test('forge build, offline, solc-js behind the shim', async (t) => {
   t.comment(`forge build: ${built.ms} ms`);
 });
 
+t.test('forge create: the ERC-20, with constructor arguments', async (t) => {
+  t.equal(created.code, 0, 'exit 0');
+  t.equal(tokenAddress, getContractAddress({ from: DEV_ACCOUNT0, nonce: 0n }).toLowerCase(), "deployed from anvil's first account, first");
+  const tx = (await rpc(anvil.url, 'eth_getTransactionByHash', [/Transaction hash: (0x[0-9a-f]{64})/.exec(created.out)?.[1]])) as { input: Hex };
+  t.ok(tx.input.endsWith(hex(tokenArgsHex)), 'the constructor arguments as the fixture encodes them');
+  t.comment(`forge create: ${created.ms} ms`);
+});
+
 interface Case {
   readonly kind: string;
   readonly address: Address;
@@ -188,7 +200,7 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
-  { kind: 'constructor arguments', address: token.address, target: 'src/Token.sol:Token', name: 'Token', args: ['--constructor-args', hex(tokenArgsHex)] },
+  { kind: 'constructor arguments', address: tokenAddress, target: 'src/Token.sol:Token', name: 'Token', args: ['--constructor-args', hex(tokenArgsHex)] },
   { kind: 'a linked library', address: usesLib.address, target: 'src/MathLib.sol:UsesLib', name: 'UsesLib', args: ['--libraries', `src/MathLib.sol:MathLib:${mathLib.address}`] },
   { kind: 'immutables', address: immutables.address, target: 'src/Immutables.sol:Immutables', name: 'Immutables', args: ['--constructor-args', hex(immutablesArgs)] },
   { kind: "an EIP-1967 proxy's implementation", address: implementation.address, target: 'src/Proxy.sol:Implementation', name: 'Implementation' },
