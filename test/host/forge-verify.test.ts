@@ -4,12 +4,16 @@
  * node_modules) is built offline by `forge build` with solc-js behind a small native-solc shim
  * (test/adapters/solc/fixture.ts solcShim); the ERC-20 is deployed to anvil by `forge create`,
  * the others from forge's artifacts (one compile instead of one per `forge create`); the chain
- * is indexed into SQLite and served; then `forge verify-contract --verifier blockscout --watch` verifies an
- * ERC-20 with constructor arguments, a contract with a linked library, one with immutables, an
- * EIP-1967 proxy and its implementation, a contract sent `--flatten`ed, and `--verifier
- * etherscan` a library. Each run ends in forge's "Contract successfully verified" and the
- * contract reads verified, by its name, from `/api/v2/smart-contracts/{h}`; a second run on a
- * verified address is skipped by forge ("already verified", read from getabi).
+ * is indexed into SQLite and served; then `forge verify-contract --verifier blockscout --watch`
+ * verifies an ERC-20 with constructor arguments, a contract with a linked library, one with
+ * immutables, an EIP-1967 proxy and its implementation, a contract sent `--flatten`ed, and
+ * `--verifier etherscan` a library. Each run ends in forge's "Contract successfully verified"
+ * (its status answers counted in a comment: one when the job settles within checkverifystatus's
+ * hold, else forge asks again 15 s later) and the contract reads verified, by its name, from `/api/v2/smart-contracts/{h}`;
+ * a second run on a verified address is skipped by forge ("already verified", read from getabi).
+ * `--verifier etherscan` on anvil's chain needs an `[etherscan]` entry for it in foundry.toml:
+ * forge 1.7.1 replaces `--etherscan-api-key` with that entry's key (verify.rs VerifyArgs::run)
+ * and, without one, stops at "ETHERSCAN_API_KEY must be set to use Etherscan as a verifier".
  *
  * Offline, by construction: forge's home is a temporary directory whose svm folder holds the
  * shim (`~/.svm/<version>/solc-<version>`, where `Solc::find_or_install` looks before it
