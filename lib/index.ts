@@ -26,8 +26,8 @@ export type { CodeFormat, ContractLanguage, JobState, LicenseType, MatchKind, Ve
 export { InvalidVerifiedContractError, NoContractStoreError, saveVerifiedContract, verifiedContractOf } from './contracts/save.ts';
 export type { SaveVerifiedInput } from './contracts/save.ts';
 export type { ContractStore, JobOutcome, NewJob, SaveOutcome, VerifiedFilter, VerifiedPage } from './contracts/store.ts';
-export { submitVerification, VERIFICATION_TEXT, verificationStatus } from './contracts/submit.ts';
-export type { JobStatus, Submission, SubmitOptions, SubmitOutcome } from './contracts/submit.ts';
+export { STATUS_WAIT_MS, submitVerification, VERIFICATION_TEXT, verificationStatus } from './contracts/submit.ts';
+export type { JobStatus, StatusOptions, Submission, SubmitOptions, SubmitOutcome } from './contracts/submit.ts';
 export type { ContractVerifier, VerificationOutcome, VerificationJob as VerificationTask } from './contracts/verifier.ts';
 export { ArtifactsError, artifactSet, contractsOfBuildInfo } from './contracts/artifacts.ts';
 export type { ArtifactContract, ArtifactSet, BuildInfoContracts, BuildInfoFormat } from './contracts/artifacts.ts';

@@ -169,10 +169,36 @@ export async function submitVerification(chain: ChainConfig, submission: Submiss
   return { kind: 'queued', job, created: run };
 }
 
-/** A job's state, for `checkverifystatus`. */
-export async function verificationStatus(chain: Pick<ChainConfig, 'contracts'>, uid: string): Promise<JobStatus> {
-  if (chain.contracts === undefined || uid.trim() === '') return { kind: 'unknown' };
-  const job = await chain.contracts.getJob(uid.trim().toLowerCase());
+/**
+ * How long `checkverifystatus` holds its answer while the job is pending, for it to settle.
+ * Blockscout answers at once; forge asks right after submitting, then only every 15 s, so a
+ * compile of a few seconds would cost it 15 s per contract. A job settling within this answers
+ * final at the first ask; a longer one answers `Pending in queue` as before.
+ */
+export const STATUS_WAIT_MS = 10_000;
+/** how often a held `checkverifystatus` reads the job again (from the store: the job may run on another host) */
+export const STATUS_POLL_MS = 100;
+
+export interface StatusOptions {
+  /** while the job is pending, read it again until it settles or this long has passed; default 0 (answer at once) */
+  readonly waitMs?: number;
+  /** default STATUS_POLL_MS */
+  readonly pollMs?: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A job's state, for `checkverifystatus`: read from the store, and with `waitMs`, read again while it is pending. */
+export async function verificationStatus(chain: Pick<ChainConfig, 'contracts'>, uid: string, options: StatusOptions = {}): Promise<JobStatus> {
+  const store = chain.contracts;
+  const id = uid.trim().toLowerCase();
+  if (store === undefined || id === '') return { kind: 'unknown' };
+  const deadline = Date.now() + (options.waitMs ?? 0);
+  let job = await store.getJob(id);
+  while (job !== null && job.state === 'pending' && Date.now() < deadline) {
+    await sleep(Math.min(options.pollMs ?? STATUS_POLL_MS, deadline - Date.now()));
+    job = await store.getJob(id);
+  }
   return job === null ? { kind: 'unknown' } : { kind: 'job', job };
 }
 

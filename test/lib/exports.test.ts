@@ -35,6 +35,7 @@ t.same(Object.keys(lib).sort(), [
   'RPC_CODES',
   'RPC_ENDPOINT',
   'RPC_METHODS',
+  'STATUS_WAIT_MS',
   'StoreUnavailableError',
   'TOKEN_TYPES',
   'TOPICS',

@@ -2,10 +2,12 @@
  * `contract/checkverifystatus` (GET or POST): `guid` → the state of a verification job, read
  * from the chain's contract store (any host sharing it answers). Always status "1" (reference
  * §2.2): `Pending in queue`, `Pass - Verified`, `Fail - Unable to verify` (with the failure's
- * text in `reason`, a key Blockscout does not send), `Unknown UID`.
+ * text in `reason`, a key Blockscout does not send), `Unknown UID`. A pending job is waited for
+ * up to STATUS_WAIT_MS (10 s) before `Pending in queue` is answered: Blockscout answers at once,
+ * but forge asks right after submitting and then only every 15 s.
  */
 import { PROXY_CHECK_INPUT } from '../../contracts/proxyCheck.ts';
-import { VERIFICATION_TEXT, verificationStatus } from '../../contracts/submit.ts';
+import { STATUS_WAIT_MS, VERIFICATION_TEXT, verificationStatus } from '../../contracts/submit.ts';
 import type { EtherscanAction } from '../action.ts';
 import { ok } from '../action.ts';
 import { param } from '../params.ts';
@@ -19,9 +21,12 @@ export const checkverifystatus: EtherscanAction = {
   async run(ctx, query) {
     const guid = param(query, 'guid');
     if (guid === undefined) return refuse('guid is required.');
-    const status = await verificationStatus(ctx.chain, guid);
+    const first = await verificationStatus(ctx.chain, guid);
     // a proxy check's GUID is checkproxyverification's
-    if (status.kind === 'unknown' || status.job.inputHash === PROXY_CHECK_INPUT) return ok(VERIFICATION_TEXT.unknownUid);
+    if (first.kind === 'unknown' || first.job.inputHash === PROXY_CHECK_INPUT) return ok(VERIFICATION_TEXT.unknownUid);
+    // a pending job: held a while for it to settle (forge asks again only after 15 s)
+    const status = first.job.state === 'pending' ? await verificationStatus(ctx.chain, guid, { waitMs: STATUS_WAIT_MS }) : first;
+    if (status.kind === 'unknown') return ok(VERIFICATION_TEXT.unknownUid);
     const { job } = status;
     if (job.state === 'pending') return ok(VERIFICATION_TEXT.pending);
     if (job.state === 'pass') return ok(VERIFICATION_TEXT.pass);

@@ -238,7 +238,10 @@ export async function compilerDir(versions: readonly ('solc' | 'solc-0.8.19')[] 
 
 /**
  * A native-solc stand-in: an executable `solc-<version>` script answering `--version` and
- * `--standard-json` (stdin → stdout) with npm's solc-js (forge runs solc this way too).
+ * `--standard-json` (stdin → stdout) with npm's solc-js (forge runs solc this way too). The
+ * version line is written into the script (`--version` answers without loading solc-js, as fast
+ * as a native solc), solc's own long version: `0.8.37+commit.f401782d.Emscripten.clang`; it runs
+ * with NODE_OPTIONS emptied, as a native binary would ignore them.
  */
 export async function solcShim(dir: string, pkg: 'solc' | 'solc-0.8.19' = 'solc'): Promise<string> {
   const { version } = require(`${pkg}/package.json`) as { version: string };
@@ -246,12 +249,13 @@ export async function solcShim(dir: string, pkg: 'solc' | 'solc-0.8.19' = 'solc'
   const solcPath = require.resolve(pkg);
   await writeFile(
     path,
-    `#!${process.execPath}
-const solc = require(${JSON.stringify(solcPath)});
+    // NODE_OPTIONS emptied: a test runner's loaders (tap's, tsx's), which a host passes down, are no business of a compiler's
+    `#!/usr/bin/env -S NODE_OPTIONS= ${process.execPath}
 const args = process.argv.slice(2);
 if (args.includes('--version')) {
-  process.stdout.write('solc, the solidity compiler commandline interface\\nVersion: ' + solc.version() + '\\n');
+  process.stdout.write('solc, the solidity compiler commandline interface\\nVersion: ' + ${JSON.stringify(solcVersion(pkg))} + '\\n');
 } else if (args.includes('--standard-json')) {
+  const solc = require(${JSON.stringify(solcPath)});
   const chunks = [];
   process.stdin.on('data', (c) => chunks.push(c));
   process.stdin.on('end', () => process.stdout.write(solc.compile(Buffer.concat(chunks).toString('utf8'))));

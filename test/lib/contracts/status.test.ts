@@ -1,0 +1,84 @@
+/**
+ * A verification job's status, held while it is pending, over every store (SCOUTKIT_STORES):
+ * `verificationStatus` answers at once by default; with `waitMs` it reads the job again until it
+ * settles (also when another process settles it: it reads the store) or the time is up. And
+ * Etherscan's `checkverifystatus`, asked right after `verifysourcecode` (as forge asks, before
+ * waiting 15 s), answers the job's final state once it settles within STATUS_WAIT_MS.
+ */
+import t from 'tap';
+import { createExplorer, STATUS_WAIT_MS, toJson, verificationStatus } from '../../../lib/index.ts';
+import type { ChainConfig, ContractVerifier } from '../../../lib/index.ts';
+import type { Hash } from '../../../lib/domain/records.ts';
+import { contractStoreBeside } from '../../support/contracts.ts';
+import { storeFactories } from '../../support/stores.ts';
+import { compilerVersion, ODD_ADDRESS, TOKEN_INPUT, writeVerifiableChain } from '../../support/verification.ts';
+
+t.setTimeout(60_000);
+
+const VERSION = compilerVersion();
+const hash = (n: number): Hash => `0x${n.toString(16).padStart(64, '0')}` as Hash;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** A verifier that takes `ms` to find that the code does not match. */
+const slowMismatch = (ms: number): ContractVerifier => ({
+  verify: async () => {
+    await sleep(ms);
+    return { status: 'failed', reason: 'mismatch', message: 'Fail - Unable to verify: the compiled code does not match the deployed code' };
+  },
+  close: async () => {},
+});
+
+for (const factory of await storeFactories()) {
+  await t.test(factory.name, async (t) => {
+    const store = await factory.open();
+    t.teardown(() => store.close());
+    await writeVerifiableChain(store);
+    const contracts = contractStoreBeside(store);
+
+    await t.test('verificationStatus: at once, or held while pending', async (t) => {
+      const chain = { contracts };
+      const { job } = await contracts.createJob({ uid: 'a1', address: ODD_ADDRESS, inputHash: hash(1), now: Date.now() });
+      t.equal(job.state, 'pending');
+
+      let startedAt = Date.now();
+      t.match(await verificationStatus(chain, 'a1'), { kind: 'job', job: { state: 'pending' } }, 'by default: at once, pending');
+      t.ok(Date.now() - startedAt < 1000, 'at once');
+
+      startedAt = Date.now();
+      t.match(await verificationStatus(chain, 'a1', { waitMs: 300, pollMs: 20 }), { kind: 'job', job: { state: 'pending' } }, 'never settled: pending');
+      t.ok(Date.now() - startedAt >= 300, 'after waitMs');
+
+      // settled meanwhile through another contract store over the same data (another host, for SQL)
+      const other = factory.name === 'memory' ? contracts : contractStoreBeside(store);
+      setTimeout(() => void other.updateJob('a1', { state: 'pass', message: null, now: Date.now() }), 150);
+      startedAt = Date.now();
+      t.match(await verificationStatus(chain, 'a1', { waitMs: 10_000, pollMs: 20 }), { kind: 'job', job: { state: 'pass' } }, 'settled while held: its final state');
+      const held = Date.now() - startedAt;
+      t.ok(held >= 100 && held < 5000, `answered once it settled (${held} ms), not after waitMs`);
+
+      t.same(await verificationStatus(chain, 'nope', { waitMs: 5000 }), { kind: 'unknown' }, 'an unknown uid: at once');
+    });
+
+    await t.test('checkverifystatus right after verifysourcecode: the final state, once settled', async (t) => {
+      const chain: ChainConfig = { store, contracts, verifier: slowMismatch(400) };
+      const ex = createExplorer({ chains: { '1': chain } });
+      const scan = async (query: Record<string, string>): Promise<Record<string, unknown>> =>
+        JSON.parse(toJson((await ex.handle({ path: '/api', query })).body)) as Record<string, unknown>;
+      const submitted = await scan({
+        module: 'contract',
+        action: 'verifysourcecode',
+        codeformat: 'solidity-standard-json-input',
+        contractaddress: ODD_ADDRESS,
+        sourceCode: TOKEN_INPUT,
+        contractname: 'src/Token.sol:Token',
+        compilerversion: VERSION,
+      });
+      t.equal(submitted['status'], '1', 'a GUID');
+      const startedAt = Date.now();
+      const status = await scan({ module: 'contract', action: 'checkverifystatus', guid: submitted['result'] as string });
+      const held = Date.now() - startedAt;
+      t.match(status, { status: '1', message: 'OK', result: 'Fail - Unable to verify', reason: /does not match/ }, 'the first answer is final (no "Pending in queue")');
+      t.ok(held >= 200 && held < STATUS_WAIT_MS, `held until the job settled (${held} ms)`);
+    });
+  });
+}
