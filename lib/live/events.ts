@@ -78,6 +78,10 @@ export async function eventsOfChange(ds: DataSource, change: Change, wanted: (to
       }
     }
     if (change.transactions.length > 0) push(TOPICS.newTransaction, 'transaction', { transaction: change.transactions.length });
+    // `collated` on `transactions:{hash}` once it is mined: what the frontend's transaction page
+    // waits for while the transaction is pending (Blockscout sends it only on the old topics
+    // since v8, reference §5.1; sent here on the v2 topic, an empty payload as v7 sent it)
+    for (const hash of change.transactions) if (wanted(TOPICS.transaction(hash))) push(TOPICS.transaction(hash), 'collated', {});
 
     const addressTopics = change.addresses.filter((a) => wanted(TOPICS.address(a)));
     const tokenTopics = change.tokens.filter((t) => wanted(TOPICS.token(t)));

@@ -12,12 +12,15 @@ export type Topic =
   | { readonly kind: 'new_pending_transaction' }
   | { readonly kind: 'address'; readonly address: string }
   | { readonly kind: 'token'; readonly address: string }
+  /** `transactions:{hash}`: `collated` once the transaction is mined */
+  | { readonly kind: 'transaction'; readonly hash: string }
   /** accepted as Blockscout accepts them, never fed (nothing in the store drives them yet) */
   | { readonly kind: 'silent' };
 
 export type TopicError = 'Invalid address hash' | 'unmatched topic';
 
 const HASH = /^0x[0-9a-fA-F]{40}$/;
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 /** Blockscout's join rule for a topic: the topic, or the join error's reason. */
 export function parseTopic(topic: string): Topic | TopicError {
@@ -35,7 +38,7 @@ export function parseTopic(topic: string): Topic | TopicError {
     case 'transactions':
       if (rest === 'new_transaction') return { kind: 'new_transaction' };
       if (rest === 'new_pending_transaction') return { kind: 'new_pending_transaction' };
-      return { kind: 'silent' };
+      return TX_HASH.test(rest) ? { kind: 'transaction', hash: rest } : { kind: 'silent' };
     case 'tokens':
       return HASH.test(rest) ? { kind: 'token', address: rest } : { kind: 'silent' };
     case 'token_instances':
@@ -57,4 +60,5 @@ export const TOPICS = {
   newPendingTransaction: 'transactions:new_pending_transaction',
   address: (address: string) => `addresses:${address.toLowerCase()}`,
   token: (address: string) => `tokens:${address.toLowerCase()}`,
+  transaction: (hash: string) => `transactions:${hash.toLowerCase()}`,
 } as const;
