@@ -20,6 +20,12 @@
  * transfers streamed, with RSS before, at its peak and after (flat memory: the export is read
  * a page at a time, never held whole). Run node with --expose-gc for a settled "before".
  *
+ * And decoding's cost (issue 29): BENCH_BEFORE=<dir> holding an older tree's lib/ (e.g. `git archive
+ * ccd9132^ lib | tar -x -C <dir>`, with <dir>/node_modules linked to this one's) — the cold first
+ * page of GET /transactions (50 transactions, each decoded, with the proxy view) by this code and
+ * by that one's createExplorer over the same store, interleaved rounds at one caller, medians and
+ * their ratio (target ≤ 1.10).
+ *
  * And the CPU of one large answer (issue 13): the unpaged token balances of the hot address,
  * BENCH_CPU_SAMPLES (default 100) sequential requests, ms of process CPU per request (≤ 5).
  *
@@ -512,6 +518,36 @@ function timeStatements(store: SqlStore): { report(writeS: number, busyS: number
   };
 }
 
+const BEFORE = process.env.BENCH_BEFORE === undefined || process.env.BENCH_BEFORE === '' ? undefined : process.env.BENCH_BEFORE;
+const DECODE_ROUNDS = env('BENCH_DECODE_ROUNDS', 15);
+
+/** issue 29: a cold page of 50 decoded transactions, this code against BENCH_BEFORE's, interleaved at one caller */
+async function decodedListBench(name: string, store: SqlStore, after: Handle): Promise<void> {
+  if (BEFORE === undefined) return;
+  const old = (await import(join(BEFORE, 'lib/index.ts'))) as { createExplorer: typeof createExplorer };
+  const before = old.createExplorer({ chains: { '1': store }, cache: { maxEntries: 0 } }).handle;
+  const page = (h: Handle) => async () => {
+    const r = await h({ path: '/api/v2/transactions', query: {} });
+    if (r.status !== 200) throw new Error(`GET /transactions: ${r.status}`);
+    return toJson(r.body);
+  };
+  const sample = JSON.parse(await page(after)()) as { items: { method: string | null; decoded_input: unknown }[] };
+  const decoded = sample.items.filter((x) => x.decoded_input !== null).length;
+  const p50s: { before: number[]; after: number[] } = { before: [], after: [] };
+  for (let r = 0; r < DECODE_ROUNDS; r++) {
+    for (const [side, h] of (r % 2 === 0 ? [['before', before], ['after', after]] : [['after', after], ['before', before]]) as [keyof typeof p50s, Handle][]) {
+      p50s[side].push((await measure(page(h), 1, 100)).p50);
+    }
+  }
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+  const ratios = p50s.after.map((a, i) => a / (p50s.before[i] ?? NaN));
+  console.log(`\n${name}: cold GET /transactions (${sample.items.length} rows, ${decoded} with decoded_input), ${DECODE_ROUNDS} interleaved rounds of 100 at one caller`);
+  console.log(`| store | before p50 (median of rounds) | after p50 | after ÷ before (median of per-round ratios) | ≤ 1.10 |`);
+  console.log('|---|---|---|---|---|');
+  const ratio = med(ratios);
+  console.log(`| ${name} | ${med(p50s.before).toFixed(3)} ms | ${med(p50s.after).toFixed(3)} ms | ${ratio.toFixed(3)} | ${ratio <= 1.1 ? 'yes' : 'NO'} |`);
+}
+
 async function bench(name: string): Promise<Line[]> {
   const { store, loaded, drop } = await open(name);
   try {
@@ -519,6 +555,7 @@ async function bench(name: string): Promise<Line[]> {
     else await load(store, name);
     if (LOAD_ONLY) return [];
     const explorer = createExplorer({ chains: { '1': store }, cache: { maxEntries: 0 } });
+    await decodedListBench(name, store, explorer.handle);
     const lines: Line[] = [];
     for (const c of cases(store, explorer.handle).filter((x) => CASES === undefined || CASES.test(x.name))) {
       // walk the cursor chain once to the deep page

@@ -13,6 +13,7 @@ import type {
   LogRecord,
   ProxyRecord,
   ProxyType,
+  FacetCut,
   StateChangeRecord,
   TokenRecord,
   TokenTransferRecord,
@@ -520,15 +521,18 @@ export function proxyRow(blockHash: Hash, p: ProxyRecord): WriteRow {
     proxy_type: p.type,
     implementations: p.implementations.join(','),
     beacon: p.beacon,
+    cuts: p.cuts === undefined ? null : JSON.stringify(p.cuts),
   };
 }
 export function toProxy(r: Row): ProxyRecord {
   const implementations = str(r, 'implementations');
+  const cuts = strOrNull(r, 'cuts');
   return {
     proxy: hex(r, 'proxy'),
     type: str(r, 'proxy_type') as ProxyType,
     implementations: implementations === '' ? [] : (implementations.split(',') as Address[]),
     beacon: hexOrNull(r, 'beacon'),
+    ...(cuts === null ? {} : { cuts: JSON.parse(cuts) as FacetCut[] }),
     blockNumber: num(r, 'block_number'),
     transactionHash: hex(r, 'transaction_hash'),
     transactionIndex: num(r, 'transaction_index'),

@@ -345,7 +345,25 @@ export interface TraceFrameRecord {
 
 /** Everything one block brings; the unit the DataSink writes. */
 /** Blockscout's `proxy_type` names for the proxy kinds the indexer recognizes. */
-export type ProxyType = 'eip1167' | 'minimal_proxy' | 'eip7702' | 'master_copy' | 'eip1967' | 'eip1822' | 'eip1967_beacon' | 'eip1967_oz';
+export type ProxyType =
+  | 'eip1167'
+  | 'minimal_proxy'
+  | 'eip7702'
+  | 'master_copy'
+  | 'eip1967'
+  | 'eip1822'
+  | 'eip1967_beacon'
+  | 'eip2535'
+  | 'eip1967_oz'
+  | 'basic_implementation';
+
+/** One entry of an EIP-2535 `DiamondCut`: `action` 0 adds, 1 replaces, 2 removes the selectors. */
+export interface FacetCut {
+  readonly facet: Address;
+  readonly action: number;
+  /** `0x` + 8 lower-case hex each */
+  readonly selectors: readonly Hex[];
+}
 
 /** A proxy's implementation as set by one transaction (lib/proxy/detect.ts). */
 export interface ProxyRecord {
@@ -355,6 +373,8 @@ export interface ProxyRecord {
   readonly implementations: readonly Address[];
   /** the beacon, for `eip1967_beacon` (its `implementation()` is a call's answer, not indexed data) */
   readonly beacon: Address | null;
+  /** `eip2535`: the transaction's `DiamondCut`s, in log order (a diamond's facets fold every cut up to a point) */
+  readonly cuts?: readonly FacetCut[];
   readonly blockNumber: number;
   readonly transactionHash: Hash;
   readonly transactionIndex: number;

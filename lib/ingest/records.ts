@@ -355,6 +355,7 @@ export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: Block
     transactionHashes: src.transactions.map((t) => t.hash),
     diffs: payload.prestate,
     contractCodes,
+    logs,
   });
   return {
     block: blockRecord(src, transactions, internal),

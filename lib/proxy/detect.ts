@@ -5,12 +5,19 @@
  * minimal proxies from created code, EIP-7702 delegations `0xef0100 || address` from the code an
  * authorization sets on an account). Every change is seen at the transaction it happened in. Pure.
  *
- * A beacon proxy's implementation is the beacon's `implementation()`: an answer of a call, not
- * data the indexer reads, so the record names the beacon and leaves `implementations` empty.
+ * Logs: a beacon's `Upgraded(address indexed implementation)` (OpenZeppelin's UpgradeableBeacon
+ * emits it at construction and on upgradeTo) gives the beacon a `basic_implementation` record —
+ * what Blockscout shows for it, its code answering `implementation()` — unless the same
+ * transaction wrote a proxy slot of that account (an EIP-1967 proxy emits the same event); an
+ * EIP-2535 diamond's `DiamondCut` events give it an `eip2535` record with the cuts.
+ *
+ * A beacon proxy's record names the beacon and leaves `implementations` empty: its implementation
+ * is the beacon's in force at each point, resolved when read (lib/proxy/history.ts).
  */
+import { decodeAbiParameters } from 'viem';
 import type { PrestateDiff } from '../chain-source.ts';
-import type { Address, ContractCodeRecord, Hash, Hex, ProxyRecord, ProxyType } from '../domain/records.ts';
-import { PROXY_SLOTS } from './slots.ts';
+import type { Address, ContractCodeRecord, FacetCut, Hash, Hex, LogRecord, ProxyRecord, ProxyType } from '../domain/records.ts';
+import { DIAMOND_CUT_TOPIC, PROXY_SLOTS, UPGRADED_TOPIC } from './slots.ts';
 
 export interface ProxyDetectionInput {
   readonly blockNumber: number;
@@ -19,6 +26,8 @@ export interface ProxyDetectionInput {
   /** prestateTracer diffMode of the block; null without one (then only created code is read) */
   readonly diffs: readonly PrestateDiff[] | null;
   readonly contractCodes: readonly ContractCodeRecord[];
+  /** the block's logs (`Upgraded` of beacons, `DiamondCut` of diamonds); none: not read */
+  readonly logs?: readonly LogRecord[];
 }
 
 const EIP1167 = /^0x363d3d373d3d3d363d73([0-9a-f]{40})5af43d82803e903d91602b57fd5bf3$/;
@@ -140,5 +149,50 @@ export function detectProxies(input: ProxyDetectionInput): ProxyRecord[] {
       }
     }
   }
+  for (const r of logRecords(input.logs ?? [], input.blockNumber)) push(r);
   return out.sort((a, b) => a.transactionIndex - b.transactionIndex);
+}
+
+const DIAMOND_CUT_PARAMS = [
+  { type: 'tuple[]', components: [{ type: 'address' }, { type: 'uint8' }, { type: 'bytes4[]' }] },
+  { type: 'address' },
+  { type: 'bytes' },
+] as const;
+
+/** A `DiamondCut` log's cuts, or null when its data does not decode. */
+export function diamondCuts(data: Hex): FacetCut[] | null {
+  try {
+    const [cuts] = decodeAbiParameters(DIAMOND_CUT_PARAMS, data);
+    return cuts.map(([facet, action, selectors]) => ({
+      facet: facet.toLowerCase() as Address,
+      action,
+      selectors: selectors.map((s) => s.toLowerCase() as Hex),
+    }));
+  } catch {
+    return null;
+  }
+}
+
+/** Beacons' upgrades and diamonds' cuts from the logs, one record per account and transaction (log order). */
+function logRecords(logs: readonly LogRecord[], blockNumber: number): ProxyRecord[] {
+  const out = new Map<string, ProxyRecord>();
+  for (const log of [...logs].sort((a, b) => a.index - b.index)) {
+    const topic0 = log.topics[0]?.toLowerCase();
+    const proxy = log.address.toLowerCase() as Address;
+    const key = `${log.transactionHash}|${proxy}`;
+    const at = { proxy, beacon: null, blockNumber, transactionHash: log.transactionHash, transactionIndex: log.transactionIndex };
+    const before = out.get(key);
+    if (topic0 === UPGRADED_TOPIC && log.topics.length === 2) {
+      if (before !== undefined && before.type !== 'basic_implementation') continue;
+      const target = addressOfWord(log.topics[1]);
+      out.set(key, { ...at, type: 'basic_implementation', implementations: target === null ? [] : [target] });
+    } else if (topic0 === DIAMOND_CUT_TOPIC && log.topics.length === 1) {
+      const cuts = diamondCuts(log.data);
+      if (cuts === null || (before !== undefined && before.type !== 'eip2535')) continue;
+      const all = [...(before?.cuts ?? []), ...cuts];
+      const facets = [...new Set(all.filter((c) => c.action !== 2 && !ZERO.test(c.facet)).map((c) => c.facet))];
+      out.set(key, { ...at, type: 'eip2535', implementations: facets, cuts: all });
+    }
+  }
+  return [...out.values()];
 }

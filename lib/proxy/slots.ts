@@ -19,3 +19,8 @@ export const PROXY_SLOTS = {
 
 /** `implementation()`, called on a beacon */
 export const IMPLEMENTATION_SELECTOR = '0x5c60da1b';
+
+/** `Upgraded(address indexed implementation)`: EIP-1967 proxies and OpenZeppelin's UpgradeableBeacon */
+export const UPGRADED_TOPIC = '0xbc7cd75a20ee27fd9adebab32041f755214dbc6bffa90cc0225b39da2e5c2d3b';
+/** EIP-2535 `DiamondCut((address,uint8,bytes4[])[],address,bytes)` */
+export const DIAMOND_CUT_TOPIC = '0x8faa70878671ccd212d20771b795c50af8fd3ff6cf27f4bde57e5d4de0aeb673';

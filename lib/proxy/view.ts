@@ -12,10 +12,11 @@ import type { Address, ProxyRecord } from '../domain/records.ts';
 import type { JsonObject } from '../json.ts';
 import type { DataSource } from '../ports.ts';
 import { checksum } from '../render/format.ts';
-import { proxyAt } from './history.ts';
+import type { ResolvedProxy } from './history.ts';
+import { resolveProxy } from './history.ts';
 
 export interface ProxyView {
-  /** each proxy's changes, oldest first (only addresses that have some) */
+  /** each proxy's changes, oldest first (only addresses that have some), and their beacons' */
   readonly proxies: ReadonlyMap<Address, readonly ProxyRecord[]>;
   /** the verified contract each implementation runs (own or a bytecode twin), with a contract store */
   readonly implementationsVerified: ReadonlyMap<Address, AddressVerification>;
@@ -23,8 +24,16 @@ export interface ProxyView {
 
 const NO_VERIFICATION: ReadonlyMap<Address, AddressVerification> = new Map();
 
-export async function loadProxyView(ds: DataSource, store: ContractStore | undefined, addresses: readonly Address[]): Promise<ProxyView> {
+/** The histories of `addresses`, then of the beacons they name that are not among them (a second batch only when there are some). */
+async function histories(ds: DataSource, addresses: readonly Address[]): Promise<readonly ProxyRecord[]> {
   const history = addresses.length === 0 ? [] : await ds.getProxyHistory(addresses);
+  const asked = new Set(addresses);
+  const beacons = [...new Set(history.flatMap((r) => (r.beacon === null || asked.has(r.beacon) ? [] : [r.beacon])))];
+  return beacons.length === 0 ? history : [...history, ...(await ds.getProxyHistory(beacons))];
+}
+
+export async function loadProxyView(ds: DataSource, store: ContractStore | undefined, addresses: readonly Address[]): Promise<ProxyView> {
+  const history = await histories(ds, addresses);
   const proxies = new Map<Address, ProxyRecord[]>();
   for (const r of history) {
     const list = proxies.get(r.proxy);
@@ -40,10 +49,10 @@ export async function loadProxyView(ds: DataSource, store: ContractStore | undef
  * The change in force for `address` when transaction `transactionIndex` of `block` starts (a
  * null block: the latest; a null index: the end of the block), or null when it is no proxy then.
  */
-export function proxyOf(view: Partial<ProxyView>, address: Address, block: number | null = null, transactionIndex: number | null = null): ProxyRecord | null {
-  const history = view.proxies?.get(address);
-  if (history === undefined) return null;
-  return block === null ? proxyAt(history, address) : proxyAt(history, address, block, transactionIndex === null ? undefined : transactionIndex - 1);
+export function proxyOf(view: Partial<ProxyView>, address: Address, block: number | null = null, transactionIndex: number | null = null): ResolvedProxy | null {
+  const proxies = view.proxies;
+  if (proxies?.has(address) !== true) return null;
+  return block === null ? resolveProxy(proxies, address) : resolveProxy(proxies, address, block, transactionIndex === null ? undefined : transactionIndex - 1);
 }
 
 /** Blockscout's `proxy_type` and `implementations` (`[{address_hash, name}]`, the name once verified) of an address, now. */
@@ -56,7 +65,14 @@ export function proxyFields(view: Partial<ProxyView>, address: Address): { proxy
   };
 }
 
-/** DecodeContext.implementations: the verified ABIs of the implementations a proxy delegates to at a block. */
+/** A diamond facet's ABI answers only for the selectors routed to it. */
+const routed = (index: AbiIndex, facet: Address, routes: ReadonlyMap<string, Address>): AbiIndex => ({
+  functions: (s) => (routes.get(s) === facet ? index.functions(s) : []),
+  errors: (s) => index.errors(s),
+  events: (t) => index.events(t),
+});
+
+/** DecodeContext.implementations: the verified ABIs of the implementations a proxy delegates to at a block (a diamond's by selector). */
 export function implementationAbis(view: ProxyView): (address: Address, block: number | null, transactionIndex: number | null) => readonly AbiIndex[] {
   return (address, block, transactionIndex) => {
     const current = proxyOf(view, address, block, transactionIndex);
@@ -64,7 +80,9 @@ export function implementationAbis(view: ProxyView): (address: Address, block: n
     const out: AbiIndex[] = [];
     for (const a of current.implementations) {
       const c = view.implementationsVerified.get(a)?.contract;
-      if (c !== undefined) out.push(indexAbiKeyed(`${c.codeHash}:${c.id}:${c.match}`, c.abi));
+      if (c === undefined) continue;
+      const index = indexAbiKeyed(`${c.codeHash}:${c.id}:${c.match}`, c.abi);
+      out.push(current.routes === undefined ? index : routed(index, a, current.routes));
     }
     return out;
   };

@@ -9,7 +9,7 @@ export const ProxyImplementation = t.type({ address_hash: AddressHash, name: nul
 export const ProxyImplementations = t.readonlyArray(ProxyImplementation);
 /** Blockscout's proxy_type names for the kinds the indexer recognizes (lib/proxy/detect.ts) */
 export const ProxyTypeName = nullable(
-  t.keyof({ eip1167: null, minimal_proxy: null, eip7702: null, master_copy: null, eip1967: null, eip1822: null, eip1967_beacon: null, eip1967_oz: null }),
+  t.keyof({ eip1167: null, minimal_proxy: null, eip7702: null, master_copy: null, eip1967: null, eip1822: null, eip1967_beacon: null, eip2535: null, eip1967_oz: null, basic_implementation: null }),
 );
 
 export const ADDRESS_FIELDS = {

@@ -1,10 +1,10 @@
 /**
  * Hand-assembled proxies for the anvil proxy tests: an EIP-1967 proxy whose constructor writes the
- * implementation slot and whose 32-byte calls write a new one (an upgrade), and an EIP-1167 clone;
- * `mined` sends a transaction from anvil's first dev account and waits for its successful receipt.
+ * implementation slot and whose 32-byte calls write a new one (an upgrade), an EIP-1167 clone, a
+ * beacon and a beacon proxy, a diamond emitting the cuts it is sent; `mined` sends a transaction from anvil's first dev account and waits for its successful receipt.
  */
 import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
-import { PROXY_SLOTS } from '../../lib/proxy/slots.ts';
+import { DIAMOND_CUT_TOPIC, PROXY_SLOTS, UPGRADED_TOPIC } from '../../lib/proxy/slots.ts';
 import { DEV_ACCOUNT0, rpc, toHex } from './helpers.ts';
 
 export const word = (a: string): string => a.slice(2).toLowerCase().padStart(64, '0');
@@ -22,6 +22,22 @@ const proxyRuntime = `3660201460085700${'5b'}5f357f${PROXY_SLOTS.eip1967.slice(2
 export const proxyInit = (first: string): Hex => deployer(`7f${word(first)}7f${PROXY_SLOTS.eip1967.slice(2)}55`, proxyRuntime);
 /** init code of an EIP-1167 minimal proxy delegating to `target` */
 export const cloneInit = (target: string): Hex => deployer('', `363d3d373d3d3d363d73${target.slice(2).toLowerCase()}5af43d82803e903d91602b57fd5bf3`);
+
+/** LOG2(Upgraded, impl) of the address on the stack, which stays (PUSH32 topic PUSH0 PUSH0 LOG2 after a DUP1) */
+const upgradedLog = `80${'7f'}${UPGRADED_TOPIC.slice(2)}5f5fa2`;
+/**
+ * A beacon as OpenZeppelin's UpgradeableBeacon behaves for the indexer: the implementation in slot 0,
+ * `Upgraded(implementation)` emitted at construction and on each upgrade (a 32-byte call).
+ */
+export const beaconInit = (first: string): Hex =>
+  deployer(`7f${word(first)}${upgradedLog}5f55`, `3660201460085700${'5b'}5f35${upgradedLog}5f5500`);
+/** A beacon proxy: its constructor writes the EIP-1967 beacon slot; calls stop (decoding reads the input only). */
+export const beaconProxyInit = (beacon: string): Hex => deployer(`7f${word(beacon)}7f${PROXY_SLOTS.beacon.slice(2)}55`, '00');
+/**
+ * A diamond that emits `DiamondCut` with the calldata as its data for every call but 36-byte ones
+ * (a facet's `f(uint256)`, which stop): send it `abi.encode(cuts, init, calldata)`.
+ */
+export const diamondInit = (): Hex => deployer('', `36602414603057365f5f377f${DIAMOND_CUT_TOPIC.slice(2)}365fa1005b00`);
 
 export async function mined(url: string, tx: Record<string, unknown>): Promise<{ transactionHash: Hash; blockNumber: Hex; contractAddress: Address | null }> {
   const hash = (await rpc(url, 'eth_sendTransaction', [{ from: DEV_ACCOUNT0, gas: toHex(200_000), ...tx }])) as Hash;

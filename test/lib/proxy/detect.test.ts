@@ -1,8 +1,9 @@
 import t from 'tap';
 import type { AccountState, PrestateDiff } from '../../../lib/chain-source.ts';
-import type { Address, ContractCodeRecord, Hash, Hex } from '../../../lib/domain/records.ts';
+import { encodeAbiParameters, parseAbiParameters } from 'viem';
+import type { Address, ContractCodeRecord, Hash, Hex, LogRecord } from '../../../lib/domain/records.ts';
 import { detectProxies, implementationOfCode, isSafeProxyCode } from '../../../lib/proxy/detect.ts';
-import { PROXY_SLOTS } from '../../../lib/proxy/slots.ts';
+import { DIAMOND_CUT_TOPIC, PROXY_SLOTS, UPGRADED_TOPIC } from '../../../lib/proxy/slots.ts';
 
 const addr = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}` as Address;
 const txHash = (n: number): Hash => `0x${n.toString(16).padStart(64, '0')}` as Hash;
@@ -150,4 +151,48 @@ t.test('no diffs (a node without prestateTracer): created code still counts', as
   const records = detectProxies({ blockNumber: 1, transactionHashes: [txHash(1)], diffs: null, contractCodes: [created(addr(5), clone(IMPL_A), 0)] });
   t.equal(records.length, 1);
   t.equal(records[0]?.type, 'eip1167');
+});
+
+const log = (index: number, tx: number, address: Address, topics: Hex[], data: Hex = '0x'): LogRecord => ({
+  transactionHash: txHash(tx),
+  blockHash: txHash(0xb10c),
+  blockNumber: 5,
+  transactionIndex: tx - 1,
+  index,
+  timestamp: 1,
+  address,
+  topics,
+  data,
+});
+const cutData = (cuts: [Address, number, Hex[]][]): Hex => encodeAbiParameters(parseAbiParameters('(address,uint8,bytes4[])[], address, bytes'), [cuts, addr(0), '0x']);
+
+t.test('logs: a beacon’s Upgraded, unless the transaction wrote a proxy slot of the account; DiamondCuts merged per transaction', async (t) => {
+  const BEACON = addr(0xbeac);
+  const DIAMOND = addr(0xd1a0);
+  const records = detectProxies({
+    blockNumber: 5,
+    transactionHashes: [txHash(1), txHash(2), txHash(3)],
+    diffs: [diff(txHash(1), [], [[PROXY, { storage: storage([[PROXY_SLOTS.eip1967, word(IMPL_A)]]) }]])],
+    contractCodes: [],
+    logs: [
+      log(0, 1, PROXY, [UPGRADED_TOPIC, word(IMPL_A)]),
+      log(1, 1, BEACON, [UPGRADED_TOPIC, word(IMPL_A)]),
+      log(2, 2, BEACON, [UPGRADED_TOPIC, word(IMPL_A)]),
+      log(3, 2, BEACON, [UPGRADED_TOPIC, word(IMPL_B)]),
+      log(4, 3, DIAMOND, [DIAMOND_CUT_TOPIC], cutData([[IMPL_A, 0, ['0x11111111', '0x22222222']]])),
+      log(5, 3, DIAMOND, [DIAMOND_CUT_TOPIC], cutData([[IMPL_B, 1, ['0x22222222']], [addr(0), 2, ['0x11111111']]])),
+      log(6, 3, addr(0xbad), [DIAMOND_CUT_TOPIC], '0x1234'),
+      log(7, 3, addr(0xbad), [UPGRADED_TOPIC]),
+    ],
+  });
+  t.same(
+    records.map((r) => [r.proxy, r.type, r.implementations, r.transactionIndex, r.cuts?.map((c) => [c.facet, c.action, c.selectors])]),
+    [
+      [PROXY, 'eip1967', [IMPL_A], 0, undefined],
+      [BEACON, 'basic_implementation', [IMPL_A], 0, undefined],
+      [BEACON, 'basic_implementation', [IMPL_B], 1, undefined],
+      [DIAMOND, 'eip2535', [IMPL_A, IMPL_B], 2, [[IMPL_A, 0, ['0x11111111', '0x22222222']], [IMPL_B, 1, ['0x22222222']], [addr(0), 2, ['0x11111111']]]],
+    ],
+    'the proxy’s own Upgraded gives way to its slot; the last Upgraded of a transaction wins; undecodable logs are left out',
+  );
 });
