@@ -45,6 +45,8 @@ export interface FastPathOptions {
   readonly report: (error: unknown, request: { readonly method: string; readonly path: string }) => void;
   /** whether a path is the server's own (metrics, health, docs): then Koa answers it */
   readonly ownPath?: (path: string) => boolean;
+  /** whether the server is closing: an answer then says `connection: close`, as the server's Koa layer adds it */
+  readonly closing?: () => boolean;
 }
 
 /** The endpoints whose GET answers JSON from the store (no body, no stream) and whose answer the host does not rewrite. */
@@ -81,7 +83,7 @@ class Headers implements HeaderSink {
 }
 
 export function createFastPath(options: FastPathOptions): FastPath | undefined {
-  const { explorer, steps, compressor, prefix, proxy, cors, report, ownPath } = options;
+  const { explorer, steps, compressor, prefix, proxy, cors, report, ownPath, closing } = options;
   // an explorer with endpoints of its own routes by its own table: Koa's chain serves it
   if ((explorer.routes ?? matchRoute) !== matchRoute) return undefined;
   const lowerPrefix = prefix.toLowerCase();
@@ -124,7 +126,7 @@ export function createFastPath(options: FastPathOptions): FastPath | undefined {
       out = encoded instanceof Promise ? await encoded : encoded;
     }
     done({ request, info, status });
-    write(res, request.method, status, headers, out);
+    write(res, request.method, status, headers, out, closing?.() === true);
   };
 
   return (req, res, done) => {
@@ -154,10 +156,11 @@ export function createFastPath(options: FastPathOptions): FastPath | undefined {
 }
 
 /** Write the answer as Koa's `respond` does: the headers in the order set, the length of the body, no body for HEAD. */
-function write(res: ServerResponse, method: string, status: number, headers: Headers, out: Encoded): void {
+function write(res: ServerResponse, method: string, status: number, headers: Headers, out: Encoded, close: boolean): void {
   if (out.encoding !== undefined) headers.set('content-encoding', out.encoding);
   const body = out.body;
   headers.set('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length));
+  if (close) headers.set('connection', 'close');
   if (status === 204 || status === 205 || status === 304) {
     // Koa drops the body of an empty status, and its length and type with it
     headers.delete('content-type');

@@ -86,7 +86,7 @@ export interface ExplorerMiddleware extends Middleware {
    * server's request listener in front of its Koa app; undefined where it does not apply (an
    * `onError` of the caller's, which takes a Koa context; an explorer with endpoints of its own).
    */
-  fastPath(server: Pick<FastPathOptions, 'cors' | 'ownPath'>): FastPath | undefined;
+  fastPath(server: Pick<FastPathOptions, 'cors' | 'ownPath' | 'closing'>): FastPath | undefined;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -156,7 +156,7 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
   };
   const judgeUpgrade = judgeUpgradeBy({ explorer, steps, routes, prefix, proxy: options.proxy ?? false });
   const judgeJoin = judgeJoinBy(steps);
-  const fastPath = (server: Pick<FastPathOptions, 'cors' | 'ownPath'>): FastPath | undefined =>
+  const fastPath = (server: Pick<FastPathOptions, 'cors' | 'ownPath' | 'closing'>): FastPath | undefined =>
     options.onError !== undefined ? undefined : createFastPath({ explorer, steps, compressor, prefix, proxy: options.proxy ?? false, report: logUnexpected, ...server });
   return Object.assign(middleware, { judgeUpgrade, judgeJoin, fastPath });
 }

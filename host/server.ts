@@ -238,6 +238,7 @@ export function createServer(options: ServerOptions): ScoutkitServer {
       : api.fastPath({
           ...(options.cors !== false ? { cors: anyOriginHeaders(options.cors) } : {}),
           ownPath: (path) => routeLabel(path) !== undefined,
+          closing: () => closing !== undefined,
         });
   const koaListener = app.callback();
   // middleware added to `app` after this (its user's) would be skipped by the fast path: then Koa serves all
