@@ -88,7 +88,8 @@ export interface ServerOptions extends ExplorerMiddlewareOptions {
   /**
    * answer a plain API read (a GET or HEAD of a JSON route) before Koa, with the same steps,
    * status, headers and bytes (host/fast.ts); default true; `false`: every request through the
-   * Koa chain (the comparison the tests make)
+   * Koa chain (the comparison the tests make). Middleware added to `app` after `createServer`
+   * turns it off (every request then goes through the chain, and so through that middleware).
    */
   readonly fastPath?: boolean;
 }
@@ -129,7 +130,10 @@ export interface ScoutkitServer {
    * `close()` closes it as it would its own. Once, instead of `listen`.
    */
   attach(server: Server): void;
-  /** the app's request listener (Koa's `app.callback()`), for a server `attach` does not fit (http2, https, a test harness) */
+  /**
+   * the server's request listener, for a server `attach` does not fit (http2, https, a test
+   * harness): the fast path of plain API reads (`fastPath`), then Koa's `app.callback()`
+   */
   callback(): RequestListener;
   /**
    * judge an HTTP upgrade request (`server.on('upgrade', (req, socket) => …)`) by the steps of
