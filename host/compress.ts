@@ -14,9 +14,11 @@
  * `Vary: Accept-Encoding`. zlib's work runs on libuv's thread pool (the async calls), not on the
  * event loop.
  */
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import accepts from 'accepts';
 import type { ParameterizedContext } from 'koa';
 
 export interface CompressOptions {
@@ -62,6 +64,9 @@ interface Forms {
   readonly bytes: Buffer;
   br?: Promise<Buffer>;
   gzip?: Promise<Buffer>;
+  /** the identity answer, and each compressed one once made: a hit takes them as they are */
+  plain?: Encoded;
+  done?: { br?: Encoded; gzip?: Encoded };
 }
 
 export interface Compressor {
@@ -76,33 +81,92 @@ export interface Compressor {
   stream(ctx: ParameterizedContext, body: Readable): Readable;
 }
 
-/** The client's choice among ours: brotli, gzip or none (also when it refuses identity: an answer it can read beats a 406). */
-export function chooseEncoding(ctx: ParameterizedContext): Encoding | undefined {
-  const header = ctx.get('accept-encoding');
+/** The bytes to write for one answer, and their encoding (none: identity). */
+export interface Encoded {
+  readonly body: Buffer | string;
+  readonly encoding?: Encoding;
+}
+
+export interface Compressor {
+  /**
+   * Write a JSON text as the body: its bytes, compressed when the client accepts it and it is
+   * worth it. `keep`: the object this text was made from is a cached answer's (handed out again
+   * on later hits): its bytes and compressed forms are kept beside it. Resolves at once (no
+   * promise) when nothing is to be compressed.
+   */
+  send(ctx: ParameterizedContext, text: string, keep?: object): Promise<void> | undefined;
+  /**
+   * What `send` writes, for a request with this `Accept-Encoding` (`''`: none), without a Koa
+   * context: the body and its encoding, synchronously when nothing is to be compressed.
+   */
+  encode(acceptEncoding: string, text: string, keep?: object): Encoded | Promise<Encoded>;
+  /** whether an answer written by `send` says `Vary: Accept-Encoding` */
+  readonly varies: boolean;
+  /** a streamed body, compressed on the fly when the client accepts it */
+  stream(ctx: ParameterizedContext, body: Readable): Readable;
+}
+
+/** the encodings negotiated per `Accept-Encoding` value (a few distinct values in practice; cleared when it grows) */
+const negotiated = new Map<string, Encoding | undefined>();
+const NEGOTIATED_MAX = 256;
+
+/**
+ * The client's choice among ours for this `Accept-Encoding` value: brotli, gzip or none (also
+ * when it refuses identity: an answer it can read beats a 406). Read as Koa's
+ * `ctx.acceptsEncodings('br', 'gzip', 'identity')` reads it (the same `accepts`), once per
+ * distinct value.
+ */
+export function chooseEncoding(header: string): Encoding | undefined {
   if (header === '') return undefined;
-  const chosen = ctx.acceptsEncodings('br', 'gzip', 'identity');
-  return chosen === 'br' || chosen === 'gzip' ? chosen : undefined;
+  if (negotiated.has(header)) return negotiated.get(header);
+  const chosen = accepts({
+    headers: { 'accept-encoding': header },
+  } as IncomingMessage).encodings('br', 'gzip', 'identity');
+  const encoding = chosen === 'br' || chosen === 'gzip' ? chosen : undefined;
+  if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+  negotiated.set(header, encoding);
+  return encoding;
+}
+
+const isPromise = <T>(x: T | Promise<T>): x is Promise<T> => x instanceof Promise;
+
+/** Set an encoded body on a Koa context (`content-encoding` first, as the header order has always been). */
+function writeEncoded(ctx: ParameterizedContext, out: Encoded): void {
+  if (out.encoding !== undefined) ctx.set('content-encoding', out.encoding);
+  ctx.body = out.body;
+}
+
+/** A Compressor's `send` and `stream` from its `encode`. */
+function overKoa(encode: Compressor['encode'], varies: boolean, stream: Compressor['stream']): Compressor {
+  return {
+    send(ctx, text, keep) {
+      if (varies) ctx.vary('accept-encoding');
+      const out = encode(varies ? ctx.get('accept-encoding') : '', text, keep);
+      if (!isPromise(out)) {
+        writeEncoded(ctx, out);
+        return undefined;
+      }
+      return out.then((o) => writeEncoded(ctx, o));
+    },
+    encode,
+    varies,
+    stream,
+  };
 }
 
 /** No compression: bytes as they are (the cached answer's still encoded once). */
 export function plainCompressor(): Compressor {
   const forms = new WeakMap<object, Buffer>();
-  return {
-    send(ctx, text, keep) {
-      if (keep === undefined) {
-        ctx.body = text;
-        return undefined;
-      }
-      let bytes = forms.get(keep);
-      if (bytes === undefined) {
-        bytes = Buffer.from(text);
-        forms.set(keep, bytes);
-      }
-      ctx.body = bytes;
-      return undefined;
-    },
-    stream: (_ctx, body) => body,
+  const encode = (_accept: string, text: string, keep?: object): Encoded => {
+    if (keep === undefined) return { body: text };
+    let bytes = forms.get(keep);
+    if (bytes === undefined) {
+      bytes = Buffer.from(text);
+      forms.set(keep, bytes);
+    }
+    return { body: bytes };
   };
+  return overKoa(encode, false, (_ctx, body) => body);
 }
 
 export function createCompressor(options: CompressOptions | false | undefined): Compressor {
@@ -125,69 +189,62 @@ export function createCompressor(options: CompressOptions | false | undefined): 
     return form;
   };
 
-  const write = (ctx: ParameterizedContext, encoding: Encoding, body: Buffer): void => {
-    ctx.set('content-encoding', encoding);
-    ctx.body = body;
+  const encode = (accept: string, text: string, keep?: object): Encoded | Promise<Encoded> => {
+    const encoding = chooseEncoding(accept);
+    if (keep !== undefined) {
+      let forms = kept.get(keep);
+      if (forms === undefined) {
+        forms = { bytes: Buffer.from(text) };
+        kept.set(keep, forms);
+      }
+      const bytes = forms.bytes;
+      if (encoding === undefined || bytes.length < threshold) return forms.plain ?? (forms.plain = { body: bytes });
+      const done = forms.done?.[encoding];
+      if (done !== undefined) return done;
+      return formOf(forms, encoding).then(
+        (body) => {
+          const out: Encoded = { body, encoding };
+          // made: later hits take it without a promise (a form is kept only once it exists)
+          if (forms[encoding] !== undefined) (forms.done ??= {})[encoding] = out;
+          return out;
+        },
+        () => ({ body: bytes }),
+      );
+    }
+    if (encoding === undefined || text.length < threshold) return { body: text };
+    const bytes = Buffer.from(text);
+    if (bytes.length < threshold) return { body: bytes };
+    told?.({ encoding, kind: 'request', bytes: bytes.length });
+    return compressBytes(bytes, encoding, false).then(
+      (body): Encoded => ({ body, encoding }),
+      (): Encoded => ({ body: bytes }),
+    );
   };
 
-  return {
-    send(ctx, text, keep) {
-      ctx.vary('accept-encoding');
-      const encoding = chooseEncoding(ctx);
-      if (keep !== undefined) {
-        let forms = kept.get(keep);
-        if (forms === undefined) {
-          forms = { bytes: Buffer.from(text) };
-          kept.set(keep, forms);
-        }
-        if (encoding === undefined || forms.bytes.length < threshold) {
-          ctx.body = forms.bytes;
-          return undefined;
-        }
-        const bytes = forms.bytes;
-        return formOf(forms, encoding).then(
-          (body) => write(ctx, encoding, body),
-          () => {
-            ctx.body = bytes;
-          },
-        );
-      }
-      if (encoding === undefined || text.length < threshold) {
-        ctx.body = text;
-        return undefined;
-      }
-      const bytes = Buffer.from(text);
-      if (bytes.length < threshold) {
-        ctx.body = bytes;
-        return undefined;
-      }
-      told?.({ encoding, kind: 'request', bytes: bytes.length });
-      return compressBytes(bytes, encoding, false).then(
-        (body) => write(ctx, encoding, body),
-        () => {
-          ctx.body = bytes;
-        },
-      );
-    },
-    stream(ctx, body) {
-      ctx.vary('accept-encoding');
-      const encoding = chooseEncoding(ctx);
-      if (encoding === undefined) return body;
-      ctx.set('content-encoding', encoding);
-      // HEAD: the headers a GET would have; koa reads no body (nor starts the export)
-      if (ctx.method === 'HEAD') return body;
-      told?.({ encoding, kind: 'stream', bytes: 0 });
-      // flushed after each chunk: a client reads rows as they come, not when zlib's window fills
-      const zip =
-        encoding === 'gzip'
-          ? zlib.createGzip({ level: GZIP_FAST, flush: zlib.constants.Z_SYNC_FLUSH })
-          : zlib.createBrotliCompress({
-              flush: zlib.constants.BROTLI_OPERATION_FLUSH,
-              params: { [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_QUALITY]: BR_FAST },
-            });
-      // a failure of the source ends the compressed stream too (the caller destroys the socket)
-      body.on('error', (e) => zip.destroy(e));
-      return body.pipe(zip);
-    },
-  };
+  return overKoa(encode, true, (ctx, body) => {
+    ctx.vary('accept-encoding');
+    const encoding = chooseEncoding(ctx.get('accept-encoding'));
+    if (encoding === undefined) return body;
+    ctx.set('content-encoding', encoding);
+    // HEAD: the headers a GET would have; koa reads no body (nor starts the export)
+    if (ctx.method === 'HEAD') return body;
+    told?.({ encoding, kind: 'stream', bytes: 0 });
+    // flushed after each chunk: a client reads rows as they come, not when zlib's window fills
+    const zip =
+      encoding === 'gzip'
+        ? zlib.createGzip({
+            level: GZIP_FAST,
+            flush: zlib.constants.Z_SYNC_FLUSH,
+          })
+        : zlib.createBrotliCompress({
+            flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+            params: {
+              [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+              [zlib.constants.BROTLI_PARAM_QUALITY]: BR_FAST,
+            },
+          });
+    // a failure of the source ends the compressed stream too (the caller destroys the socket)
+    body.on('error', (e) => zip.destroy(e));
+    return body.pipe(zip);
+  });
 }

@@ -82,7 +82,7 @@ export const isPreflight = (ctx: ParameterizedContext): boolean =>
 /** The CORS middleware: headers on every answer of what it wraps, preflights answered 204. */
 export function corsMiddleware(options: CorsOptions = {}): Middleware {
   const origins = options.origins ?? '*';
-  const listed = origins === '*' || origins.includes('*') ? undefined : new Set(origins.map(normalizeOrigin));
+  const listed = allowsAnyOrigin(options) || origins === '*' ? undefined : new Set(origins.map(normalizeOrigin));
   const handle = koaCors({
     // a list: the request's origin when listed ('' otherwise: no CORS headers), with `vary: origin`
     origin: listed === undefined ? '*' : (ctx) => (listed.has(ctx.get('origin')) ? ctx.get('origin') : ''),
@@ -97,11 +97,11 @@ export function corsMiddleware(options: CorsOptions = {}): Middleware {
     // any origin: an actual request (not OPTIONS) gets the same two headers @koa/cors would set,
     // set here without its async wrapper (every API request passes through this); no `vary:
     // origin`, as cors_plug for `*` (the answer is the same for every origin)
-    const expose = [...CORS_EXPOSE_HEADERS, ...(options.exposeHeaders ?? [])].join(',');
+    const [[originName, origin], [exposeName, expose]] = anyOriginHeaders(options);
     return (ctx, next) => {
       if (ctx.method === 'OPTIONS') return handle(ctx, next);
-      ctx.set('access-control-allow-origin', '*');
-      ctx.set('access-control-expose-headers', expose);
+      ctx.set(originName, origin);
+      ctx.set(exposeName, expose);
       return next();
     };
   }
@@ -114,6 +114,21 @@ export function corsMiddleware(options: CorsOptions = {}): Middleware {
     }
     return handle(ctx, next);
   };
+}
+
+/** Whether these options allow any origin (then an actual request's CORS headers are the same for every request). */
+export function allowsAnyOrigin(options: CorsOptions = {}): boolean {
+  const origins = options.origins ?? '*';
+  return origins === '*' || origins.includes('*');
+}
+
+/** The two headers of an actual (not preflight) request when any origin is allowed, in the order they are set. */
+export function anyOriginHeaders(options: CorsOptions = {}): readonly [readonly [string, string], readonly [string, string]] {
+  const expose = [...CORS_EXPOSE_HEADERS, ...(options.exposeHeaders ?? [])].join(',');
+  return [
+    ['access-control-allow-origin', '*'],
+    ['access-control-expose-headers', expose],
+  ];
 }
 
 /**

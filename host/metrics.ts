@@ -18,6 +18,7 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { FailedRequest, ReadReplicas, ReplicaState } from '../lib/index.ts';
+import type { RequestInfo } from './request.ts';
 import type { IndexerEvent } from '../lib/indexer/index.ts';
 import { requestInfo } from './request.ts';
 
@@ -36,6 +37,8 @@ export interface ExplorerMetrics {
   readonly registry: Registry;
   /** Koa middleware counting and timing every request below it; `route(ctx)` names non-API routes */
   observe(route?: (ctx: ParameterizedContext) => string | undefined): Middleware;
+  /** count and time one request answered outside Koa's chain (the server's fast path), as `observe` would */
+  count(info: RequestInfo, status: number, seconds: number): void;
   /** a Koa middleware answering the scrape (GET/HEAD) */
   serve(): Middleware;
   /** the explorer's `onError`: a DataSource that threw */
@@ -87,11 +90,21 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
   const known = options.chainIds === undefined ? undefined : new Set(options.chainIds);
   const chainLabel = (id: string | undefined): string => (id === undefined ? '' : known && !known.has(id) ? 'unknown' : id);
 
-  const requests = new Counter({
+  // counted per request in a Map of our own (no label hashing on the request's path), added to
+  // the counter when it is read (a scrape, or any read of the registry)
+  const pending = new Map<string, { readonly labels: { endpoint: string; chain: string; status: string }; n: number }>();
+  const requests: Counter<'endpoint' | 'chain' | 'status'> = new Counter({
     name: `${METRIC_PREFIX}http_requests_total`,
     help: 'HTTP requests answered, by endpoint (or route), chain and status',
     labelNames: ['endpoint', 'chain', 'status'] as const,
     registers,
+    collect() {
+      for (const entry of pending.values()) {
+        if (entry.n === 0) continue;
+        requests.inc(entry.labels, entry.n);
+        entry.n = 0;
+      }
+    },
   });
   const duration = new Histogram({
     name: `${METRIC_PREFIX}http_request_duration_seconds`,
@@ -205,10 +218,23 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
   // this server's metrics, plus the process's
   const registry = (options.processMetrics ?? true) ? Registry.merge([own, processMetricsRegistry()]) : own;
 
-  const count = (ctx: ParameterizedContext, endpoint: string, status: number, seconds: number): void => {
-    const info = requestInfo(ctx);
-    requests.inc({ endpoint, chain: chainLabel(info?.chainId), status: String(status) });
-    duration.observe({ endpoint }, seconds);
+  // one labels object per endpoint for the histogram (observed as it comes)
+  const durationLabels = new Map<string, { endpoint: string }>();
+  const count = (info: RequestInfo | undefined, endpoint: string, status: number, seconds: number): void => {
+    const chain = chainLabel(info?.chainId);
+    const key = `${endpoint} ${chain} ${status}`;
+    let entry = pending.get(key);
+    if (entry === undefined) {
+      entry = { labels: { endpoint, chain, status: String(status) }, n: 0 };
+      pending.set(key, entry);
+    }
+    entry.n++;
+    let labels = durationLabels.get(endpoint);
+    if (labels === undefined) {
+      labels = { endpoint };
+      durationLabels.set(endpoint, labels);
+    }
+    duration.observe(labels, seconds);
     const kind = status === 429 ? 'rate' : status === 402 ? 'credits' : status === 503 && info?.limiterBusy ? 'busy' : null;
     if (info && kind !== null) rejections.inc({ kind, caller: info.identity?.kind ?? 'anonymous' });
   };
@@ -217,8 +243,8 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
     registry,
     observe(route) {
       const counted = (ctx: ParameterizedContext, status: number, started: number): void => {
-        const endpoint = requestInfo(ctx)?.endpoint ?? route?.(ctx) ?? UNMATCHED;
-        count(ctx, endpoint, status, (performance.now() - started) / 1000);
+        const info = requestInfo(ctx);
+        count(info, info?.endpoint ?? route?.(ctx) ?? UNMATCHED, status, (performance.now() - started) / 1000);
       };
       // not async: one `then` per request rather than an async function's promise and ticks
       return (ctx, next) => {
@@ -234,6 +260,7 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
         );
       };
     },
+    count: (info, status, seconds) => count(info, info.endpoint, status, seconds),
     serve() {
       return async (ctx) => {
         if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {

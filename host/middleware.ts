@@ -25,7 +25,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { allowHeader, callCount, classifyPath, CONFIG_ENDPOINT, errorResponse, ETHERSCAN_ENDPOINT, isCachedResponse, matchRoute, parseJson, RPC_ENDPOINT, toJson } from '../lib/index.ts';
+import { allowHeader, callCount, classifyPath, CONFIG_ENDPOINT, errorResponse, ETHERSCAN_ENDPOINT, isCachedResponse, matchRoute, parseJson, RPC_ENDPOINT } from '../lib/index.ts';
 import type { ApiError, ApiForm, EndpointRequest, Explorer, JsonValue, RawQuery, RequestBody, RouteMatcher } from '../lib/index.ts';
 import { parseBody } from './body.ts';
 import { authorize, identify } from './identity.ts';
@@ -41,6 +41,9 @@ import { corsMiddleware } from './cors.ts';
 import { createCompressor } from './compress.ts';
 import type { CompressOptions, Compressor } from './compress.ts';
 import { documentServers } from './openapiServers.ts';
+import { jsonText } from './jsonText.ts';
+import { createFastPath } from './fast.ts';
+import type { FastPath, FastPathOptions } from './fast.ts';
 import type { CorsOptions } from './cors.ts';
 import { judgeJoinBy, judgeUpgradeBy } from './upgrade.ts';
 import type { UpgradeVerdict } from './upgrade.ts';
@@ -78,6 +81,12 @@ export interface ExplorerMiddleware extends Middleware {
    * request, refused for a restricted address. null: allowed; else the refusal. Never throws.
    */
   judgeJoin(upgrade: HostRequest, info: RequestInfo, topic: string): Promise<ApiError | null>;
+  /**
+   * The fast path of a plain API read over the same steps and compressor (host/fast.ts), for a
+   * server's request listener in front of its Koa app; undefined where it does not apply (an
+   * `onError` of the caller's, which takes a Koa context; an explorer with endpoints of its own).
+   */
+  fastPath(server: Pick<FastPathOptions, 'cors' | 'ownPath' | 'closing'>): FastPath | undefined;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -147,7 +156,9 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
   };
   const judgeUpgrade = judgeUpgradeBy({ explorer, steps, routes, prefix, proxy: options.proxy ?? false });
   const judgeJoin = judgeJoinBy(steps);
-  return Object.assign(middleware, { judgeUpgrade, judgeJoin });
+  const fastPath = (server: Pick<FastPathOptions, 'cors' | 'ownPath' | 'closing'>): FastPath | undefined =>
+    options.onError !== undefined ? undefined : createFastPath({ explorer, steps, compressor, prefix, proxy: options.proxy ?? false, report: logUnexpected, ...server });
+  return Object.assign(middleware, { judgeUpgrade, judgeJoin, fastPath });
 }
 
 /** The JSON 404 of a path under the prefix that nothing answered (a preflight: CORS answers it). */
@@ -305,19 +316,7 @@ function sendJson(ctx: ParameterizedContext, status: number, body: JsonValue, co
   return compressor.send(ctx, jsonText(body));
 }
 
-/** lib hands out the same body object for a cached answer: serialise each body once. */
-const texts = new WeakMap<object, string>();
-function jsonText(body: JsonValue): string {
-  if (body === null || typeof body !== 'object') return toJson(body);
-  let text = texts.get(body);
-  if (text === undefined) {
-    text = toJson(body);
-    texts.set(body, text);
-  }
-  return text;
-}
-
-function logUnexpected(error: unknown, ctx: Pick<ParameterizedContext, 'method' | 'path'>): void {
+export function logUnexpected(error: unknown, ctx: Pick<ParameterizedContext, 'method' | 'path'>): void {
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`${JSON.stringify({ level: 'error', method: ctx.method, path: ctx.path, error: message })}\n`);
 }

@@ -7,6 +7,7 @@
  * upgrade requests by the same steps as its HTTP requests.
  */
 import { once } from 'node:events';
+import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
@@ -14,7 +15,8 @@ import type { Middleware, Next, ParameterizedContext } from 'koa';
 import { chainConfigs, createExplorer, errorResponse, parsePath } from '../lib/index.ts';
 import type { ChainConfig, ChainSetting, CreateExplorerOptions, Explorer, FailedRequest, ReadReplicas, ReplicaState } from '../lib/index.ts';
 import { DEFAULT_DOCS_PATH, docsPage } from './docs.ts';
-import { corsMiddleware } from './cors.ts';
+import { allowsAnyOrigin, anyOriginHeaders, corsMiddleware } from './cors.ts';
+import type { FastAnswer } from './fast.ts';
 import { createMetrics } from './metrics.ts';
 import type { ExplorerMetrics } from './metrics.ts';
 import { explorerMiddleware, writeJson } from './middleware.ts';
@@ -85,6 +87,13 @@ export interface ServerOptions extends ExplorerMiddlewareOptions {
    * the chains' change feeds: its bounds (host/socket.ts); default on; `false`: none
    */
   readonly socket?: SocketOptions | false;
+  /**
+   * answer a plain API read (a GET or HEAD of a JSON route) before Koa, with the same steps,
+   * status, headers and bytes (host/fast.ts); default true; `false`: every request through the
+   * Koa chain (the comparison the tests make). Middleware added to `app` after `createServer`
+   * turns it off (every request then goes through the chain, and so through that middleware).
+   */
+  readonly fastPath?: boolean;
 }
 
 export interface ServerDocsOptions {
@@ -123,7 +132,10 @@ export interface ScoutkitServer {
    * `close()` closes it as it would its own. Once, instead of `listen`.
    */
   attach(server: Server): void;
-  /** the app's request listener (Koa's `app.callback()`), for a server `attach` does not fit (http2, https, a test harness) */
+  /**
+   * the server's request listener, for a server `attach` does not fit (http2, https, a test
+   * harness): the fast path of plain API reads (`fastPath`), then Koa's `app.callback()`
+   */
   callback(): RequestListener;
   /**
    * judge an HTTP upgrade request (`server.on('upgrade', (req, socket) => …)`) by the steps of
@@ -224,6 +236,45 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     const { status, body } = errorResponse({ kind: 'RouteNotFound' });
     writeJson(ctx, status, body as { message: string });
   });
+  // a plain API read is answered before Koa (host/fast.ts): the same steps, answer, CORS headers,
+  // metrics and log line as the chain above; anything else, and everything while closing, goes
+  // to the chain
+  const fast =
+    options.fastPath === false || (options.cors !== false && !allowsAnyOrigin(options.cors))
+      ? undefined
+      : api.fastPath({
+          ...(options.cors !== false ? { cors: anyOriginHeaders(options.cors) } : {}),
+          ownPath: (path) => routeLabel(path) !== undefined,
+          closing: () => closing !== undefined,
+        });
+  const koaListener = app.callback();
+  // middleware added to `app` after this (its user's) would be skipped by the fast path: then Koa serves all
+  const layers = app.middleware.length;
+  const fastDone = (answer: FastAnswer, started: number): void => {
+    const { request, info, status } = answer;
+    const ms = performance.now() - started;
+    metrics?.count(info, status, ms / 1000);
+    if (log) {
+      const identity = info.identity;
+      log({
+        time: new Date().toISOString(),
+        method: request.method,
+        path: request.path,
+        status,
+        ms: Math.round(ms * 100) / 100,
+        chain: info.chainId,
+        ...(identity?.kind === 'key' && info.rejection === undefined ? { key: identity.name ?? 'unnamed' } : {}),
+        ip: request.ip,
+      });
+    }
+  };
+  const listener: RequestListener =
+    fast === undefined
+      ? koaListener
+      : (req, res) => {
+          const started = performance.now();
+          if (closing !== undefined || app.middleware.length !== layers || !fast(req, res, (answer) => fastDone(answer, started))) void koaListener(req, res);
+        };
   const serveSocket = (http: Server): void => {
     if (options.socket === false) return;
     socket = attachSocket(
@@ -253,7 +304,7 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     },
     async listen(port = 0, host = '127.0.0.1') {
       if (server !== undefined) throw new Error('createServer: already listening or attached');
-      server = app.listen(port, host);
+      server = createHttpServer(listener).listen(port, host);
       serveSocket(server);
       await once(server, 'listening');
       const address = server.address() as AddressInfo;
@@ -262,11 +313,11 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     },
     attach(owned) {
       if (server !== undefined) throw new Error('createServer: already listening or attached');
-      owned.on('request', app.callback());
+      owned.on('request', listener);
       server = owned;
       serveSocket(owned);
     },
-    callback: () => app.callback(),
+    callback: () => listener,
     judgeUpgrade: (req) => api.judgeUpgrade(req),
     close() {
       closing ??= (async () => {

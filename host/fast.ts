@@ -1,0 +1,210 @@
+/**
+ * The fast path of a plain API read: a `GET` or `HEAD` of an API v2 (or v1) route that answers
+ * JSON (no body to read, no stream, not the OpenAPI document), answered from the server's
+ * request listener before Koa — the same steps (identify → rateLimit → knownChain → authorize,
+ * the same instances: one limiter state, one key ring), the same `explorer.dispatch`, the same
+ * compressor (a cached answer's bytes and compressed forms), written with the same status,
+ * headers (names, values and order) and bytes as the Koa chain writes them, in one function
+ * instead of Koa's context and N layers. The server counts and logs each request it answers
+ * (`done`), as its Koa layers would.
+ *
+ * Anything else is not taken (`false`): the Koa chain answers it as before. What decides is
+ * read before any step runs, so a request is never charged twice.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { classifyPath, ENDPOINTS, errorResponse, isCachedResponse, matchRoute } from '../lib/index.ts';
+import type { ApiError, ApiForm, EndpointName, EndpointRequest, Explorer, JsonValue, RawQuery } from '../lib/index.ts';
+import type { Compressor, Encoded } from './compress.ts';
+import { jsonText } from './jsonText.ts';
+import { LIMIT_HEADERS } from './limits.ts';
+import { ApiException } from './request.ts';
+import type { HeaderSink, HostRequest, RequestInfo, Step } from './request.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** What the fast path answered, for the server's metrics and log. */
+export interface FastAnswer {
+  readonly request: HostRequest;
+  readonly info: RequestInfo;
+  readonly status: number;
+}
+
+/** Takes the request (true) and answers it, calling `done` once the answer is decided; or leaves it to Koa (false). */
+export type FastPath = (req: IncomingMessage, res: ServerResponse, done: (answer: FastAnswer) => void) => boolean;
+
+export interface FastPathOptions {
+  readonly explorer: Explorer;
+  readonly steps: readonly Step[];
+  readonly compressor: Compressor;
+  readonly prefix: string;
+  /** the client IP from X-Forwarded-For (the Koa app's `proxy`) */
+  readonly proxy: boolean;
+  /** the CORS headers of an actual request (any origin), set before the steps; none: CORS off */
+  readonly cors?: readonly (readonly [string, string])[];
+  /** told about an unexpected error (rendered as 500) */
+  readonly report: (error: unknown, request: { readonly method: string; readonly path: string }) => void;
+  /** whether a path is the server's own (metrics, health, docs): then Koa answers it */
+  readonly ownPath?: (path: string) => boolean;
+  /** whether the server is closing: an answer then says `connection: close`, as the server's Koa layer adds it */
+  readonly closing?: () => boolean;
+}
+
+/** The endpoints whose GET answers JSON from the store (no body, no stream) and whose answer the host does not rewrite. */
+const PLAIN = new Set<string>(
+  (Object.keys(ENDPOINTS) as EndpointName[]).filter((name) => {
+    const e = ENDPOINTS[name] as { readonly method?: string; readonly produces?: string; readonly body?: unknown };
+    return (e.method === undefined || e.method === 'GET') && e.produces === undefined && e.body === undefined && name !== 'openApi';
+  }),
+);
+
+/** a URL parseurl (Koa's) reads with url.parse rather than as `path?query`: left to Koa */
+const UNUSUAL = /[\t\n\f\r #\u00a0\ufeff]/;
+
+/** The response's headers as node keeps them: by lower-cased name, in the order first set, each with the name as last given. */
+class Headers implements HeaderSink {
+  readonly map = new Map<string, readonly [string, string]>();
+  set(name: string, value: string): void {
+    this.map.set(name.toLowerCase(), [name, value]);
+  }
+  has(lower: string): boolean {
+    return this.map.has(lower);
+  }
+  get(lower: string): string | undefined {
+    return this.map.get(lower)?.[1];
+  }
+  delete(lower: string): void {
+    this.map.delete(lower);
+  }
+  flat(): string[] {
+    const out: string[] = [];
+    for (const [name, value] of this.map.values()) out.push(name, value);
+    return out;
+  }
+}
+
+export function createFastPath(options: FastPathOptions): FastPath | undefined {
+  const { explorer, steps, compressor, prefix, proxy, cors, report, ownPath, closing } = options;
+  // an explorer with endpoints of its own routes by its own table: Koa's chain serves it
+  if ((explorer.routes ?? matchRoute) !== matchRoute) return undefined;
+  const lowerPrefix = prefix.toLowerCase();
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, request: HostRequest, info: RequestInfo & { endpoint: EndpointName }, done: (answer: FastAnswer) => void): Promise<void> => {
+    const headers = new Headers();
+    if (cors !== undefined) for (const [name, value] of cors) headers.set(name, value);
+    const accept = compressor.varies ? headerText(req.headers['accept-encoding']) : '';
+    let status: number;
+    let out: Encoded;
+    try {
+      for (const step of steps) {
+        const waiting = step(request, info, headers);
+        if (waiting !== undefined) await waiting;
+      }
+      const endpointRequest: EndpointRequest = { endpoint: info.endpoint, chainId: info.chainId, form: info.form, params: info.params, query: request.query };
+      const response = await explorer.dispatch(endpointRequest);
+      if (response.stream !== undefined) throw new Error(`fast path: ${info.endpoint} answered a stream`);
+      for (const name in response.headers) headers.set(name, response.headers[name] as string);
+      status = response.status;
+      if (!headers.has('content-type')) headers.set('Content-Type', JSON_TYPE);
+      if (compressor.varies) headers.set('Vary', varyWith(headers.get('vary')));
+      const body = response.body;
+      const keep = isCachedResponse(response) && body !== null && typeof body === 'object' ? body : undefined;
+      const encoded = compressor.encode(accept, jsonText(body), keep);
+      out = encoded instanceof Promise ? await encoded : encoded;
+    } catch (e) {
+      let error: ApiError;
+      if (e instanceof ApiException) error = e.error;
+      else {
+        report(e, request);
+        error = { kind: 'Internal' };
+      }
+      for (const header of LIMIT_HEADERS) if (!headers.has(header)) headers.set(header, '-1');
+      const rendered = errorResponse(error);
+      status = rendered.status;
+      headers.set('Content-Type', JSON_TYPE);
+      if (compressor.varies) headers.set('Vary', varyWith(headers.get('vary')));
+      const encoded = compressor.encode(accept, jsonText(rendered.body as JsonValue), undefined);
+      out = encoded instanceof Promise ? await encoded : encoded;
+    }
+    done({ request, info, status });
+    write(res, request.method, status, headers, out, closing?.() === true);
+  };
+
+  return (req, res, done) => {
+    const method = req.method;
+    // HTTP/1 only (an http2 compat response is Koa's to write)
+    if ((method !== 'GET' && method !== 'HEAD') || req.httpVersionMajor !== 1) return false;
+    const url = req.url;
+    if (url === undefined || url.charCodeAt(0) !== 0x2f || UNUSUAL.test(url)) return false;
+    const mark = url.indexOf('?');
+    const path = mark === -1 ? url : url.slice(0, mark);
+    if (prefix !== '' && path.slice(0, prefix.length).toLowerCase() !== lowerPrefix) return false;
+    if (ownPath?.(path) === true) return false;
+    const dialect = classifyPath(prefix === '' ? path : path.slice(prefix.length));
+    if (dialect === null || dialect.dialect !== 'api') return false;
+    const match = matchRoute(dialect.subPath, method, dialect.api);
+    if (match === null || !PLAIN.has(match.endpoint)) return false;
+    const form: ApiForm = dialect.chainId === undefined ? 'instance' : 'multichain';
+    const info: RequestInfo & { endpoint: EndpointName } = { endpoint: match.endpoint, chainId: dialect.chainId ?? explorer.defaultChain, form, params: match.params };
+    const request: HostRequest = { method, path, headers: req.headers, query: mark === -1 ? {} : koaQuery(url.slice(mark + 1)), ip: clientIp(req, proxy) };
+    void serve(req, res, request, info, done).catch((e: unknown) => {
+      // a failure of the write itself: the connection cannot carry a well-formed answer
+      report(e, request);
+      res.destroy();
+    });
+    return true;
+  };
+}
+
+/** Write the answer as Koa's `respond` does: the headers in the order set, the length of the body, no body for HEAD. */
+function write(res: ServerResponse, method: string, status: number, headers: Headers, out: Encoded, close: boolean): void {
+  if (out.encoding !== undefined) headers.set('content-encoding', out.encoding);
+  const body = out.body;
+  headers.set('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length));
+  if (close) headers.set('connection', 'close');
+  if (status === 204 || status === 205 || status === 304) {
+    // Koa drops the body of an empty status, and its length and type with it
+    headers.delete('content-type');
+    headers.delete('content-length');
+    headers.delete('transfer-encoding');
+    res.writeHead(status, headers.flat());
+    res.end();
+    return;
+  }
+  res.writeHead(status, headers.flat());
+  if (method === 'HEAD') res.end();
+  else res.end(body);
+}
+
+/** `Vary` with `accept-encoding` added as the `vary` package (Koa's `ctx.vary`) adds it. */
+function varyWith(existing: string | undefined): string {
+  if (existing === undefined || existing === '') return 'accept-encoding';
+  if (existing === '*') return existing;
+  const fields = existing.split(',').map((f) => f.trim().toLowerCase());
+  return fields.includes('accept-encoding') || fields.includes('*') ? existing : `${existing}, accept-encoding`;
+}
+
+function headerText(value: string | readonly string[] | undefined): string {
+  return value === undefined ? '' : typeof value === 'string' ? value : value.join(', ');
+}
+
+/** The query as Koa 3 parses it (URLSearchParams; a repeated name: an array of its values). */
+function koaQuery(text: string): RawQuery {
+  const params = new URLSearchParams(text);
+  const out: Record<string, string | string[]> = {};
+  for (const key of params.keys()) {
+    const values = params.getAll(key);
+    const value = values.length <= 1 ? values[0] : values;
+    Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+  }
+  return out;
+}
+
+/** The client's address as Koa reads it: X-Forwarded-For's first entry when trusted, else the socket's. */
+function clientIp(req: IncomingMessage, proxy: boolean): string {
+  if (proxy) {
+    const forwarded = req.headers['x-forwarded-for'];
+    const first = typeof forwarded === 'string' && forwarded !== '' ? forwarded.split(',')[0]?.trim() : undefined;
+    if (first) return first;
+  }
+  return req.socket.remoteAddress ?? '';
+}
