@@ -34,13 +34,10 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { encodeAbiParameters, getAddress, getContractAddress } from 'viem';
 import type { Abi } from 'viem';
-import { createSqlContractStore, openSqlStore } from '../../adapters/sql/index.ts';
-import { createSolcVerifier } from '../../adapters/solc/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
-import { runIndexCommand } from '../../host/commands/index.ts';
-import { createServer } from '../../host/index.ts';
+import { indexAndServe } from '../support/verifyingServer.ts';
 import type { Address, Hex } from '../../lib/domain/records.ts';
-import { compilerDir, deploy, IMMUTABLES, LIBRARY, PROXY, proxyArgs, solcShim, solcVersion, TOKEN, tokenArgs } from '../adapters/solc/fixture.ts';
+import { deploy, IMMUTABLES, LIBRARY, PROXY, proxyArgs, solcShim, solcVersion, TOKEN, tokenArgs } from '../adapters/solc/fixture.ts';
 import { COUNTER } from '../support/verification.ts';
 import { DEV_ACCOUNT0, rpc } from '../indexer/helpers.ts';
 import { request } from './helpers.ts';
@@ -150,27 +147,9 @@ const implementation = await deploy(anvil.url, implementationArtifact.bytecode);
 const proxyArgsHex = proxyArgs(implementation.address, implementationArtifact.abi);
 const proxy = await deploy(anvil.url, (await artifact('ERC1967Proxy.sol', 'ERC1967Proxy')).bytecode, proxyArgsHex);
 const counter = await deploy(anvil.url, (await artifact('Counter.sol', 'Counter')).bytecode);
-if ((await runIndexCommand(['--rpc', anvil.url, '--db', db], { stdout: { write: () => {}, isTTY: false }, stderr: { write: () => {} } })) !== 0) throw new Error('scoutkit index failed');
-
-const dir = await compilerDir(['solc']);
-const verifier = createSolcVerifier({ compilers: { dir, download: false }, size: 1 });
-const store = await openSqlStore(db);
-const server = createServer({
-  chains: { '31337': { store, contracts: createSqlContractStore(store), verifier } },
-  anonymousPlan: { name: 'local', requestsPerSecond: 1000, credits: 1_000_000, creditPeriod: 'day' },
-  log: false,
-  docs: false,
-  metrics: false,
-});
-const apiUrl = (await server.listen(0)).url;
+const apiUrl = await indexAndServe(t, { rpc: anvil.url, db, chainId: 31337 });
 // forge's Etherscan verifier takes its key from the chain's entry in foundry.toml (anvil is no chain it knows)
 await writeFile(join(project, 'foundry.toml'), `${FOUNDRY_TOML}\n[etherscan]\nanvil = { key = "x", chain = 31337, url = "${apiUrl}/api" }\n`);
-t.teardown(async () => {
-  await server.close();
-  await verifier.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
 
 async function contractAt(address: string): Promise<Record<string, unknown>> {
   return (await request(`${apiUrl}/api/v2/smart-contracts/${address}`)).json as Record<string, unknown>;

@@ -22,12 +22,9 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { decodeAbiParameters, encodeAbiParameters, keccak256 } from 'viem';
 import type { Hex } from 'viem';
-import { createSqlContractStore, openSqlStore } from '../../adapters/sql/index.ts';
-import { createSolcVerifier } from '../../adapters/solc/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
-import { runIndexCommand } from '../../host/commands/index.ts';
-import { createServer } from '../../host/index.ts';
-import { compilerDir, deploy, IMMUTABLES, TOKEN, tokenArgs } from '../adapters/solc/fixture.ts';
+import { indexAndServe } from '../support/verifyingServer.ts';
+import { deploy, IMMUTABLES, TOKEN, tokenArgs } from '../adapters/solc/fixture.ts';
 import { COUNTER } from '../support/verification.ts';
 import { request } from './helpers.ts';
 
@@ -122,25 +119,7 @@ const cliArgs = (decodeAbiParameters([{ type: 'string' }, { type: 'string' }, { 
 const token = await deploy(anvil.url, await artifact('Token'), args);
 const counter = await deploy(anvil.url, await artifact('Counter'));
 const immutables = await deploy(anvil.url, await artifact('Immutables'), encodeAbiParameters([{ type: 'uint256' }], [1234n]));
-if ((await runIndexCommand(['--rpc', anvil.url, '--db', db], { stdout: { write: () => {}, isTTY: false }, stderr: { write: () => {} } })) !== 0) throw new Error('scoutkit index failed');
-
-const dir = await compilerDir(['solc']);
-const verifier = createSolcVerifier({ compilers: { dir, download: false }, size: 1 });
-const store = await openSqlStore(db);
-const server = createServer({
-  chains: { '31337': { store, contracts: createSqlContractStore(store), verifier } },
-  anonymousPlan: { name: 'local', requestsPerSecond: 1000, credits: 1_000_000, creditPeriod: 'day' },
-  log: false,
-  docs: false,
-  metrics: false,
-});
-apiUrl = (await server.listen(0)).url;
-t.teardown(async () => {
-  await server.close();
-  await verifier.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+apiUrl = await indexAndServe(t, { rpc: anvil.url, db, chainId: 31337 });
 
 async function verifiedAt(address: string): Promise<Record<string, unknown>> {
   return (await request(`${apiUrl}/api/v2/smart-contracts/${address}`)).json as Record<string, unknown>;

@@ -27,12 +27,9 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { decodeAbiParameters, encodeAbiParameters } from 'viem';
 import type { Hex } from 'viem';
-import { createSqlContractStore, openSqlStore } from '../../adapters/sql/index.ts';
-import { createSolcVerifier } from '../../adapters/solc/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
-import { runIndexCommand } from '../../host/commands/index.ts';
-import { createServer } from '../../host/index.ts';
-import { compilerDir, deploy, IMMUTABLES, TOKEN, tokenArgs } from '../adapters/solc/fixture.ts';
+import { indexAndServe } from '../support/verifyingServer.ts';
+import { deploy, IMMUTABLES, TOKEN, tokenArgs } from '../adapters/solc/fixture.ts';
 import { nodeBinary } from '../support/nodes.ts';
 import { request } from './helpers.ts';
 
@@ -147,26 +144,8 @@ const cliArgs = (decodeAbiParameters([{ type: 'string' }, { type: 'string' }, { 
 // a contract per run: a second Token would be the first's bytecode twin, verified already
 const token = await deploy(anvil.url, await artifact('Token'), args);
 const immutables = await deploy(anvil.url, await artifact('Immutables'), encodeAbiParameters([{ type: 'uint256' }], [1234n]));
-if ((await runIndexCommand(['--rpc', anvil.url, '--db', db], { stdout: { write: () => {}, isTTY: false }, stderr: { write: () => {} } })) !== 0) throw new Error('scoutkit index failed');
-
-const dir = await compilerDir(['solc']);
 // two workers: the wrong-argument run compiles beside the etherscan run
-const verifier = createSolcVerifier({ compilers: { dir, download: false }, size: 2 });
-const store = await openSqlStore(db);
-const server = createServer({
-  chains: { [String(CHAIN_ID)]: { store, contracts: createSqlContractStore(store), verifier } },
-  anonymousPlan: { name: 'local', requestsPerSecond: 1000, credits: 1_000_000, creditPeriod: 'day' },
-  log: false,
-  docs: false,
-  metrics: false,
-});
-const apiUrl = (await server.listen(0)).url;
-t.teardown(async () => {
-  await server.close();
-  await verifier.close();
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const apiUrl = await indexAndServe(t, { rpc: anvil.url, db, chainId: CHAIN_ID, workers: 2 });
 
 // before the contract is verified: a wrong argument compiles, but the creation input does not end in
 // its encoding. The server answers "Fail - Unable to verify: …"; hardhat-verify 3 retries with its full
