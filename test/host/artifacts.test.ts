@@ -121,7 +121,7 @@ t.test('scoutkit index --artifacts: the stored contracts at start, then each one
   const ms = times(text);
   t.equal(ms.length, 6);
   t.comment(`verification from artifacts, per contract (ms): ${ms.map((x) => x.toFixed(2)).join(', ')}`);
-  t.ok(Math.max(...ms) < 250, 'no compile: milliseconds per contract');
+  t.ok(Math.max(...ms) < 500, 'no compile: milliseconds per contract (a compile takes seconds here)');
 
   const ex = await explorer(db);
   t.teardown(() => ex.close());

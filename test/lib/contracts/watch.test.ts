@@ -109,7 +109,7 @@ for (const factory of await storeFactories()) {
     // one address
     const result = await verifyContract({ store, contracts: fresh }, own.address.toUpperCase().replace('0X', '0x'), oneCodeMatcher(own.deployedBytecode));
     t.match(result, { status: 'verified', address: own.address, saved: already === 0, contract: { name: 'Known' } });
-    t.ok(result.ms >= 0 && result.ms < 1000, `timed: ${result.ms.toFixed(2)} ms`);
+    t.ok(Number.isFinite(result.ms) && result.ms >= 0, `timed: ${result.ms.toFixed(2)} ms`);
     t.match(await verifyContract({ store, contracts: fresh }, '0x00000000000000000000000000000000000000aa', matcher), { status: 'failed', reason: 'not-a-contract' });
     t.match(await verifyContract({ store, contracts: fresh }, 'nope', matcher), { status: 'failed', reason: 'invalid-input' });
     t.match(await verifyContract({ store }, own.address, matcher), { status: 'failed', reason: 'no-contract-store' });
