@@ -16,6 +16,7 @@ import type {
   Address,
   AddressCountersRecord,
   AddressRecord,
+  AddressView,
   BlockBundle,
   BlockRecord,
   CoinBalanceRecord,
@@ -471,7 +472,7 @@ export interface DataSource {
   getHighestBlockNumber(): Promise<number | null>;
 
   /** Batch lookups: one call per page, any order, missing keys simply absent. */
-  getAddresses(hashes: readonly Address[]): Promise<readonly AddressRecord[]>;
+  getAddresses(hashes: readonly Address[]): Promise<readonly AddressView[]>;
   getTokens(addresses: readonly Address[]): Promise<readonly TokenRecord[]>;
   getTokenInstances(keys: readonly TokenInstanceKey[]): Promise<readonly TokenInstanceRecord[]>;
   /**
@@ -543,7 +544,7 @@ export interface DataSource {
   getContracts(addresses: readonly Address[]): Promise<readonly ContractCodeRecord[]>;
   /**
    * Batch lookup of proxies' implementation changes (lib/proxy/detect.ts), every change of each
-   * address, oldest first (block, transaction index); lib/proxy/history.ts picks the one in force
+   * address, oldest first (block, transaction index, then proxy); lib/proxy/history.ts picks the one in force
    * at a block. Addresses that are no proxy have none.
    */
   getProxyHistory(addresses: readonly Address[]): Promise<readonly ProxyRecord[]>;

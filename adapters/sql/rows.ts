@@ -5,6 +5,7 @@
 import type {
   Address,
   AddressRecord,
+  AddressView,
   BlockRecord,
   ContractCodeRecord,
   Hash,
@@ -399,6 +400,11 @@ export function toAddress(r: Row): AddressRecord {
     creationTransactionHash: hexOrNull(r, 'creation_transaction_hash'),
     creatorAddress: hexOrNull(r, 'creator_address'),
   };
+}
+
+/** An addresses row with its token's type (`token_type`, null when no token) and `proxied` (getAddresses). */
+export function toAddressView(r: Row): AddressView {
+  return { ...toAddress(r), tokenType: r['token_type'] === null || r['token_type'] === undefined ? null : tokenType(r, 'token_type'), proxied: bool(r, 'proxied') };
 }
 
 export function stateChangeRow(d: Dialect, s: StateChangeRecord, blockNumber: number, blockHash: Hash): WriteRow {

@@ -62,13 +62,28 @@ export function indexAbi(abi: readonly unknown[]): AbiIndex {
   };
 }
 
+/** One lookup of several indexes, in order, kept per key (the indexes never change: each is built once from its ABIs). */
+function concatenated<T>(lookups: readonly ((key: string) => readonly T[])[]): (key: string) => readonly T[] {
+  const kept = new Map<string, readonly T[]>();
+  return (key) => {
+    let found = kept.get(key);
+    if (found === undefined) {
+      found = lookups.flatMap((lookup) => lookup(key));
+      if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value as string);
+      kept.set(key, found);
+    }
+    return found;
+  };
+}
+const MAX_KEPT = 10_000;
+
 /** Several indexes as one, in order (the first one's candidates first). */
 export function concatIndexes(indexes: readonly AbiIndex[]): AbiIndex {
   if (indexes.length === 1) return indexes[0] as AbiIndex;
   return {
-    functions: (s) => indexes.flatMap((i) => i.functions(s)),
-    errors: (s) => indexes.flatMap((i) => i.errors(s)),
-    events: (t) => indexes.flatMap((i) => i.events(t)),
+    functions: concatenated(indexes.map((i) => (s: string) => i.functions(s))),
+    errors: concatenated(indexes.map((i) => (s: string) => i.errors(s))),
+    events: concatenated(indexes.map((i) => (t: string) => i.events(t))),
   };
 }
 

@@ -237,6 +237,17 @@ export interface AddressRecord {
   readonly creatorAddress: Address | null;
 }
 
+/**
+ * An address as the store answers `getAddresses`: its record and two facts a page's renderers need
+ * about it, read in the same lookup (no further query for a page whose addresses are neither).
+ */
+export interface AddressView extends AddressRecord {
+  /** the type of the token at this address, null when none (an ERC-721 `transferFrom` is decoded as ERC-721) */
+  readonly tokenType: TokenType | null;
+  /** whether the indexer saw implementation changes of this address as a proxy (then lib/proxy/view.ts loads its history) */
+  readonly proxied: boolean;
+}
+
 export interface AddressWrite extends AddressRecord {
   /** block at which this record became true (for rollback) */
   readonly blockNumber: number;

@@ -33,7 +33,7 @@ export const transaction = defineEndpoint({
       const ttRefs = transferRefs(shown);
       const ctx = await loadContext(
         ds,
-        { ...ttRefs, addresses: [...txRefs.addresses, ...ttRefs.addresses], tokens: [...ttRefs.tokens, ...txRefs.tokens], highestBlock: true, decode: true },
+        { ...ttRefs, addresses: [...txRefs.addresses, ...ttRefs.addresses], tokens: ttRefs.tokens, highestBlock: true, decode: true },
         render,
       );
       return E.right(

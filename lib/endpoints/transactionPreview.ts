@@ -8,7 +8,6 @@ import * as E from 'fp-ts/lib/Either.js';
 import { notFound } from '../errors.ts';
 import { boolean, fullHash } from '../params/codecs.ts';
 import { loadContext } from '../render/context.ts';
-import { dependsOnTokenType } from '../render/decode.ts';
 import { renderPreview } from '../render/preview.ts';
 import { Preview } from '../schema/preview.ts';
 import { defineEndpoint } from './endpoint.ts';
@@ -25,7 +24,7 @@ export const transactionPreview = defineEndpoint({
     async () => {
       const tx = await ds.getTransaction(path.transaction_hash_param);
       if (tx === null) return E.left(notFound);
-      const ctx = await loadContext(ds, { addresses: [tx.from, tx.to], ...(query.decode_input === true ? { tokens: tx.to !== null && dependsOnTokenType(tx.methodId) ? [tx.to] : [], decode: true } : {}) }, render);
+      const ctx = await loadContext(ds, { addresses: [tx.from, tx.to], ...(query.decode_input === true ? { decode: true } : {}) }, render);
       return E.right(renderPreview(tx, ctx, query.decode_input === true));
     },
 });

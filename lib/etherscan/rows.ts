@@ -9,7 +9,7 @@ import type { DataSource } from '../ports.ts';
 import { verifiedByAddress } from '../contracts/lookup.ts';
 import { verifiedAbiIndex } from '../decode/verifiedIndex.ts';
 import type { DecodeContext } from '../render/decode.ts';
-import { decodeTransactionInput, dependsOnTokenType } from '../render/decode.ts';
+import { decodeTransactionInput } from '../render/decode.ts';
 import type { EtherscanContext } from './action.ts';
 
 /** A value as Blockscout interpolates it into a string: nil → "". */
@@ -84,22 +84,26 @@ export const functionNameOf = (tx: TransactionRecord, dc: DecodeContext): string
   return typeof call === 'string' ? call : '';
 };
 
-/** What `functionName` decodes a page's transactions with: the called contracts' verified ABIs (two batch queries), every verified ABI, the user's ABIs, the called tokens. */
+/** What `functionName` decodes a page's transactions with: the called contracts' verified ABIs (two batch queries), every verified ABI, the user's ABIs, the called addresses (a token's type; proxies). */
 export async function decodeContextOf(ctx: EtherscanContext, txs: readonly TransactionRecord[]): Promise<DecodeContext> {
   const targets = [...new Set(txs.flatMap((tx) => (tx.to === null ? [] : [tx.to])))];
-  const tokenTargets = [...new Set(txs.flatMap((tx) => (tx.to !== null && dependsOnTokenType(tx.methodId) ? [tx.to] : [])))];
   const contracts = ctx.chain.contracts;
-  const [verified, verifiedAbis, tokens, proxyView] = await Promise.all([
+  const views = targets.length === 0 ? Promise.resolve([]) : ctx.ds.getAddresses(targets);
+  const [verified, verifiedAbis, addresses, proxyView] = await Promise.all([
     contracts === undefined || targets.length === 0 ? Promise.resolve(undefined) : verifiedByAddress(ctx.ds, contracts, targets),
     contracts === undefined ? Promise.resolve(undefined) : verifiedAbiIndex(contracts),
-    tokenTargets.length === 0 ? Promise.resolve([]) : ctx.ds.getTokens(tokenTargets),
-    targets.length === 0 ? Promise.resolve(undefined) : loadProxyView(ctx.ds, contracts, targets),
+    views,
+    // the proxies among them, once the address lookup has said which are
+    views.then((found) => {
+      const proxied = found.flatMap((a) => (a.proxied ? [a.hash] : []));
+      return proxied.length === 0 ? undefined : loadProxyView(ctx.ds, contracts, proxied);
+    }),
   ]);
   return {
     ...(verified === undefined ? {} : { verified }),
     ...(verifiedAbis === undefined ? {} : { verifiedAbis }),
     ...(ctx.abis === undefined ? {} : { abis: ctx.abis }),
-    tokens: new Map(tokens.map((t) => [t.address, t])),
+    addresses: new Map(addresses.map((a) => [a.hash, a])),
     ...(proxyView === undefined || proxyView.proxies.size === 0 ? {} : { implementations: implementationAbis(proxyView) }),
   };
 }

@@ -6,7 +6,7 @@ import type { AdvancedRow } from '../advanced/stream.ts';
 import type { DataSource } from '../ports.ts';
 import { renderAddress, renderAddressOrNull } from './address.ts';
 import type { RenderContext, References } from './context.ts';
-import { dependsOnTokenType, knownMethodName, transactionMethodOf } from './decode.ts';
+import { knownMethodName, transactionMethodOf } from './decode.ts';
 import { dec, iso } from './format.ts';
 import { transactionFee, transactionResult } from './transaction.ts';
 import { renderTotal } from './transfer.ts';
@@ -35,7 +35,6 @@ export function advancedRefs(rows: readonly AdvancedRow[]): References {
   for (const r of rows) {
     if (r.kind === 'transaction') {
       addresses.push(r.tx.from, r.tx.to, r.tx.createdContract);
-      if (r.tx.to !== null && dependsOnTokenType(r.tx.methodId)) tokens.push(r.tx.to);
     }
     else if (r.kind === 'internal') addresses.push(r.it.from, r.it.to, r.it.createdContract);
     else {

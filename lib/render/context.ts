@@ -6,7 +6,7 @@ import type { AbiIndex } from '../decode/abiIndex.ts';
 import { verifiedAbiIndex } from '../decode/verifiedIndex.ts';
 import { verifiedByAddress } from '../contracts/lookup.ts';
 import type { ContractStore } from '../contracts/store.ts';
-import type { Address, AddressRecord, ProxyRecord, TokenInstanceRecord, TokenRecord } from '../domain/records.ts';
+import type { Address, AddressView, ProxyRecord, TokenInstanceRecord, TokenRecord } from '../domain/records.ts';
 import type { DataSource, TokenInstanceKey } from '../ports.ts';
 import type { ProxyView } from '../proxy/view.ts';
 import { implementationAbis, loadProxyView } from '../proxy/view.ts';
@@ -21,7 +21,8 @@ export interface RenderOptions {
 }
 
 export interface RenderContext extends RenderOptions {
-  readonly addresses: ReadonlyMap<Address, AddressRecord>;
+  /** the page's addresses, each with its token's type and whether it is a proxy */
+  readonly addresses: ReadonlyMap<Address, AddressView>;
   readonly tokens: ReadonlyMap<Address, TokenRecord>;
   readonly instances: ReadonlyMap<string, TokenInstanceRecord>;
   /** highest consensus block, for confirmations */
@@ -56,16 +57,21 @@ export async function loadContext(ds: DataSource, refs: References, options: Ren
   const instanceKeys = new Map<string, TokenInstanceKey>();
   for (const k of refs.instances ?? []) instanceKeys.set(instanceKey(k), k);
   const none: ReadonlyMap<Address, AddressVerification> = new Map();
+  const addressViews = addressSet.size > 0 ? ds.getAddresses([...addressSet]) : Promise.resolve([]);
   const [addresses, tokens, instances, highestBlock, verified, verifiedAbis, proxyView] = await Promise.all([
-    addressSet.size > 0 ? ds.getAddresses([...addressSet]) : Promise.resolve([]),
+    addressViews,
     tokenSet.size > 0 ? ds.getTokens([...tokenSet]) : Promise.resolve([]),
     instanceKeys.size > 0 ? ds.getTokenInstances([...instanceKeys.values()]) : Promise.resolve([]),
     refs.highestBlock ? ds.getHighestBlockNumber() : Promise.resolve(null),
     // with a contract store: the page's contracts' code (one batch) and their verifications (one batch)
     addressSet.size > 0 && options.contracts !== undefined ? verifiedByAddress(ds, options.contracts, [...addressSet]) : Promise.resolve(none),
     refs.decode === true && options.contracts !== undefined ? verifiedAbiIndex(options.contracts) : Promise.resolve(undefined),
-    // the page's proxies (one batch) and their implementations' verifications (one batch)
-    addressSet.size > 0 ? loadProxyView(ds, options.contracts, [...addressSet]) : Promise.resolve(undefined),
+    // the page's proxies, once the address lookup has said which are (one batch, none for a page
+    // without proxies) and their implementations' verifications (one batch)
+    addressViews.then((views) => {
+      const proxied = views.flatMap((a) => (a.proxied ? [a.hash] : []));
+      return proxied.length > 0 ? loadProxyView(ds, options.contracts, proxied) : undefined;
+    }),
   ]);
   return {
     ...options,

@@ -13,7 +13,7 @@ import { concatIndexes, indexAbi, indexAbiKeyed } from '../decode/abiIndex.ts';
 import type { DecodeTiers } from '../decode/decoder.ts';
 import { decodeCall, decodeEvent, decodeRevertData, methodNameOf } from '../decode/decoder.ts';
 import type { AddressVerification } from '../contracts/lookup.ts';
-import type { Address, Hex, LogRecord, TokenRecord, TransactionRecord } from '../domain/records.ts';
+import type { Address, AddressView, Hex, LogRecord, TokenRecord, TransactionRecord } from '../domain/records.ts';
 import type { JsonObject } from '../json.ts';
 import { signatureIndex, signatureSelectorsNamed } from '../signatures/index.ts';
 
@@ -47,10 +47,6 @@ const STANDARD = indexAbi(STANDARD_ITEMS);
 /** An ERC-721 token's methods whose selectors ERC-20 shares (`transferFrom`, `approve`): decoded with ERC-721's names when the called token is one. */
 const ERC721_ITEMS = parseAbi(['function transferFrom(address from, address to, uint256 tokenId)', 'function approve(address to, uint256 tokenId)']) as readonly AbiFunction[];
 const ERC721 = indexAbi(ERC721_ITEMS);
-const ERC721_SELECTORS: ReadonlySet<string> = new Set(ERC721_ITEMS.map((f) => toFunctionSelector(f)));
-
-/** Whether decoding a call with this selector depends on the called token's type (so a page loads the token): ERC-721's `transferFrom` and `approve`. */
-export const dependsOnTokenType = (methodId: Hex | null): boolean => methodId !== null && ERC721_SELECTORS.has(methodId);
 
 const BUILT_IN = concatIndexes([STANDARD, signatureIndex]);
 
@@ -64,6 +60,8 @@ export interface DecodeContext {
   readonly abis?: AbiIndex;
   /** the page's tokens (an ERC-721 `to` decodes `transferFrom` as ERC-721) */
   readonly tokens?: ReadonlyMap<Address, TokenRecord>;
+  /** the page's addresses, with the type of the token at each (read in the address lookup: no token query needed) */
+  readonly addresses?: ReadonlyMap<Address, Pick<AddressView, 'tokenType'>>;
   /**
    * The ABIs of the implementations a proxy at `address` delegates to at `block`, tried after its
    * own. The render context fills it from the proxies the indexer saw (lib/proxy/view.ts): the
@@ -96,7 +94,7 @@ export function tiersFor(ctx: DecodeContext, address: Address | null, block: num
   const implementations = address === null || ctx.implementations === undefined ? [] : ctx.implementations(address, block, transactionIndex);
   return {
     own: own === null ? implementations : [own, ...implementations],
-    kind: address !== null && ctx.tokens?.get(address)?.type === 'ERC-721' ? ERC721 : null,
+    kind: address !== null && (ctx.addresses?.get(address)?.tokenType ?? ctx.tokens?.get(address)?.type) === 'ERC-721' ? ERC721 : null,
     verified: ctx.verifiedAbis ?? null,
     known: knownIndex(ctx.abis),
   };
@@ -114,8 +112,14 @@ export function decodeTransactionInput(tx: TransactionRecord, ctx: DecodeContext
  */
 export function transactionMethodOf(tx: TransactionRecord, toIsContract: boolean, ctx: DecodeContext): string | null {
   if (tx.to === null || tx.methodId === null) return null;
-  const decoded = decodeCall(tiersFor(ctx, tx.to, tx.blockNumber, tx.index), tx.input)?.['method_call'];
-  if (typeof decoded === 'string') return decoded.slice(0, decoded.indexOf('('));
+  return methodOfDecoded(tx, decodeCall(tiersFor(ctx, tx.to, tx.blockNumber, tx.index), tx.input), toIsContract);
+}
+
+/** The same rule on an input already decoded (`decodeTransactionInput`'s answer): a renderer that shows both decodes once. */
+export function methodOfDecoded(tx: Pick<TransactionRecord, 'to' | 'methodId'>, decoded: JsonObject | null, toIsContract: boolean): string | null {
+  if (tx.to === null || tx.methodId === null) return null;
+  const call = decoded?.['method_call'];
+  if (typeof call === 'string') return call.slice(0, call.indexOf('('));
   return toIsContract ? tx.methodId : null;
 }
 

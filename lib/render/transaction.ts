@@ -5,7 +5,7 @@ import type { JsonObject, JsonValue } from '../json.ts';
 import { renderAddress, renderAddressOrNull } from './address.ts';
 import type { RenderContext } from './context.ts';
 import type { DecodeContext } from './decode.ts';
-import { decodeRevertReason, decodeTransactionInput, dependsOnTokenType, transactionMethodOf } from './decode.ts';
+import { decodeRevertReason, decodeTransactionInput, methodOfDecoded, transactionMethodOf } from './decode.ts';
 import { dec, decOrNull, isoOrNull } from './format.ts';
 
 export function transactionResult(tx: TransactionRecord): string {
@@ -56,7 +56,7 @@ export function renderTransaction(tx: TransactionRecord, ctx: RenderContext, sha
   const price = effectiveGasPrice(tx, tx.baseFeePerGas);
   const tip = priorityFeePerGas(tx, tx.baseFeePerGas);
   const decoded = decodeTransactionInput(tx, ctx);
-  const method = transactionMethodOf(tx, toIsContract, ctx);
+  const method = methodOfDecoded(tx, decoded, toIsContract);
   const burnt =
     tx.maxFeePerGas === 0n ? '0' : tx.baseFeePerGas === null || tx.gasUsed === null ? null : dec(tx.baseFeePerGas * tx.gasUsed);
   return {
@@ -100,10 +100,9 @@ export function renderTransaction(tx: TransactionRecord, ctx: RenderContext, sha
   };
 }
 
-/** What a page of transactions renders with: the parties, the called tokens whose type decides the decoding (ERC-721's transferFrom), the ABIs. */
+/** What a page of transactions renders with: the parties (with the type of a called token, which decides ERC-721's transferFrom), the ABIs. */
 export const transactionRefs = (txs: readonly TransactionRecord[]) => ({
   addresses: txs.flatMap((t) => [t.from, t.to, t.createdContract]),
-  tokens: txs.flatMap((t) => (t.to !== null && dependsOnTokenType(t.methodId) ? [t.to] : [])),
   highestBlock: true,
   decode: true,
 });

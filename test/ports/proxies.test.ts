@@ -3,7 +3,7 @@
  * non-consensus blocks, replacement of a block at a height and rollback (over every store).
  */
 import type { Address, BlockRecord, ProxyRecord, TransactionRecord } from '../../lib/domain/records.ts';
-import { addr, block, bundle, tx } from './records.ts';
+import { addr, address, block, bundle, token, tx } from './records.ts';
 import { storeTest } from './stores.ts';
 
 const P1 = addr(0x9e01);
@@ -49,4 +49,22 @@ storeTest('proxy history: batch lookup, idempotence, replacement, rollback', asy
   t.same((await s.getProxyHistory([P1, P2])).map(row), ['1:0:9e01:eip1967:1401:', '1:0:9e02:eip1967_beacon::1403'], 'rollback removes the changes above');
   await s.rollbackAbove(0);
   t.same(await s.getProxyHistory([P1, P2]), [], 'and all of them');
+});
+
+storeTest('getAddresses: whether each address is a proxy and the type of its token, in the same lookup', async (t, s) => {
+  const b1 = block(1);
+  const b2 = block(2);
+  const x1 = tx(b1, 0);
+  const x2 = tx(b2, 0);
+  const T = addr(0x7e01);
+  await s.writeBlocks([
+    bundle(b1, { transactions: [x1], addresses: [address(b1, P1, null), address(b1, P2, null), address(b1, T, null)], tokens: [token(T, 'ERC-721')], proxies: [change(x1, b1, P1, [I1])] }),
+    bundle(b2, { transactions: [x2], proxies: [change(x2, b2, P2, [I2])] }),
+  ]);
+  const facts = async () => (await s.getAddresses([P1, P2, T, addr(0x404)])).map((a) => `${a.hash.slice(-4)}:${String(a.proxied)}:${a.tokenType ?? '-'}`);
+  t.same(await facts(), ['9e01:true:-', '9e02:true:-', '7e01:false:ERC-721'], 'proxies and a token; an unknown address absent');
+  await s.rollbackAbove(1);
+  t.same(await facts(), ['9e01:true:-', '9e02:false:-', '7e01:false:ERC-721'], "a rollback removes a proxy's only change: no longer a proxy");
+  await s.rollbackAbove(0);
+  t.same(await facts(), [], 'and the addresses with it');
 });

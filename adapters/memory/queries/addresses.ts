@@ -1,7 +1,7 @@
 /**
  * Addresses: current records by hash and the named addresses by name prefix (sorted lower-cased).
  */
-import type { Address, AddressRecord } from '../../../lib/domain/records.ts';
+import type { Address, AddressRecord, AddressView } from '../../../lib/domain/records.ts';
 import type { VersionedDataSource } from '../../../lib/ports.ts';
 import { asciiLower, compareCodePoints } from '../../../lib/domain/text.ts';
 import { namedAddressVs } from '../compare.ts';
@@ -10,11 +10,11 @@ import type { MemoryReadContext } from './context.ts';
 
 export function addressQueries({ s, views }: MemoryReadContext): Pick<VersionedDataSource, 'getAddresses' | 'listAddresses'> {
   return {
-    async getAddresses(hashes: readonly Address[]): Promise<readonly AddressRecord[]> {
-      const out: AddressRecord[] = [];
+    async getAddresses(hashes: readonly Address[]): Promise<readonly AddressView[]> {
+      const out: AddressView[] = [];
       for (const h of new Set(hashes)) {
         const a = s.addresses.current(h);
-        if (a !== undefined) out.push(a);
+        if (a !== undefined) out.push({ ...a, tokenType: s.tokens.current(h)?.type ?? null, proxied: s.proxies.entries(h).length > 0 });
       }
       return out;
     },

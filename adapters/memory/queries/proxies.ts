@@ -8,7 +8,7 @@ export function proxyQueries({ s }: MemoryReadContext): Pick<VersionedDataSource
     async getProxyHistory(addresses) {
       const out: ProxyRecord[] = [];
       for (const a of new Set(addresses)) out.push(...s.proxies.entries(a).map((e) => e.value));
-      return out.sort((a, b) => a.blockNumber - b.blockNumber || a.transactionIndex - b.transactionIndex);
+      return out.sort((a, b) => a.blockNumber - b.blockNumber || a.transactionIndex - b.transactionIndex || (a.proxy < b.proxy ? -1 : a.proxy > b.proxy ? 1 : 0));
     },
   };
 }

@@ -1,18 +1,13 @@
-/** getProxyHistory: proxies' implementation changes by address, oldest first (batch lookup). */
+/** getProxyHistory: proxies' implementation changes by address, oldest first (batch lookup, one prepared statement per chunk size). */
 import type { Address, ProxyRecord } from '../../../lib/domain/records.ts';
-import { asRows, toProxy } from '../rows.ts';
-import { KEY_CHUNK, chunks } from '../sql.ts';
+import { toProxy } from '../rows.ts';
+import { KEY_CHUNK, chunks, keyListStatement } from '../sql.ts';
 import type { SqlContext } from './context.ts';
 
+const byProxies = keyListStatement((keys) => `select * from proxy_implementations where proxy in ${keys}`);
+
 export async function getProxyHistory(c: SqlContext, addresses: readonly Address[]): Promise<readonly ProxyRecord[]> {
-  const out: ProxyRecord[] = [];
-  for (const part of chunks([...new Set(addresses)], KEY_CHUNK)) {
-    const rows = await c.knex('proxy_implementations').whereIn('proxy', part).orderBy([
-      { column: 'proxy', order: 'asc' },
-      { column: 'block_number', order: 'asc' },
-      { column: 'transaction_index', order: 'asc' },
-    ]);
-    out.push(...asRows(rows).map(toProxy));
-  }
-  return out.sort((a, b) => a.blockNumber - b.blockNumber || a.transactionIndex - b.transactionIndex);
+  const parts = await Promise.all(chunks([...new Set(addresses)], KEY_CHUNK).map((part) => c.raw(byProxies(part.length), part)));
+  const out = parts.flatMap((rows) => rows.map(toProxy));
+  return out.sort((a, b) => a.blockNumber - b.blockNumber || a.transactionIndex - b.transactionIndex || (a.proxy < b.proxy ? -1 : a.proxy > b.proxy ? 1 : 0));
 }
