@@ -17,7 +17,7 @@ import { keccak256, stringToHex } from 'viem';
 import type { ChainConfig } from '../chain-config.ts';
 import type { Address, ContractCodeRecord, Hash, Hex } from '../domain/records.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
-import { licenseTypeOf as licenseOfSpdx } from './license.ts';
+import { licenseTypeOf } from './license.ts';
 import { codeHashes } from './lookup.ts';
 import type { CodeFormat, LicenseType, VerificationJob as StoredJob } from './records.ts';
 import { LICENSE_TYPES } from './records.ts';
@@ -78,8 +78,8 @@ export interface SubmitOptions {
 /** What `checkverifystatus` answers for a uid: the job's state, or unknown. */
 export type JobStatus = { readonly kind: 'unknown' } | { readonly kind: 'job'; readonly job: StoredJob };
 
-/** `Name` as a license type: a number 1–14 (Etherscan's and Blockscout's list) or a name; undefined when neither. */
-export function licenseTypeOf(value: string): LicenseType | undefined {
+/** A form field as a license type (not an SPDX id: license.ts licenseTypeOf): a number 1–14 (Etherscan's and Blockscout's list) or a name; undefined when neither. */
+export function licenseTypeOfField(value: string): LicenseType | undefined {
   const v = value.trim().toLowerCase();
   for (const [name, n] of Object.entries(LICENSE_TYPES)) if (v === name || v === String(n)) return name as LicenseType;
   return undefined;
@@ -263,7 +263,7 @@ function savedOf(c: Compiled, s: Submission, deployedBytecode: Hex, verifiedAt: 
     hasImmutables: Object.keys(c.immutables).length > 0,
     libraries: c.libraries,
     constructorArguments: c.constructorArguments === '' ? null : (`0x${c.constructorArguments}` as Hex),
-    licenseType: s.licenseType ?? licenseOfSpdx(c.license),
+    licenseType: s.licenseType ?? licenseTypeOf(c.license),
     verifiedAt,
   };
 }

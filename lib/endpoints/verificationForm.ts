@@ -21,7 +21,7 @@ import type { UploadedFile } from '../api.ts';
 import type { ChainConfig } from '../chain-config.ts';
 import type { LicenseType } from '../contracts/records.ts';
 import type { Submission } from '../contracts/submit.ts';
-import { checkSubmittable, licenseTypeOf, submitVerification } from '../contracts/submit.ts';
+import { checkSubmittable, licenseTypeOfField, submitVerification } from '../contracts/submit.ts';
 import type { Address } from '../domain/records.ts';
 import type { SettledJob } from '../live/verification.ts';
 import { verificationResult } from '../live/verification.ts';
@@ -81,7 +81,7 @@ export function intField(f: Fields, name: string, fallback: number): number | nu
 /** `license_type`: a name or a number (absent: from the source's SPDX identifier); null when neither. */
 export function licenseField(f: Fields): LicenseType | undefined | null {
   const v = textField(f, 'license_type');
-  return v === undefined ? undefined : (licenseTypeOf(v) ?? null);
+  return v === undefined ? undefined : (licenseTypeOfField(v) ?? null);
 }
 
 /** Libraries as an object `{name: address}` (JSON) or its JSON text (forms); null when it is neither. */

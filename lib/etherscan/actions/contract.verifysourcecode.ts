@@ -22,7 +22,7 @@
 import { splitContractName } from '../../contracts/verifier.ts';
 import { parseCompilerVersion } from '../../contracts/verifier.ts';
 import type { Submission } from '../../contracts/submit.ts';
-import { licenseTypeOf, submitVerification } from '../../contracts/submit.ts';
+import { licenseTypeOfField, submitVerification } from '../../contracts/submit.ts';
 import type { Address } from '../../domain/records.ts';
 import type { EtherscanAction, EtherscanAnswer, EtherscanQuery } from '../action.ts';
 import type { EtherscanParam } from '../paramDocs.ts';
@@ -71,7 +71,7 @@ function readSubmission(query: EtherscanQuery): { readonly submission: Submissio
   if (parseCompilerVersion(compilerVersion) === null) return { error: refuse(`Invalid compiler version ${JSON.stringify(compilerVersion)}: expected e.g. v0.8.24+commit.e11b9ed9`) };
   if (source === undefined) return { error: refuse('sourceCode is required.') };
   const licenseText = param(query, 'licenseType');
-  const licenseType = licenseText === undefined ? undefined : licenseTypeOf(licenseText);
+  const licenseType = licenseText === undefined ? undefined : licenseTypeOfField(licenseText);
   if (licenseText !== undefined && licenseType === undefined) return { error: refuse('licenseType has invalid format') };
   const constructorArguments = param(query, 'constructorArguments') ?? param(query, 'constructorArguements');
   if (constructorArguments !== undefined && !/^(0x)?([0-9a-fA-F]{2})*$/.test(constructorArguments)) return { error: refuse('constructorArguments has invalid format (ABI-encoded hex)') };
