@@ -19,7 +19,7 @@ import { parseCorsOrigins } from './cors.ts';
 import { createRpcNode } from '../adapters/rpc/index.ts';
 import { openVerifier } from './verifier.ts';
 import type { OpenedStore, OpenStoreOptions } from './stores.ts';
-import type { ChangeFeed, ContractStore, DataSource } from '../lib/index.ts';
+import type { BlockBroadcast, ChangeFeed, ContractStore, DataSource } from '../lib/index.ts';
 import type { ContractWatcher } from '../lib/contracts/watch.ts';
 
 // Each command's module loads when that command runs (or shows its help): `serve` never loads
@@ -65,6 +65,9 @@ Options:
   --cors <origins>        origins browsers may call from: * (the default, as Blockscout) or a
                           comma-separated list such as https://app.example,http://localhost:5173
   --no-cors               no CORS headers (browsers on other origins cannot call)
+  --block-broadcast <m>   how the socket's blocks:new_block announces a block: block (default:
+                          each new_block with the block) or count (new_blocks_count, Blockscout's
+                          BLOCK_BROADCAST_TYPE=count, for busy chains)
   --no-compress           answer uncompressed (default: gzip or brotli as the client accepts,
                           from 1 KB; a cached answer's compressed form is made once)
   --keys <file>           API keys, plans and restricted addresses (JSON; see docs/operations.md "Keys file");
@@ -187,6 +190,8 @@ export interface ServeArgs extends PageFlags {
   readonly maxReplicaLagSeconds?: number;
   /** Foundry or Hardhat projects whose build info verifies the default chain's contracts */
   readonly artifacts?: readonly string[];
+  /** `--block-broadcast`: the socket's new-block announcements (absent: each block) */
+  readonly blockBroadcast?: BlockBroadcast;
 }
 
 export function parseServeArgs(args: readonly string[]): ServeArgs {
@@ -217,6 +222,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       'log-format': { type: 'string' },
       'no-compress': { type: 'boolean' },
       artifacts: { type: 'string', multiple: true },
+      'block-broadcast': { type: 'string' },
       ...PAGE_FLAGS,
     },
   });
@@ -242,7 +248,10 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   if (readDb.length > 0 && values.db === undefined) throw new Error('--read-db names replicas of the --db store: give --db');
   for (const url of readDb) if (!/^postgres(ql)?:\/\//.test(url)) throw new Error(`--read-db expects a postgres:// URL, got "${redact(url)}"`);
   if (values['max-replica-lag'] !== undefined && readDb.length === 0) throw new Error('--max-replica-lag applies to --read-db replicas: give at least one');
+  const blockBroadcast = values['block-broadcast'];
+  if (blockBroadcast !== undefined && blockBroadcast !== 'block' && blockBroadcast !== 'count') throw new Error(`--block-broadcast expects block or count, got "${blockBroadcast}"`);
   return {
+    ...(blockBroadcast !== undefined ? { blockBroadcast } : {}),
     ...(readDb.length > 0 ? { readDb } : {}),
     ...(values['max-replica-lag'] !== undefined ? { maxReplicaLagSeconds: positiveSeconds(values['max-replica-lag'], '--max-replica-lag') } : {}),
     ...(values.db !== undefined ? { db: values.db } : {}),
@@ -406,6 +415,7 @@ async function serve(args: readonly string[]): Promise<number> {
       onStoreError: (error, request) =>
         log.error('store error', { endpoint: request.endpoint, chain: request.chainId, error: error instanceof Error ? error.message : String(error) }),
       ...(options.compress ? {} : { compress: false as const }),
+      ...(options.blockBroadcast !== undefined ? { live: { blockBroadcast: options.blockBroadcast } } : {}),
       ...pageOptions(options),
       onClose: closeStores,
     });
