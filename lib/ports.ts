@@ -472,7 +472,13 @@ export interface DataSource {
   getHighestBlockNumber(): Promise<number | null>;
 
   /** Batch lookups: one call per page, any order, missing keys simply absent. */
-  getAddresses(hashes: readonly Address[]): Promise<readonly AddressView[]>;
+  getAddresses(hashes: readonly Address[]): Promise<readonly AddressRecord[]>;
+  /**
+   * A page's addresses as its renderers need them, in one query: for each address that has a
+   * record, a token or proxy changes, its record (or null), its token's type and whether it is a
+   * proxy; addresses with none of them absent.
+   */
+  getAddressViews(hashes: readonly Address[]): Promise<readonly AddressView[]>;
   getTokens(addresses: readonly Address[]): Promise<readonly TokenRecord[]>;
   getTokenInstances(keys: readonly TokenInstanceKey[]): Promise<readonly TokenInstanceRecord[]>;
   /**

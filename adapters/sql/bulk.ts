@@ -77,7 +77,7 @@ export const DEFERRED_INDEXES: readonly string[] = [
   'pending_from',
   'pending_list',
   'pending_to',
-  // getProxyHistory's and getAddresses' `proxied`: read by pages only (rollback and rewrites go by the primary key's block_hash)
+  // getProxyHistory's and getAddressViews' `proxied`: read by pages only (rollback and rewrites go by the primary key's block_hash)
   'proxy_implementations_proxy',
   'state_changes_tx',
   'trace_frames_tx',

@@ -18,6 +18,7 @@ import { countTokenTransfers } from './queries/countTokenTransfers.ts';
 import { countPendingTransactions } from './queries/countPendingTransactions.ts';
 import { getAddressCounters } from './queries/getAddressCounters.ts';
 import { getAddresses } from './queries/getAddresses.ts';
+import { getAddressViews } from './queries/getAddressViews.ts';
 import { getChainCounters } from './queries/getChainCounters.ts';
 import { getCoinBalances } from './queries/getCoinBalances.ts';
 import { listContractActivity } from './queries/listContractActivity.ts';
@@ -66,6 +67,7 @@ export function createSqlReader(knex: Knex, d: Dialect): Omit<VersionedDataSourc
     getDataVersion: () => getDataVersion(c),
     getHighestBlockNumber: () => getHighestBlockNumber(c),
     getAddresses: (hashes) => getAddresses(c, hashes),
+    getAddressViews: (hashes) => getAddressViews(c, hashes),
     getTokens: async (addresses) => inOrder(addresses, await tokensByAddress(c, addresses)),
     getTokenInstances: (keys) => getTokenInstances(c, keys),
     listBlocks: (filter, page) => listBlocks(c, filter, page),

@@ -402,9 +402,14 @@ export function toAddress(r: Row): AddressRecord {
   };
 }
 
-/** An addresses row with its token's type (`token_type`, null when no token) and `proxied` (getAddresses). */
+/** A getAddressViews row: `k_hash` (the key), the addresses row's columns (null without one), `token_type`, `proxied`. */
 export function toAddressView(r: Row): AddressView {
-  return { ...toAddress(r), tokenType: r['token_type'] === null || r['token_type'] === undefined ? null : tokenType(r, 'token_type'), proxied: bool(r, 'proxied') };
+  return {
+    hash: hex(r, 'k_hash'),
+    record: r['hash'] === null || r['hash'] === undefined ? null : toAddress(r),
+    tokenType: r['token_type'] === null || r['token_type'] === undefined ? null : tokenType(r, 'token_type'),
+    proxied: bool(r, 'proxied'),
+  };
 }
 
 export function stateChangeRow(d: Dialect, s: StateChangeRecord, blockNumber: number, blockHash: Hash): WriteRow {

@@ -238,13 +238,18 @@ export interface AddressRecord {
 }
 
 /**
- * An address as the store answers `getAddresses`: its record and two facts a page's renderers need
- * about it, read in the same lookup (no further query for a page whose addresses are neither).
+ * What a page's renderers need to know of an address beyond its record, in one lookup
+ * (`getAddressViews`): the record when the store has one (the indexer writes one for each contract
+ * it saw created), the type of the token at the address, and whether the indexer saw it as a
+ * proxy (then lib/proxy/view.ts loads its history). A token or proxy created before the indexed
+ * range, or an account delegating by EIP-7702, has facts without a record.
  */
-export interface AddressView extends AddressRecord {
+export interface AddressView {
+  readonly hash: Address;
+  readonly record: AddressRecord | null;
   /** the type of the token at this address, null when none (an ERC-721 `transferFrom` is decoded as ERC-721) */
   readonly tokenType: TokenType | null;
-  /** whether the indexer saw implementation changes of this address as a proxy (then lib/proxy/view.ts loads its history) */
+  /** whether the indexer saw implementation changes of this address as a proxy */
   readonly proxied: boolean;
 }
 

@@ -4,12 +4,13 @@
  * gas) read once per page — one query per block for the cumulative gas, one per transaction.
  */
 import { implementationAbis, loadProxyView } from '../proxy/view.ts';
-import type { Address, Hash, TokenRecord, TransactionRecord } from '../domain/records.ts';
+import type { Address, AddressView, Hash, TokenRecord, TransactionRecord } from '../domain/records.ts';
 import type { DataSource } from '../ports.ts';
 import { verifiedByAddress } from '../contracts/lookup.ts';
 import { verifiedAbiIndex } from '../decode/verifiedIndex.ts';
 import type { DecodeContext } from '../render/decode.ts';
 import { decodeTransactionInput } from '../render/decode.ts';
+import { addressMaps } from '../render/context.ts';
 import type { EtherscanContext } from './action.ts';
 
 /** A value as Blockscout interpolates it into a string: nil → "". */
@@ -88,14 +89,14 @@ export const functionNameOf = (tx: TransactionRecord, dc: DecodeContext): string
 export async function decodeContextOf(ctx: EtherscanContext, txs: readonly TransactionRecord[]): Promise<DecodeContext> {
   const targets = [...new Set(txs.flatMap((tx) => (tx.to === null ? [] : [tx.to])))];
   const contracts = ctx.chain.contracts;
-  const views = targets.length === 0 ? Promise.resolve([]) : ctx.ds.getAddresses(targets);
-  const [verified, verifiedAbis, addresses, proxyView] = await Promise.all([
+  const views: Promise<readonly AddressView[]> = targets.length === 0 ? Promise.resolve([]) : ctx.ds.getAddressViews(targets);
+  const [verified, verifiedAbis, found, proxyView] = await Promise.all([
     contracts === undefined || targets.length === 0 ? Promise.resolve(undefined) : verifiedByAddress(ctx.ds, contracts, targets),
     contracts === undefined ? Promise.resolve(undefined) : verifiedAbiIndex(contracts),
     views,
     // the proxies among them, once the address lookup has said which are
-    views.then((found) => {
-      const proxied = found.flatMap((a) => (a.proxied ? [a.hash] : []));
+    views.then((all) => {
+      const proxied = all.flatMap((a) => (a.proxied ? [a.hash] : []));
       return proxied.length === 0 ? undefined : loadProxyView(ctx.ds, contracts, proxied);
     }),
   ]);
@@ -103,7 +104,7 @@ export async function decodeContextOf(ctx: EtherscanContext, txs: readonly Trans
     ...(verified === undefined ? {} : { verified }),
     ...(verifiedAbis === undefined ? {} : { verifiedAbis }),
     ...(ctx.abis === undefined ? {} : { abis: ctx.abis }),
-    addresses: new Map(addresses.map((a) => [a.hash, a])),
+    tokenTypes: addressMaps(found).tokenTypes,
     ...(proxyView === undefined || proxyView.proxies.size === 0 ? {} : { implementations: implementationAbis(proxyView) }),
   };
 }

@@ -6,7 +6,7 @@ import type { AbiIndex } from '../decode/abiIndex.ts';
 import { verifiedAbiIndex } from '../decode/verifiedIndex.ts';
 import { verifiedByAddress } from '../contracts/lookup.ts';
 import type { ContractStore } from '../contracts/store.ts';
-import type { Address, AddressView, ProxyRecord, TokenInstanceRecord, TokenRecord } from '../domain/records.ts';
+import type { Address, AddressRecord, AddressView, ProxyRecord, TokenInstanceRecord, TokenRecord, TokenType } from '../domain/records.ts';
 import type { DataSource, TokenInstanceKey } from '../ports.ts';
 import type { ProxyView } from '../proxy/view.ts';
 import { implementationAbis, loadProxyView } from '../proxy/view.ts';
@@ -21,8 +21,9 @@ export interface RenderOptions {
 }
 
 export interface RenderContext extends RenderOptions {
-  /** the page's addresses, each with its token's type and whether it is a proxy */
-  readonly addresses: ReadonlyMap<Address, AddressView>;
+  readonly addresses: ReadonlyMap<Address, AddressRecord>;
+  /** the type of the token at each of the page's addresses that holds one (read with the addresses: decoding an ERC-721's transferFrom) */
+  readonly tokenTypes?: ReadonlyMap<Address, TokenType>;
   readonly tokens: ReadonlyMap<Address, TokenRecord>;
   readonly instances: ReadonlyMap<string, TokenInstanceRecord>;
   /** highest consensus block, for confirmations */
@@ -57,8 +58,9 @@ export async function loadContext(ds: DataSource, refs: References, options: Ren
   const instanceKeys = new Map<string, TokenInstanceKey>();
   for (const k of refs.instances ?? []) instanceKeys.set(instanceKey(k), k);
   const none: ReadonlyMap<Address, AddressVerification> = new Map();
-  const addressViews = addressSet.size > 0 ? ds.getAddresses([...addressSet]) : Promise.resolve([]);
-  const [addresses, tokens, instances, highestBlock, verified, verifiedAbis, proxyView] = await Promise.all([
+  // the page's addresses with their token types and which are proxies, in one query
+  const addressViews: Promise<readonly AddressView[]> = addressSet.size > 0 ? ds.getAddressViews([...addressSet]) : Promise.resolve([]);
+  const [views, tokens, instances, highestBlock, verified, verifiedAbis, proxyView] = await Promise.all([
     addressViews,
     tokenSet.size > 0 ? ds.getTokens([...tokenSet]) : Promise.resolve([]),
     instanceKeys.size > 0 ? ds.getTokenInstances([...instanceKeys.values()]) : Promise.resolve([]),
@@ -68,14 +70,14 @@ export async function loadContext(ds: DataSource, refs: References, options: Ren
     refs.decode === true && options.contracts !== undefined ? verifiedAbiIndex(options.contracts) : Promise.resolve(undefined),
     // the page's proxies, once the address lookup has said which are (one batch, none for a page
     // without proxies) and their implementations' verifications (one batch)
-    addressViews.then((views) => {
-      const proxied = views.flatMap((a) => (a.proxied ? [a.hash] : []));
+    addressViews.then((found) => {
+      const proxied = found.flatMap((a) => (a.proxied ? [a.hash] : []));
       return proxied.length > 0 ? loadProxyView(ds, options.contracts, proxied) : undefined;
     }),
   ]);
   return {
     ...options,
-    addresses: new Map(addresses.map((a) => [a.hash, a])),
+    ...addressMaps(views),
     tokens: new Map(tokens.map((t) => [t.address, t])),
     instances: new Map(instances.map((i) => [instanceKey(i), i])),
     highestBlock,
@@ -83,6 +85,17 @@ export async function loadContext(ds: DataSource, refs: References, options: Ren
     ...(verifiedAbis !== undefined ? { verifiedAbis } : {}),
     ...(proxyView === undefined || proxyView.proxies.size === 0 ? {} : proxyContext(proxyView)),
   };
+}
+
+/** The records and the token types of a page's address views. */
+export function addressMaps(views: readonly AddressView[]): { addresses: ReadonlyMap<Address, AddressRecord>; tokenTypes: ReadonlyMap<Address, TokenType> } {
+  const addresses = new Map<Address, AddressRecord>();
+  const tokenTypes = new Map<Address, TokenType>();
+  for (const v of views) {
+    if (v.record !== null) addresses.set(v.hash, v.record);
+    if (v.tokenType !== null) tokenTypes.set(v.hash, v.tokenType);
+  }
+  return { addresses, tokenTypes };
 }
 
 function proxyContext(view: ProxyView): Pick<RenderContext, 'proxies' | 'implementationsVerified' | 'implementations'> {

@@ -13,7 +13,7 @@ import { concatIndexes, indexAbi, indexAbiKeyed } from '../decode/abiIndex.ts';
 import type { DecodeTiers } from '../decode/decoder.ts';
 import { decodeCall, decodeEvent, decodeRevertData, methodNameOf } from '../decode/decoder.ts';
 import type { AddressVerification } from '../contracts/lookup.ts';
-import type { Address, AddressView, Hex, LogRecord, TokenRecord, TransactionRecord } from '../domain/records.ts';
+import type { Address, Hex, LogRecord, TokenRecord, TokenType, TransactionRecord } from '../domain/records.ts';
 import type { JsonObject } from '../json.ts';
 import { signatureIndex, signatureSelectorsNamed } from '../signatures/index.ts';
 
@@ -60,8 +60,8 @@ export interface DecodeContext {
   readonly abis?: AbiIndex;
   /** the page's tokens (an ERC-721 `to` decodes `transferFrom` as ERC-721) */
   readonly tokens?: ReadonlyMap<Address, TokenRecord>;
-  /** the page's addresses, with the type of the token at each (read in the address lookup: no token query needed) */
-  readonly addresses?: ReadonlyMap<Address, Pick<AddressView, 'tokenType'>>;
+  /** the type of the token at each of the page's addresses that holds one (read with the addresses: no token query needed) */
+  readonly tokenTypes?: ReadonlyMap<Address, TokenType>;
   /**
    * The ABIs of the implementations a proxy at `address` delegates to at `block`, tried after its
    * own. The render context fills it from the proxies the indexer saw (lib/proxy/view.ts): the
@@ -94,7 +94,7 @@ export function tiersFor(ctx: DecodeContext, address: Address | null, block: num
   const implementations = address === null || ctx.implementations === undefined ? [] : ctx.implementations(address, block, transactionIndex);
   return {
     own: own === null ? implementations : [own, ...implementations],
-    kind: address !== null && (ctx.addresses?.get(address)?.tokenType ?? ctx.tokens?.get(address)?.type) === 'ERC-721' ? ERC721 : null,
+    kind: address !== null && (ctx.tokenTypes?.get(address) ?? ctx.tokens?.get(address)?.type) === 'ERC-721' ? ERC721 : null,
     verified: ctx.verifiedAbis ?? null,
     known: knownIndex(ctx.abis),
   };

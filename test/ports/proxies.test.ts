@@ -51,20 +51,30 @@ storeTest('proxy history: batch lookup, idempotence, replacement, rollback', asy
   t.same(await s.getProxyHistory([P1, P2]), [], 'and all of them');
 });
 
-storeTest('getAddresses: whether each address is a proxy and the type of its token, in the same lookup', async (t, s) => {
+storeTest('getAddressViews: each address with its record (or none), its token type and whether it is a proxy, in one lookup', async (t, s) => {
   const b1 = block(1);
   const b2 = block(2);
   const x1 = tx(b1, 0);
   const x2 = tx(b2, 0);
-  const T = addr(0x7e01);
+  const T = addr(0x7e01); // a token with an address record
+  const U = addr(0x7e02); // a token without one (created before the indexed range)
+  const E = addr(0xe0a1); // an account with a record and nothing else
   await s.writeBlocks([
-    bundle(b1, { transactions: [x1], addresses: [address(b1, P1, null), address(b1, P2, null), address(b1, T, null)], tokens: [token(T, 'ERC-721')], proxies: [change(x1, b1, P1, [I1])] }),
+    bundle(b1, {
+      transactions: [x1],
+      addresses: [address(b1, P1, null), address(b1, T, 't'), address(b1, E, 'e')],
+      tokens: [token(T, 'ERC-721'), token(U, 'ERC-20')],
+      proxies: [change(x1, b1, P1, [I1])],
+    }),
+    // P2 has no address record (an EIP-7702 delegation, a proxy created before the range)
     bundle(b2, { transactions: [x2], proxies: [change(x2, b2, P2, [I2])] }),
   ]);
-  const facts = async () => (await s.getAddresses([P1, P2, T, addr(0x404)])).map((a) => `${a.hash.slice(-4)}:${String(a.proxied)}:${a.tokenType ?? '-'}`);
-  t.same(await facts(), ['9e01:true:-', '9e02:true:-', '7e01:false:ERC-721'], 'proxies and a token; an unknown address absent');
+  const views = async () =>
+    (await s.getAddressViews([P1, P2, T, U, E, addr(0x404), P1])).map((v) => `${v.hash.slice(-4)}:${v.record?.hash === v.hash ? (v.record.name ?? 'record') : '-'}:${String(v.proxied)}:${v.tokenType ?? '-'}`);
+  t.same(await views(), ['9e01:record:true:-', '9e02:-:true:-', '7e01:t:false:ERC-721', '7e02:-:false:ERC-20', 'e0a1:e:false:-'], 'records, proxies and tokens, with or without a record; an unknown address absent; each once, in order');
   await s.rollbackAbove(1);
-  t.same(await facts(), ['9e01:true:-', '9e02:false:-', '7e01:false:ERC-721'], "a rollback removes a proxy's only change: no longer a proxy");
+  t.same(await views(), ['9e01:record:true:-', '7e01:t:false:ERC-721', '7e02:-:false:ERC-20', 'e0a1:e:false:-'], "a rollback removes a proxy's only change: it is no longer known");
   await s.rollbackAbove(0);
-  t.same(await facts(), [], 'and the addresses with it');
+  t.same(await views(), [], 'and everything with it');
+  t.same(await s.getAddressViews([]), [], 'an empty batch');
 });

@@ -148,7 +148,7 @@ storeTest('rollbackAbove restores balances, holdersCount, owners, addresses, tok
   t.same(await s.getTokenInstance({ tokenAddress: T1155, tokenId: 5n }), {
     tokenAddress: T1155, tokenId: 5n, tokenType: 'ERC-1155', metadata: { name: 'renamed' }, owner: null, isUnique: false,
   });
-  t.same(await s.getAddresses([A]), [{ hash: A, isContract: false, name: 'alice-renamed', creationTransactionHash: null, creatorAddress: null, tokenType: null, proxied: false }]);
+  t.same(await s.getAddresses([A]), [{ hash: A, isContract: false, name: 'alice-renamed', creationTransactionHash: null, creatorAddress: null }]);
   t.ok(await s.getToken(T404));
 
   await s.rollbackAbove(2);

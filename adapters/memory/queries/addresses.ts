@@ -8,13 +8,22 @@ import { namedAddressVs } from '../compare.ts';
 import { takePage } from '../paging.ts';
 import type { MemoryReadContext } from './context.ts';
 
-export function addressQueries({ s, views }: MemoryReadContext): Pick<VersionedDataSource, 'getAddresses' | 'listAddresses'> {
+export function addressQueries({ s, views }: MemoryReadContext): Pick<VersionedDataSource, 'getAddresses' | 'getAddressViews' | 'listAddresses'> {
   return {
-    async getAddresses(hashes: readonly Address[]): Promise<readonly AddressView[]> {
-      const out: AddressView[] = [];
+    async getAddresses(hashes: readonly Address[]): Promise<readonly AddressRecord[]> {
+      const out: AddressRecord[] = [];
       for (const h of new Set(hashes)) {
         const a = s.addresses.current(h);
-        if (a !== undefined) out.push({ ...a, tokenType: s.tokens.current(h)?.type ?? null, proxied: s.proxies.entries(h).length > 0 });
+        if (a !== undefined) out.push(a);
+      }
+      return out;
+    },
+
+    async getAddressViews(hashes: readonly Address[]): Promise<readonly AddressView[]> {
+      const out: AddressView[] = [];
+      for (const h of new Set(hashes)) {
+        const view = { hash: h, record: s.addresses.current(h) ?? null, tokenType: s.tokens.current(h)?.type ?? null, proxied: s.proxies.entries(h).length > 0 };
+        if (view.record !== null || view.tokenType !== null || view.proxied) out.push(view);
       }
       return out;
     },
