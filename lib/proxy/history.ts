@@ -17,6 +17,11 @@ function latestAt(history: readonly ProxyRecord[], proxy: Address, blockNumber: 
   return found;
 }
 
+/** getProxyHistory's order (lib/ports.ts): oldest first by block and transaction index, then by proxy. */
+export function proxyHistoryOrder(a: ProxyRecord, b: ProxyRecord): number {
+  return a.blockNumber - b.blockNumber || a.transactionIndex - b.transactionIndex || (a.proxy < b.proxy ? -1 : a.proxy > b.proxy ? 1 : 0);
+}
+
 /**
  * The change in force for `proxy` after transaction `transactionIndex` of block `blockNumber`
  * (default: the latest), or null when there is none or the last one points nowhere (a slot

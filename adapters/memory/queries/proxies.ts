@@ -1,5 +1,6 @@
 /** Proxies: every implementation change of the asked addresses, oldest first. */
 import type { ProxyRecord } from '../../../lib/domain/records.ts';
+import { proxyHistoryOrder } from '../../../lib/proxy/history.ts';
 import type { VersionedDataSource } from '../../../lib/ports.ts';
 import type { MemoryReadContext } from './context.ts';
 
@@ -8,7 +9,7 @@ export function proxyQueries({ s }: MemoryReadContext): Pick<VersionedDataSource
     async getProxyHistory(addresses) {
       const out: ProxyRecord[] = [];
       for (const a of new Set(addresses)) out.push(...s.proxies.entries(a).map((e) => e.value));
-      return out.sort((a, b) => a.blockNumber - b.blockNumber || a.transactionIndex - b.transactionIndex || (a.proxy < b.proxy ? -1 : a.proxy > b.proxy ? 1 : 0));
+      return out.sort(proxyHistoryOrder);
     },
   };
 }
