@@ -18,31 +18,16 @@ import { blockExplorer } from '@wagmi/cli/plugins';
 import t from 'tap';
 import { getAddress } from 'viem';
 import { createMemoryContractStore, createMemoryStore } from '../../adapters/memory/index.ts';
-import { createSolcVerifier } from '../../adapters/solc/index.ts';
-import { createServer } from '../../host/index.ts';
-import { ACCOUNT, compilerDir, compilerVersion, COUNTER_ADDRESS, TOKEN_ADDRESS, TOKEN_INPUT, TOKEN_TWIN, tokenArgs, writeVerifiableChain } from '../support/verification.ts';
+import { ACCOUNT, compilerVersion, COUNTER_ADDRESS, TOKEN_ADDRESS, TOKEN_INPUT, TOKEN_TWIN, tokenArgs, writeVerifiableChain } from '../support/verification.ts';
 import { TOKEN } from '../adapters/solc/fixture.ts';
+import { serveVerifying } from '../support/verifyingServer.ts';
 import { request } from './helpers.ts';
 
 t.setTimeout(60_000);
 
-const dir = await compilerDir(['solc']);
-const verifier = createSolcVerifier({ compilers: { dir, download: false }, size: 1 });
 const store = createMemoryStore();
 const chain = await writeVerifiableChain(store);
-const server = createServer({
-  chains: { '1': { store, contracts: createMemoryContractStore(), verifier } },
-  anonymousPlan: { name: 'local', requestsPerSecond: 1000, credits: 1_000_000, creditPeriod: 'day' },
-  log: false,
-  docs: false,
-  metrics: false,
-});
-const { url } = await server.listen(0);
-t.teardown(async () => {
-  await server.close();
-  await verifier.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const url = await serveVerifying(t, { chainId: '1', chain: { store, contracts: createMemoryContractStore() } });
 
 /** Verify the token through the Etherscan flow, as forge does, and wait for the verdict. */
 async function verifyToken(): Promise<unknown> {

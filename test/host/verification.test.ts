@@ -7,39 +7,25 @@
  * it), read back from `/smart-contracts/{h}`; bodies over 20 MB (413, both dialects) and junk
  * JSON (422).
  */
-import { rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import t from 'tap';
 import { getAddress } from 'viem';
 import { createMemoryContractStore, createMemoryStore } from '../../adapters/memory/index.ts';
-import { createSolcVerifier } from '../../adapters/solc/index.ts';
-import { createServer } from '../../host/index.ts';
+import { serveVerifying } from '../support/verifyingServer.ts';
 import { request } from './helpers.ts';
 import type { Reply } from './helpers.ts';
-import { compilerDir, compilerVersion, COUNTER, COUNTER_ADDRESS, ODD_ADDRESS, TOKEN_ADDRESS, TOKEN_INPUT, tokenArgs, writeVerifiableChain } from '../support/verification.ts';
+import { compilerVersion, COUNTER, COUNTER_ADDRESS, ODD_ADDRESS, TOKEN_ADDRESS, TOKEN_INPUT, tokenArgs, writeVerifiableChain } from '../support/verification.ts';
 
 t.setTimeout(60_000);
 const MB20 = 20 * 1024 * 1024;
 const VERSION = compilerVersion();
 
-const dir = await compilerDir(['solc']);
-const verifier = createSolcVerifier({ compilers: { dir, download: false }, size: 1 });
 const store = createMemoryStore();
 await writeVerifiableChain(store);
-const server = createServer({
-  chains: { '1': { store, contracts: createMemoryContractStore(), verifier } },
+const url = await serveVerifying(t, {
+  chainId: '1',
+  chain: { store, contracts: createMemoryContractStore() },
   keys: [{ key: 'k-known', plan: { name: 'known', requestsPerSecond: 1000, credits: 1_000_000, creditPeriod: 'day' } }],
-  // the polls below run anonymous (an unknown key is ignored on /api): room for them
-  anonymousPlan: { name: 'local', requestsPerSecond: 1000, credits: 1_000_000, creditPeriod: 'day' },
-  log: false,
-  docs: false,
-  metrics: false,
-});
-const { url } = await server.listen(0);
-t.teardown(async () => {
-  await server.close();
-  await verifier.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const form = (fields: Record<string, string>): RequestInit => ({

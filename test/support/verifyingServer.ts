@@ -1,8 +1,8 @@
 /**
- * What the real-client verification tests (forge, hardhat-verify 2 and 3) share: the chain their
- * project deployed to anvil indexed into a SQLite file by `scoutkit index`, then served by
- * `createServer` with a SQL contract store and a solc-js verifier (compilers from npm's solc);
- * everything closed at the test's end.
+ * A server with a solc-js verifier (compilers from npm's solc) over a chain's store and contract
+ * store, closed at the test's end — what the verification tests over HTTP share; and for the
+ * real-client ones (forge, hardhat-verify 2 and 3), the chain their project deployed to anvil
+ * indexed into a SQLite file by `scoutkit index`, then served so.
  */
 import { rm } from 'node:fs/promises';
 import type { Test } from 'tap';
@@ -10,6 +10,8 @@ import { createSqlContractStore, openSqlStore } from '../../adapters/sql/index.t
 import { createSolcVerifier } from '../../adapters/solc/index.ts';
 import { runIndexCommand } from '../../host/commands/index.ts';
 import { createServer } from '../../host/index.ts';
+import type { ServerOptions } from '../../host/index.ts';
+import type { ChainConfig } from '../../lib/index.ts';
 import { compilerDir } from '../adapters/solc/fixture.ts';
 
 export interface VerifyingServerOptions {
@@ -22,16 +24,20 @@ export interface VerifyingServerOptions {
   readonly workers?: number;
 }
 
-/** Index `rpc` into `db`, serve it with a verifier; the server's URL. */
-export async function indexAndServe(t: Test, o: VerifyingServerOptions): Promise<string> {
-  const quiet = { stdout: { write: () => {}, isTTY: false }, stderr: { write: () => {} } };
-  if ((await runIndexCommand(['--rpc', o.rpc, '--db', o.db], quiet)) !== 0) throw new Error('scoutkit index failed');
+const LOCAL_PLAN = { name: 'local', requestsPerSecond: 1000, credits: 1_000_000, creditPeriod: 'day' } as const;
+
+/** Serve one chain with a verifier (`workers` compile workers, default 1); the server's URL. */
+export async function serveVerifying(
+  t: Test,
+  o: { readonly chainId: string; readonly chain: Omit<ChainConfig, 'verifier'>; readonly workers?: number; readonly keys?: ServerOptions['keys'] },
+): Promise<string> {
   const dir = await compilerDir(['solc']);
   const verifier = createSolcVerifier({ compilers: { dir, download: false }, size: o.workers ?? 1 });
-  const store = await openSqlStore(o.db);
   const server = createServer({
-    chains: { [String(o.chainId)]: { store, contracts: createSqlContractStore(store), verifier } },
-    anonymousPlan: { name: 'local', requestsPerSecond: 1000, credits: 1_000_000, creditPeriod: 'day' },
+    chains: { [o.chainId]: { ...o.chain, verifier } },
+    ...(o.keys === undefined ? {} : { keys: o.keys }),
+    // room for the clients' polls (an unknown key is ignored on /api: they run anonymous)
+    anonymousPlan: LOCAL_PLAN,
     log: false,
     docs: false,
     metrics: false,
@@ -40,8 +46,17 @@ export async function indexAndServe(t: Test, o: VerifyingServerOptions): Promise
   t.teardown(async () => {
     await server.close();
     await verifier.close();
-    await store.close();
     await rm(dir, { recursive: true, force: true });
   });
+  return url;
+}
+
+/** Index `rpc` into `db`, serve it with a verifier; the server's URL. */
+export async function indexAndServe(t: Test, o: VerifyingServerOptions): Promise<string> {
+  const quiet = { stdout: { write: () => {}, isTTY: false }, stderr: { write: () => {} } };
+  if ((await runIndexCommand(['--rpc', o.rpc, '--db', o.db], quiet)) !== 0) throw new Error('scoutkit index failed');
+  const store = await openSqlStore(o.db);
+  const url = await serveVerifying(t, { chainId: String(o.chainId), chain: { store, contracts: createSqlContractStore(store) }, ...(o.workers === undefined ? {} : { workers: o.workers }) });
+  t.teardown(() => store.close()); // after the server's
   return url;
 }
