@@ -50,7 +50,9 @@ for (const factory of await storeFactories()) {
     const events: IndexerEvent[] = [];
     const running = indexerFor(anvil.url, ds, { events }).run({ follow: true, signal: controller.signal });
     t.teardown(() => controller.abort());
-    const indexed = (hash: Hash) => until(async () => (await ds.getTransaction(hash)) !== null, `${hash} indexed`);
+    // mined and indexed: the indexer also stores the pool's pending transactions, and a call seen
+    // in the pool before its block is indexed would let the checks below run a block early
+    const indexed = (hash: Hash) => until(async () => ((await ds.getTransaction(hash))?.blockNumber ?? null) !== null, `${hash} indexed in its block`);
     await indexed(kept);
 
     const chain: ChainConfig = { store: ds, contracts: contractStoreBeside(ds) };

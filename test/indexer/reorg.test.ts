@@ -102,7 +102,8 @@ t.test('follow mode picks up new blocks and reorgs until aborted', async (t) => 
   await until(async () => (await store.getHighestBlockNumber()) === 2);
   await rpc(anvil.url, 'evm_revert', [snap]);
   const replacing = await send(anvil.url, 3n);
-  await until(async () => (await store.getTransaction(replacing)) !== null);
+  // in its block, not only seen in the pool (the indexer stores pending transactions too)
+  await until(async () => ((await store.getTransaction(replacing))?.blockNumber ?? null) !== null);
   controller.abort();
   const summary = await running;
   t.same(await storeHashes({ ...store, close: async () => {} }), await nodeHashes(anvil.url), 'store = node');
