@@ -35,7 +35,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Address, BlockBundle, Hash, Hex, TokenBalanceRecord, TokenRecord, TokenTransferRecord, TransactionRecord } from '../lib/domain/records.ts';
+import type { Address, AddressWrite, BlockBundle, Hash, Hex, TokenBalanceRecord, TokenRecord, TokenTransferRecord, TransactionRecord } from '../lib/domain/records.ts';
 import type { DataSource } from '../lib/ports.ts';
 import type { JsonValue } from '../lib/json.ts';
 import { createExplorer, toJson } from '../lib/index.ts';
@@ -78,6 +78,8 @@ const CASES = process.env.BENCH_CASES === undefined || process.env.BENCH_CASES =
 const LOAD_ONLY = process.env.BENCH_LOAD_ONLY === '1';
 /** BENCH_LOAD_STATEMENTS=1: time the load's statements (by shape: repeated value lists folded) and print the costliest */
 const LOAD_STATEMENTS = process.env.BENCH_LOAD_STATEMENTS === '1';
+/** BENCH_CONTRACT_RECORDS=0: no address records for the tokens' contracts (the data set before RESULTS entry 30) */
+const CONTRACT_RECORDS = process.env.BENCH_CONTRACT_RECORDS !== '0';
 
 // ---- deterministic synthetic chain -------------------------------------------------------------
 
@@ -129,6 +131,7 @@ function block(n: number): BlockBundle {
   const tokenTransfers: TokenTransferRecord[] = [];
   const tokenBalances = new Map<string, TokenBalanceRecord>();
   const tokens: TokenRecord[] = [];
+  const addresses: AddressWrite[] = [];
   const coinBalances = new Map<Address, bigint>();
   const count = Math.min(PER_BLOCK, TXS - n * PER_BLOCK);
   for (let i = 0; i < count; i++) {
@@ -144,14 +147,17 @@ function block(n: number): BlockBundle {
       to = HOT[1]; // an airdrop of a fresh token
       tok = COMMON_TOKENS + airdrop++;
     }
-    if (!knownTokens.has(tok)) {
-      knownTokens.add(tok);
-      tokens.push(tokenRecord(tok));
-    }
     const tokenAddress = token(tok);
     const amount = BigInt(1 + Math.floor(rand() * 1e6)) * 10n ** 12n;
     const methodId = METHODS[Math.floor(rand() * METHODS.length)];
     const txHash = hash(0x7a, n * PER_BLOCK + i);
+    if (!knownTokens.has(tok)) {
+      knownTokens.add(tok);
+      tokens.push(tokenRecord(tok));
+      // the contract's record, as the indexer writes one for each contract it sees created (a chain
+      // indexed from genesis); the creating transaction stands in for a deployment
+      if (CONTRACT_RECORDS) addresses.push({ hash: tokenAddress, isContract: true, name: null, creationTransactionHash: txHash, creatorAddress: from, blockNumber: n });
+    }
     transactions.push({
       hash: txHash, blockNumber: n, blockHash, index: i, timestamp, baseFeePerGas: 10n ** 9n, from, to: tokenAddress, createdContract: null,
       value: 0n, gas: 100_000n, gasPrice: 2n * 10n ** 9n, maxFeePerGas: null, maxPriorityFeePerGas: null, gasUsed: 50_000n,
@@ -181,7 +187,7 @@ function block(n: number): BlockBundle {
       internalTransactionsCount: 0, transactionFees: 0n, burntFees: 0n, priorityFee: 0n,
     },
     transactions, internalTransactions: [], logs: [], tokenTransfers,
-    tokens, tokenBalances: [...tokenBalances.values()], coinBalances: [...coinBalances].map(([address, value]) => ({ address, blockNumber: n, value })), tokenInstances: [], addresses: [], stateChanges: [],
+    tokens, tokenBalances: [...tokenBalances.values()], coinBalances: [...coinBalances].map(([address, value]) => ({ address, blockNumber: n, value })), tokenInstances: [], addresses, stateChanges: [],
   };
 }
 
@@ -378,6 +384,11 @@ async function plans(store: SqlStore, run: () => Promise<unknown>): Promise<stri
   return out;
 }
 
+/** a data set kept by an earlier run holds this one's chain: the same height, with contract records or without */
+async function holdsThisChain(store: SqlStore): Promise<boolean> {
+  return (await store.getHighestBlockNumber()) === Math.ceil(TXS / PER_BLOCK) - 1 && (await store.getAddresses([token(0)])).length === (CONTRACT_RECORDS ? 1 : 0);
+}
+
 async function open(name: string): Promise<{ store: SqlStore; loaded: boolean; drop: () => Promise<void> }> {
   if (name === 'sqlite') {
     const file = KEEP_SQLITE ?? join(process.env.BENCH_DIR ?? tmpdir(), `scoutkit-bench-${process.pid}.sqlite`);
@@ -385,7 +396,7 @@ async function open(name: string): Promise<{ store: SqlStore; loaded: boolean; d
     if (KEEP_SQLITE !== undefined && existsSync(file)) {
       // a data set kept by an earlier run of the same scale: measure it again without loading
       const store = await openSqlStore(`sqlite:${file}`);
-      if ((await store.getHighestBlockNumber()) === Math.ceil(TXS / PER_BLOCK) - 1) return { store, loaded: true, drop: () => store.close() };
+      if (await holdsThisChain(store)) return { store, loaded: true, drop: () => store.close() };
       await store.close();
     }
     for (const f of files) rmSync(f, { force: true });
@@ -398,7 +409,7 @@ async function open(name: string): Promise<{ store: SqlStore; loaded: boolean; d
   if (KEEP_PG !== undefined) {
     // a data set kept by an earlier run of the same scale: measure it again without loading
     const store = await openSqlStore(DATABASE_URL, { searchPath: SCHEMA, poolSize: PG_POOL });
-    if ((await store.getHighestBlockNumber()) === Math.ceil(TXS / PER_BLOCK) - 1) return { store, loaded: true, drop: () => store.close() };
+    if (await holdsThisChain(store)) return { store, loaded: true, drop: () => store.close() };
     await store.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
     await store.close();
   }
