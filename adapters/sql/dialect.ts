@@ -99,6 +99,14 @@ export interface Dialect {
    * shorter prefix; Postgres: nothing)
    */
   byPrimaryKey(table: string): string;
+  /**
+   * `keys` as a one-column table from one binding, the body of `WITH k (k_hash) AS (…)`: the
+   * statement's text is the same however many keys, so it is prepared once (SQLite: json_each of
+   * a JSON array; Postgres: unnest of a text array)
+   */
+  readonly keyTable: string;
+  /** keyTable's binding */
+  keyTableBinding(keys: readonly string[]): string;
   /** rows whose key columns (two or more) equal one of `keys` (never empty) */
   keysIn(columns: readonly KeyColumn[], keys: readonly (readonly Binding[])[]): Cond;
   /**
@@ -246,6 +254,8 @@ const sqlite: Dialect = {
   jsonBinding: (columns, rows) => JSON.stringify(rows.map((r) => columns.map((c) => r[c] ?? null))),
   jsonKeysBinding: (columns, keys) => JSON.stringify(keys.map((k) => columns.map((_, i) => k[i] ?? null))),
   byPrimaryKey: (table) => ` INDEXED BY sqlite_autoindex_${table}_1`,
+  keyTable: 'SELECT value FROM json_each(?)',
+  keyTableBinding: (keys) => JSON.stringify(keys),
   keysIn(columns, keys) {
     const one = `(${columns.map((c) => `${c.sql} = ?`).join(' AND ')})`;
     return { sql: `(${keys.map(() => one).join(' OR ')})`, bindings: keys.flat() };
@@ -339,6 +349,8 @@ const postgres: Dialect = {
   jsonBinding: (_columns, rows) => JSON.stringify(rows),
   jsonKeysBinding: (columns, keys) => JSON.stringify(keys.map((k) => Object.fromEntries(columns.map((c, i) => [c, k[i] ?? null])))),
   byPrimaryKey: () => '',
+  keyTable: 'SELECT unnest(CAST(? AS text[]))',
+  keyTableBinding: (keys) => pgArray(keys),
   keysIn(columns, keys) {
     const arrays = columns.map((c) => `CAST(? AS ${c.numeric ? 'numeric' : 'text'}[])`);
     return {

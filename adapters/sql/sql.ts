@@ -15,15 +15,14 @@ export const KEY_CHUNK = 200;
 /**
  * A statement over a list of `n` keys, its text built once per `n` (at most KEY_CHUNK texts):
  * a page's lookups skip the query builder and its compilation, which cost as much as a small
- * indexed read. `text` receives the placeholders: a list for `in`, e.g. `(?, ?, ?)`, or with
- * `rows`, one row per key for a VALUES list, e.g. `(?), (?), (?)`.
+ * indexed read. `text` receives the placeholders, a list for `in`, e.g. `(?, ?, ?)`.
  */
-export function keyListStatement(text: (placeholders: string) => string, form: 'list' | 'rows' = 'list'): (n: number) => string {
+export function keyListStatement(text: (placeholders: string) => string): (n: number) => string {
   const built = new Map<number, string>();
   return (n) => {
     let sql = built.get(n);
     if (sql === undefined) {
-      sql = text(form === 'list' ? `(${Array.from({ length: n }, () => '?').join(', ')})` : Array.from({ length: n }, () => '(?)').join(', '));
+      sql = text(`(${Array.from({ length: n }, () => '?').join(', ')})`);
       built.set(n, sql);
     }
     return sql;

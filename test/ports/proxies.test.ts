@@ -72,6 +72,8 @@ storeTest('getAddressViews: each address with its record (or none), its token ty
   const views = async () =>
     (await s.getAddressViews([P1, P2, T, U, E, addr(0x404), P1])).map((v) => `${v.hash.slice(-4)}:${v.record?.hash === v.hash ? (v.record.name ?? 'record') : '-'}:${String(v.proxied)}:${v.tokenType ?? '-'}`);
   t.same(await views(), ['9e01:record:true:-', '9e02:-:true:-', '7e01:t:false:ERC-721', '7e02:-:false:ERC-20', 'e0a1:e:false:-'], 'records, proxies and tokens, with or without a record; an unknown address absent; each once, in order');
+  const many = [...Array.from({ length: 450 }, (_, i) => addr(0x10000 + i)), T, ...Array.from({ length: 450 }, (_, i) => addr(0x20000 + i)), P2];
+  t.same((await s.getAddressViews(many)).map((v) => v.hash), [T, P2], 'a batch of 902 keys: the two known, in order');
   await s.rollbackAbove(1);
   t.same(await views(), ['9e01:record:true:-', '7e01:t:false:ERC-721', '7e02:-:false:ERC-20', 'e0a1:e:false:-'], "a rollback removes a proxy's only change: it is no longer known");
   await s.rollbackAbove(0);
