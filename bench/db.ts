@@ -11,6 +11,8 @@
  * directly through the DataSource — p50/p99 of the first page and of page BENCH_DEEP_PAGE
  * (default 1000, reached by walking the cursor chain once) at BENCH_CONCURRENCY (default 16)
  * concurrent callers, and the plan of each statement a list runs, flagging full scans and sorts.
+ * The tokens' contracts have address records, as on a chain indexed from genesis
+ * (BENCH_CONTRACT_RECORDS=0: none, the data set before RESULTS entry 30).
  *
  *   BENCH_SCALE=0.05 npm run bench:db      # a quick look
  *
