@@ -28,6 +28,8 @@ export const KEPT_INDEXES: Readonly<Record<string, string>> = {
   balance_history_latest: 'refreshLatest: newest balance per (holder, token, id)',
   token_history_latest: 'refreshLatest: newest token record per address',
   instance_history_latest: 'refreshLatest: newest instance per (token, id)',
+  // write/views.ts: whether an address has proxy changes, for each address a write touched
+  proxy_implementations_proxy: 'address_views: proxied, per touched address',
   // the writer's head and numbering reads
   blocks_number: 'blocks by number: canonical check, rollbackAbove, getIndexedHead',
   blocks_seq: 'MAX(seq) per writeBlocks call (migration 017)',
@@ -77,8 +79,6 @@ export const DEFERRED_INDEXES: readonly string[] = [
   'pending_from',
   'pending_list',
   'pending_to',
-  // getProxyHistory's and getAddressViews' `proxied`: read by pages only (rollback and rewrites go by the primary key's block_hash)
-  'proxy_implementations_proxy',
   'state_changes_tx',
   'trace_frames_tx',
   'transfers_from',

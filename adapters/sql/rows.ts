@@ -402,11 +402,11 @@ export function toAddress(r: Row): AddressRecord {
   };
 }
 
-/** A getAddressViews row: `k_hash` (the key), the addresses row's columns (null without one), `token_type`, `proxied`. */
+/** An address_views row (migration 024): the addresses row's columns (is_contract null without one), `token_type`, `proxied`. */
 export function toAddressView(r: Row): AddressView {
   return {
-    hash: hex(r, 'k_hash'),
-    record: r['hash'] === null || r['hash'] === undefined ? null : toAddress(r),
+    hash: hex(r, 'hash'),
+    record: r['is_contract'] === null || r['is_contract'] === undefined ? null : toAddress(r),
     tokenType: r['token_type'] === null || r['token_type'] === undefined ? null : tokenType(r, 'token_type'),
     proxied: bool(r, 'proxied'),
   };

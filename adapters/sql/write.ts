@@ -30,6 +30,7 @@ import { insertNewBlocks } from './write/insert.ts';
 import { planWrite } from './write/plan.ts';
 import { removeBlocks } from './write/remove.ts';
 import { beginStatsWrite } from './write/stats.ts';
+import { syncAddressViews } from './write/views.ts';
 import { applySupplyDelta } from './write/supply.ts';
 import { insertPending } from './write/transactions.ts';
 import type { Change } from '../../lib/feed/change.ts';
@@ -65,6 +66,7 @@ async function writeBlocks(trx: Knex.Transaction, d: Dialect, bundles: readonly 
   await stats.finish();
   if (fast) await applyFresh(trx, d, fresh);
   else await refreshCurrent(trx, d, affected);
+  await syncAddressViews(trx, d, affected);
   await applyCounters(trx, d, affected.counters, fast);
   await bumpDataVersion(trx);
   const change = changeOfBundles(0, plan.planned, rolledBackTo, affected.minedPending);
@@ -79,6 +81,7 @@ async function rollbackAbove(trx: Knex.Transaction, d: Dialect, height: number):
   await removeBlocks(trx, d, hashes, affected);
   await stats.finish();
   await refreshCurrent(trx, d, affected);
+  await syncAddressViews(trx, d, affected);
   await applyCounters(trx, d, affected.counters, false);
   await bumpDataVersion(trx);
   return rollbackChange((await logChange(trx, d, rollbackChange(0, height))).version, height);

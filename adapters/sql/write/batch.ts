@@ -17,6 +17,8 @@ export class Affected {
   readonly addresses: Key[] = [];
   readonly instances: Key[] = [];
   readonly transferIds: Key[] = [];
+  /** proxies whose changes a write inserted or removed (address_views: write/views.ts) */
+  readonly proxies: Key[] = [];
   /** per-address counters and current coin balances (./counters.ts) */
   readonly counters = new CounterDeltas();
   /** pending transactions the write's consensus blocks mined (their pending rows deleted) */

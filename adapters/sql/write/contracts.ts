@@ -8,8 +8,10 @@ import type { BlockBundle, Hash } from '../../../lib/domain/records.ts';
 import type { Dialect } from '../dialect.ts';
 import { asRows, contractRow, num, proxyRow, traceFrameRow } from '../rows.ts';
 import { KEY_CHUNK, chunks, insertRows } from '../sql.ts';
+import type { Key } from './batch.ts';
 
-export async function insertContractsAndTraces(trx: Knex.Transaction, d: Dialect, consensus: readonly BlockBundle[]): Promise<void> {
+/** Insert the created contracts' code, the trace frames and the proxy changes (their proxies into `proxies`). */
+export async function insertContractsAndTraces(trx: Knex.Transaction, d: Dialect, consensus: readonly BlockBundle[], proxies: Key[]): Promise<void> {
   const contracts = consensus.flatMap((b) => (b.contractCodes ?? []).map(contractRow));
   await insertRows(trx, d, 'contracts', contracts);
   if (contracts.length > 0) await trx('contract_counter').where('id', 1).increment('total', contracts.length);
@@ -19,12 +21,9 @@ export async function insertContractsAndTraces(trx: Knex.Transaction, d: Dialect
     'trace_frames',
     consensus.flatMap((b) => (b.traceFrames ?? []).map((f) => traceFrameRow(d, f))),
   );
-  await insertRows(
-    trx,
-    d,
-    'proxy_implementations',
-    consensus.flatMap((b) => (b.proxies ?? []).map((p) => proxyRow(b.block.hash, p))),
-  );
+  const changes = consensus.flatMap((b) => (b.proxies ?? []).map((p) => proxyRow(b.block.hash, p)));
+  await insertRows(trx, d, 'proxy_implementations', changes);
+  for (const c of changes) proxies.push([c.proxy]);
 }
 
 /** Before blocks are deleted: take their contracts off the kept count. */

@@ -42,6 +42,6 @@ export async function insertNewBlocks(trx: Knex.Transaction, d: Dialect, bundles
     d,
     consensus.flatMap((b) => withdrawalRows(d, b)),
   );
-  await insertContractsAndTraces(trx, d, consensus);
+  await insertContractsAndTraces(trx, d, consensus, affected.proxies);
   return { tokens, addresses, balances, instances, transferIds };
 }

@@ -50,6 +50,7 @@ export async function removeBlocks(trx: Knex.Transaction, d: Dialect, hashes: re
   affected.addresses.push(...(await selectKeys(trx, 'address_history', ['hash'], hashes)));
   affected.instances.push(...(await selectKeys(trx, 'token_instance_history', ['token_address', 'token_id'], hashes)));
   affected.transferIds.push(...(await selectKeys(trx, 'token_transfer_ids', ['token_address', 'token_id'], hashes)));
+  affected.proxies.push(...(await selectKeys(trx, 'proxy_implementations', ['proxy'], hashes)));
   await removeWithdrawals(trx, d, hashes);
   await countRemovedBlocks(trx, hashes, affected.counters);
   await uncountContracts(trx, hashes);

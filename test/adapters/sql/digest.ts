@@ -120,6 +120,7 @@ export function chainKeys(bundles: readonly BlockBundle[], pending: readonly Tra
       if (i.createdContract !== null) addresses.add(i.createdContract);
     }
     for (const a of b.addresses) addresses.add(a.hash);
+    for (const p of b.proxies ?? []) addresses.add(p.proxy);
     for (const t of b.tokens) tokens.add(t.address);
     for (const tt of b.tokenTransfers) {
       tokens.add(tt.tokenAddress);
@@ -208,6 +209,8 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
   for (const h of every(keys.transactions)) add(`getTransaction ${h}`, await ds.getTransaction(h));
   add('getAddresses all', await ds.getAddresses([...keys.addresses, ...keys.addresses.slice(0, 3)]));
   add('getTokens all', await ds.getTokens(keys.tokens));
+  add('getAddressViews all', await ds.getAddressViews([...keys.addresses, ...keys.tokens, ...keys.addresses.slice(0, 3)]));
+  add('getProxyHistory all', await ds.getProxyHistory(keys.addresses));
   for (const a of keys.tokens) add(`getToken ${a}`, await ds.getToken(a));
   add('getTokenInstances all', await ds.getTokenInstances([...keys.instances, ...keys.transferIds]));
   for (const k of every(keys.instances)) add(`getTokenInstance ${k.tokenAddress}#${k.tokenId}`, await ds.getTokenInstance(k));
