@@ -32,8 +32,6 @@ const BLOCKS = Number(process.env.BLOCKS ?? 100);
 const FIRST = 2;
 
 const chain = buildFixtureChain();
-const store = createMemoryStore();
-await store.writeBlocks(chain.bundles.slice(0, FIRST));
 const written = chain.bundles.slice(FIRST, FIRST + BLOCKS);
 const heights = written.map((b) => b.block.number);
 
@@ -71,6 +69,8 @@ interface ServerSide {
 }
 
 async function serveHere(): Promise<ServerSide> {
+  const store = createMemoryStore();
+  await store.writeBlocks(chain.bundles.slice(0, FIRST));
   const committedAt = new Map<number, number>();
   store.feed.subscribe((change) => {
     if (change.blocks !== null) for (let h = change.blocks.from; h <= change.blocks.to; h++) committedAt.set(h, now());
@@ -127,21 +127,29 @@ interface Reply {
 
 async function serveInChild(): Promise<ServerSide> {
   const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, SOCKET_ROLE: 'server' }, stdio: 'inherit' });
-  const pending = new Map<number, (value: unknown) => void>();
+  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let next = 0;
+  let exited: Error | null = null;
+  // a server process that dies fails every call waiting on it (and the start), rather than leaving it hanging
+  child.once('exit', (code) => {
+    exited = new Error(`the server process exited (${code})`);
+    for (const p of pending.values()) p.reject(exited);
+    pending.clear();
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { url: string }).url));
-    child.once('exit', (code) => reject(new Error(`the server process exited (${code})`)));
+    child.once('exit', () => reject(exited ?? new Error('the server process exited')));
   });
   child.on('message', (m) => {
     const { id, value } = m as Reply;
-    pending.get(id)?.(value);
+    pending.get(id)?.resolve(value);
     pending.delete(id);
   });
   const call = <T>(name: Call): Promise<T> =>
-    new Promise<T>((resolve) => {
+    new Promise<T>((resolve, reject) => {
+      if (exited !== null) return reject(exited);
       const id = ++next;
-      pending.set(id, (v) => resolve(v as T));
+      pending.set(id, { resolve: (v) => resolve(v as T), reject });
       child.send({ id, name });
     });
   return {

@@ -4,7 +4,7 @@
  * writes, and the comparison of two digests.
  */
 import type { Test } from 'tap';
-import type { Address, BlockBundle, BlockRecord, Hash, ProxyRecord } from '../../../lib/domain/records.ts';
+import type { Address, BlockBundle, BlockRecord, Hash, ProxyRecord, TransactionRecord } from '../../../lib/domain/records.ts';
 import type { DataSink, DataSource } from '../../../lib/ports.ts';
 import { buildFixtureChain } from '../../../fixture/index.ts';
 import type { ChainKeys, DigestEntry, DigestOptions } from './digest.ts';
@@ -19,30 +19,25 @@ export const { pending } = chain;
  * The fixture's blocks, and proxy changes (the fixture has none): in every 7th block and the
  * head, an address of its calls not yet a proxy becomes one (a callee an EIP-1967 proxy of its
  * sender, a sender an EIP-7702 delegation to its callee; when all are, an address nothing else
- * names), so that replacement, rollback and
- * rewrites also move what getProxyHistory and getAddressViews answer.
+ * names), so that replacement, rollback and rewrites also move what getProxyHistory and
+ * getAddressViews answer.
  */
 const proxied = new Set<string>();
-export const bundles: readonly BlockBundle[] = chain.bundles.map((b, i, all) => {
-  if (!b.block.consensus || (b.block.number % 7 !== 0 && i !== all.length - 1)) return b;
+function withProxy(b: BlockBundle): BlockBundle {
+  const change = (call: TransactionRecord, proxy: Address, type: ProxyRecord['type'], implementation: Address): BlockBundle => {
+    proxied.add(proxy);
+    return { ...b, proxies: [{ proxy, type, implementations: [implementation], beacon: null, blockNumber: b.block.number, transactionHash: call.hash, transactionIndex: call.index ?? 0 }] };
+  };
   for (const call of b.transactions) {
     if (call.to === null) continue;
-    const at = { beacon: null, blockNumber: b.block.number, transactionHash: call.hash, transactionIndex: call.index ?? 0 };
-    const proxy: ProxyRecord | null = !proxied.has(call.to)
-      ? { proxy: call.to, type: 'eip1967', implementations: [call.from], ...at }
-      : !proxied.has(call.from)
-        ? { proxy: call.from, type: 'eip7702', implementations: [call.to], ...at }
-        : null;
-    if (proxy === null) continue;
-    proxied.add(proxy.proxy);
-    return { ...b, proxies: [proxy] };
+    if (!proxied.has(call.to)) return change(call, call.to, 'eip1967', call.from);
+    if (!proxied.has(call.from)) return change(call, call.from, 'eip7702', call.to);
   }
   // every address of its calls is one already: one no other row names (a proxy created before the range)
-  const call = b.transactions[0];
-  if (call === undefined) return b;
-  const proxy = `0x${'9e'.repeat(18)}${b.block.number.toString(16).padStart(4, '0')}` as Address;
-  return { ...b, proxies: [{ proxy, type: 'eip1967', implementations: [call.from], beacon: null, blockNumber: b.block.number, transactionHash: call.hash, transactionIndex: call.index ?? 0 }] };
-});
+  const first = b.transactions[0];
+  return first === undefined ? b : change(first, `0x${'9e'.repeat(18)}${b.block.number.toString(16).padStart(4, '0')}` as Address, 'eip1967', first.from);
+}
+export const bundles: readonly BlockBundle[] = chain.bundles.map((b, i, all) => (b.block.consensus && (b.block.number % 7 === 0 || i === all.length - 1) ? withProxy(b) : b));
 export const head = bundles[bundles.length - 1];
 export const fakeHash = (tag: string, n: number): Hash => `0x${tag.padEnd(8, '0')}${n.toString(16).padStart(56, '0')}` as Hash;
 
