@@ -11,7 +11,7 @@ import type { LimiterStore } from './limits.ts';
 import { createServer } from './server.ts';
 import { createKeyRing } from './identity.ts';
 import { reloadKeysOnSighup } from './keysReload.ts';
-import { createLogger, parseLogFormat } from './log.ts';
+import { createLogger, flushLogs, parseLogFormat, processOutput } from './log.ts';
 import type { LogFormat } from './log.ts';
 import { openStore, redact } from './stores.ts';
 import { servedChainId, unrecordedNote, UNRECORDED_CHAIN_ID } from './servedChain.ts';
@@ -153,11 +153,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${await command.help()}\n`);
     return 0;
   }
+  // the lines a command logged through the buffered outputs (host/log.ts, serve's) are out
+  // before it returns, and before its error
   try {
     return await command.run(rest);
   } catch (e) {
+    await flushLogs();
     process.stderr.write(`scoutkit ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
+  } finally {
+    await flushLogs();
   }
 }
 
@@ -297,7 +302,7 @@ function replicaOptions(options: ServeArgs): OpenStoreOptions {
 
 async function serve(args: readonly string[]): Promise<number> {
   const options = parseServeArgs(args);
-  const log = createLogger(options.logFormat ?? 'json', process.stdout, process.stderr);
+  const log = createLogger(options.logFormat ?? 'json', processOutput(1), processOutput(2));
   const info = (fields: { msg: string } & Record<string, unknown>): void => {
     const { msg, ...rest } = fields;
     log.info(msg, rest);

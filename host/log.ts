@@ -1,13 +1,20 @@
 /**
  * The commands' log lines: `--log-format text` (the default: `<ISO time> <level> <msg> k=v …`) or
- * `json` (one object per line: `time` (ISO), `level`, `msg`, then the fields). A formatter of a
- * few lines rather than a logging library: both commands write a handful of lines a second at
- * most (request lines aside), synchronously, to stdout/stderr, in exactly two shapes; pino would
- * bring an asynchronous writer to flush on exit and a second package (pino-pretty) for the text.
+ * `json` (one object per line: `time` (ISO), `level`, `msg`, then the fields), both formatted
+ * here: the two shapes are a few lines, and pino's own would change the JSON's field order and need
+ * pino-pretty for the text. `serve` writes them, request lines included, through pino's
+ * asynchronous destination (`processOutput`: sonic-boom on stdout and stderr) rather than one
+ * synchronous write per line: lines wait in a buffer while a write is under way and go out
+ * together. `flushLogs()` waits until the buffers are written: `main` (host/cli.ts) calls it when a
+ * command returns (serve: after `stopped`) and before printing the error that ends one, and
+ * createServer's `close()` too; on any other exit (`process.exit` on a second signal, an uncaught
+ * error) pino writes what is left synchronously. `index` writes its lines as they come (a handful
+ * a second).
  *
  * `createThrottle` keeps repeated lines of one kind at a rate a person can read: the first at
  * once, then at most one per interval, saying how many it stood for.
  */
+import pino from 'pino';
 
 export type LogFormat = 'text' | 'json';
 export type LogLevel = 'info' | 'warn' | 'error';
@@ -55,6 +62,51 @@ export function createLogger(format: LogFormat, out: LogOutput, err: LogOutput =
     info: (msg, fields) => log('info', msg, fields),
     warn: (msg, fields) => log('warn', msg, fields),
     error: (msg, fields) => log('error', msg, fields),
+  };
+}
+
+/** A log output whose lines are buffered; `flush` resolves once every line written so far is out. */
+export interface BufferedOutput extends LogOutput {
+  write(text: string): unknown;
+  flush(): Promise<void>;
+}
+
+const processOutputs = new Map<number, BufferedOutput>();
+
+/**
+ * The process's stdout (1) or stderr (2) through pino's asynchronous destination. One per
+ * descriptor, shared by everything that logs through it (the request lines and the others stay
+ * in order); pino registers it to be written out synchronously on exit.
+ */
+export function processOutput(fd: 1 | 2): BufferedOutput {
+  const known = processOutputs.get(fd);
+  if (known !== undefined) return known;
+  const output = bufferedOutput(pino.destination({ dest: fd, sync: false }));
+  processOutputs.set(fd, output);
+  return output;
+}
+
+/** Resolves once the lines written so far to the process outputs are out. */
+export async function flushLogs(): Promise<void> {
+  await Promise.all([...processOutputs.values()].map((o) => o.flush()));
+}
+
+type Destination = ReturnType<typeof pino.destination>;
+
+function bufferedOutput(destination: Destination): BufferedOutput {
+  return {
+    write: (text) => destination.write(text),
+    // an empty write goes out after those before it, then 'drain' says nothing is left; after a
+    // broken pipe pino has made write a no-op (it returns no boolean), and nothing can go out
+    flush: () =>
+      new Promise<void>((resolve) => {
+        const done = (): void => {
+          destination.off('drain', done).off('error', done).off('close', done);
+          resolve();
+        };
+        destination.once('drain', done).once('error', done).once('close', done);
+        if (typeof (destination.write('') as unknown) !== 'boolean') done();
+      }),
   };
 }
 

@@ -19,6 +19,7 @@ import { allowsAnyOrigin, anyOriginHeaders, corsMiddleware } from './cors.ts';
 import type { FastAnswer } from './fast.ts';
 import { createMetrics } from './metrics.ts';
 import type { ExplorerMetrics } from './metrics.ts';
+import { flushLogs, processOutput } from './log.ts';
 import { explorerMiddleware, writeJson } from './middleware.ts';
 import type { ExplorerMiddlewareOptions } from './middleware.ts';
 import { requestInfo } from './request.ts';
@@ -53,7 +54,7 @@ export interface ServerOptions extends ExplorerMiddlewareOptions {
   readonly explorer?: Explorer;
   /** live updates' options (createExplorer's `live`: caps, and `blockBroadcast: 'count'` for Blockscout's count mode); with `explorer`, its own */
   readonly live?: CreateExplorerOptions['live'];
-  /** receives one line per request; default: JSON on stdout; `false` for no log */
+  /** receives one line per request; default: JSON on stdout, buffered (host/log.ts `processOutput`) and flushed by close(); `false` for no log */
   readonly log?: ((line: RequestLogLine) => void) | false;
   /** called last on close: close the stores */
   readonly onClose?: () => Promise<void>;
@@ -333,6 +334,7 @@ export function createServer(options: ServerOptions): ScoutkitServer {
         }
         await options.limiter?.close?.();
         await options.onClose?.();
+        await flushLogs();
       })();
       return closing;
     },
@@ -363,13 +365,13 @@ function requestLog(log: (line: RequestLogLine) => void): Middleware {
 }
 
 function writeLogLine(line: RequestLogLine): void {
-  process.stdout.write(`${JSON.stringify(line)}\n`);
+  processOutput(1).write(`${JSON.stringify(line)}\n`);
 }
 
 function writeStoreError(error: unknown, request: FailedRequest): void {
   const message = error instanceof Error ? error.message : String(error);
   const line = { time: new Date().toISOString(), level: 'error', msg: 'store error', endpoint: request.endpoint, chain: request.chainId, error: message };
-  process.stderr.write(`${JSON.stringify(line)}\n`);
+  processOutput(2).write(`${JSON.stringify(line)}\n`);
 }
 
 /** the metrics label of the server's own routes */
