@@ -61,8 +61,8 @@ export function createProgressRenderer(
     switch (event.type) {
       case 'start':
         startBlock = event.from;
+        // what the node lacks is said once, by the indexer's own log lines
         line(`indexing chain ${event.chainId} from block ${event.from} (node head ${event.nodeHead})`);
-        for (const m of event.missing) line(`  missing on this node: ${m}`);
         return;
       case 'progress': {
         const t = now();

@@ -121,13 +121,30 @@ export interface PrestateDiff {
   readonly post: ReadonlyMap<Address, AccountState>;
 }
 
+/**
+ * How a node's call frames and state diffs are read — the rungs of the tracing ladder, best first:
+ * - `block`: `debug_traceBlockByNumber` with callTracer and prestateTracer diffMode (geth, anvil, Reth);
+ * - `transaction`: `debug_traceTransaction` with the same two tracers, one call per transaction
+ *   (nodes without the block method: Hardhat 3's EDR, many hosted providers);
+ * - `parity`: `trace_block` for frames and `trace_replayBlockTransactions` with `stateDiff`
+ *   (Erigon, Nethermind, Reth, OpenEthereum);
+ * - `structlog`: the default opcode tracer of `debug_traceTransaction`, from which the frames are
+ *   rebuilt; no state diffs (Hardhat 2);
+ * - `none`: the node traces nothing.
+ */
+export type TraceMode = 'block' | 'transaction' | 'parity' | 'structlog' | 'none';
+
+export const TRACE_MODES: readonly TraceMode[] = ['block', 'transaction', 'parity', 'structlog', 'none'];
+
 export interface ChainCapabilities {
-  /** debug_traceBlockByNumber with callTracer */
+  /** call frames of every transaction (on the rung `traceMode` names) */
   readonly traces: boolean;
-  /** debug_traceBlockByNumber with prestateTracer diffMode */
+  /** prestateTracer-diffMode-like state diffs of every transaction (block, transaction or parity rung) */
   readonly prestate: boolean;
   /** eth_getBlockReceipts (else one eth_getTransactionReceipt per transaction) */
   readonly blockReceipts: boolean;
+  /** the rung frames and diffs are read on; absent: `block` when there are traces, else `none` */
+  readonly traceMode?: TraceMode;
 }
 
 /**
@@ -207,14 +224,16 @@ export interface ChainSource {
   getBlock(number: number): Promise<SourceBlock | null>;
   /** the receipts of a block's transactions, in transaction order */
   getReceipts(block: SourceBlock): Promise<readonly SourceReceipt[]>;
-  /** callTracer traces of every transaction of the block */
+  /** callTracer-shaped frames of every transaction of the block (on the capabilities' rung) */
   traceCalls(block: SourceBlock): Promise<readonly TransactionTrace[]>;
-  /** prestateTracer diffMode of every transaction of the block */
+  /** prestateTracer-diffMode-shaped diffs of every transaction of the block (on the capabilities' rung) */
   tracePrestate(block: SourceBlock): Promise<readonly PrestateDiff[]>;
   /** token reads at a block (as of the end of that block); results parallel to reads */
   readTokens(reads: readonly TokenRead[], blockNumber: number): Promise<readonly TokenReadResult[]>;
   getCode(address: Address, blockNumber: number): Promise<Hex>;
   getBalance(address: Address, blockNumber: number): Promise<bigint>;
+  /** Optional: a storage slot's 32-byte value at the end of a block (proxy slots where no diff shows writes) */
+  getStorageAt?(address: Address, slot: Hash, blockNumber: number): Promise<Hash>;
   /** NFT metadata at a tokenURI/uri; null on any failure (never throws) */
   fetchMetadata(uri: string): Promise<Record<string, unknown> | null>;
   /**

@@ -10,6 +10,7 @@ import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
 import type {
   ChainCapabilities,
   ChainSource,
+  TraceMode,
   PendingPoolMethod,
   PendingPoolRead,
   SourceBlock,
@@ -20,11 +21,13 @@ import type {
 import { classify, DEFAULT_RETRY, FinalRpcError, NO_HISTORICAL_STATE, NotYetRpcError, withRetry } from './errors.ts';
 import type { RetryListener, RetryPolicy } from './errors.ts';
 import { createRetryReporter } from './report.ts';
-import { traceBlock } from './traces.ts';
+import { chooseRung, isUnsupported, serves } from './ladder.ts';
+import { createRung } from './rungs.ts';
+import type { Rung } from './rungs.ts';
 import { createPendingPoolReader } from './pending.ts';
 import { createMetadataFetcher } from './metadata.ts';
 import type { MetadataOptions } from './metadata.ts';
-import { arr, hex, num, obj, parseBlock, parseCallTrace, parsePrestateDiff, parseReceipt } from './parse.ts';
+import { arr, hex, num, obj, parseBlock, parseReceipt } from './parse.ts';
 
 export { RetryableRpcError, NotYetRpcError, FinalRpcError, FatalRpcError, classify, failureKind, nodeError, withRetry } from './errors.ts';
 export type { NodeError, RetryListener, RetryPolicy, RpcFailure } from './errors.ts';
@@ -49,6 +52,12 @@ export interface RpcChainSourceOptions {
   readonly onRetry?: RetryListener;
   /** the `timeout` a trace asked again per transaction is given, where the node takes one (default '25s') */
   readonly longTraceTimeout?: string;
+  /** the rung of the tracing ladder to use (default: the best the node serves, probed at start) */
+  readonly traceMode?: TraceMode;
+  /** per-transaction traces of one block asked at once on the transaction rung (default 8) */
+  readonly traceConcurrency?: number;
+  /** the largest opcode trace the struct-log rung reads (default 64 MiB): a larger one leaves its block without frames */
+  readonly maxStructLogBytes?: number;
 }
 
 export interface RpcChainSource extends ChainSource {
@@ -142,13 +151,6 @@ function decodeRead(r: TokenRead, data: Hex): TokenReadResult {
   }
 }
 
-const UNSUPPORTED = /not (found|supported|available|enabled|exist)|unsupported|unknown (method|tracer)|does not exist|disabled|method .*not/i;
-
-/** the node says it does not know (or does not serve) the method: -32601, "does not exist", ... */
-function isUnsupported(e: unknown): boolean {
-  const err = classify(e);
-  return err instanceof FinalRpcError && (err.code === -32601 || err.code === -32004 || UNSUPPORTED.test(err.message));
-}
 /** "header not found" for a block this far below the head: the node has pruned it, not "a moment behind" */
 const PRUNED_DISTANCE = 64;
 
@@ -193,6 +195,24 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
     );
 
   let caps: Promise<ChainCapabilities> | undefined;
+  let tracer: Rung | undefined;
+  const rungContext = {
+    call,
+    url,
+    log,
+    longTimeout: options.longTraceTimeout ?? '25s',
+    retried: <T>(what: string, f: () => Promise<T>): Promise<T> => withRetry(what, f, policy, onRetry),
+    receipts: (block: SourceBlock) => source.getReceipts(block),
+    concurrency: options.traceConcurrency ?? 8,
+    maxStructLogBytes: options.maxStructLogBytes ?? 64 * 1024 * 1024,
+    timeoutMs: options.timeoutMs ?? 30_000,
+  };
+  /** the rung chosen at the capabilities' probe (asked for first when a trace comes before it) */
+  const rung = async (): Promise<Rung> => {
+    await source.capabilities();
+    if (tracer === undefined) throw new Error('no trace rung chosen');
+    return tracer;
+  };
   let readsAtLatest = false;
   const receiptsOf = async (block: SourceBlock, blockReceipts: boolean): Promise<SourceReceipt[]> => {
     if (block.transactions.length === 0) return [];
@@ -210,23 +230,6 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
     });
   };
 
-  /**
-   * Probe a method on the head block: unsupported only when the node says it does not know it
-   * (-32601, "does not exist", ...). A fault (network, timeout, a backend behind) is retried, and
-   * thrown when it lasts: never taken for an answer.
-   */
-  const probe = async (method: string, params: readonly unknown[]): Promise<boolean> => {
-    try {
-      await call(method, params);
-      return true;
-    } catch (e) {
-      const err = classify(e);
-      if (!(err instanceof FinalRpcError)) throw err;
-      if (isUnsupported(err)) return false;
-      // genesis is not traceable on some nodes; any other answer about the block: the method exists
-      return true;
-    }
-  };
   const pool = createPendingPoolReader(call, isUnsupported);
 
   const source: RpcChainSource = {
@@ -258,13 +261,12 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
     capabilities() {
       caps ??= (async () => {
         const fixed = options.capabilities ?? {};
-        const head = toHex(await source.headNumber());
-        const [traces, prestate, blockReceipts] = await Promise.all([
-          fixed.traces ?? probe('debug_traceBlockByNumber', [head, { tracer: 'callTracer' }]),
-          fixed.prestate ?? probe('debug_traceBlockByNumber', [head, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]),
-          fixed.blockReceipts ?? probe('eth_getBlockReceipts', [head]),
-        ]);
-        return { traces, prestate, blockReceipts };
+        const headNumber = await source.headNumber();
+        const forced: TraceMode | undefined = fixed.traces === false ? 'none' : (options.traceMode ?? fixed.traceMode);
+        const [rung, blockReceipts] = await Promise.all([chooseRung(call, headNumber, forced), fixed.blockReceipts ?? serves(call, 'eth_getBlockReceipts', [toHex(headNumber)])]);
+        const prestate = rung.prestate && fixed.prestate !== false;
+        tracer = createRung(rung.traceMode, rungContext);
+        return { traces: rung.traces, prestate, blockReceipts, traceMode: rung.traceMode };
       })();
       // a probe that failed is asked again next time, never remembered
       caps.catch(() => {
@@ -283,13 +285,11 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
     },
 
     async traceCalls(block: SourceBlock) {
-      const tracer = { tracer: 'callTracer' };
-      return traceBlock({ call, longTimeout: options.longTraceTimeout ?? '25s', log }, block, tracer, parseCallTrace);
+      return (await rung()).traceCalls(block);
     },
 
     async tracePrestate(block: SourceBlock) {
-      const tracer = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } };
-      return traceBlock({ call, longTimeout: options.longTraceTimeout ?? '25s', log }, block, tracer, parsePrestateDiff);
+      return (await rung()).tracePrestate(block);
     },
 
     async readTokens(reads: readonly TokenRead[], blockNumber: number) {
@@ -335,6 +335,11 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
     async getBalance(address: Address, blockNumber: number) {
       const v = hex(await call('eth_getBalance', [address, toHex(blockNumber)]), 'eth_getBalance');
       return v === '0x' ? 0n : BigInt(v);
+    },
+
+    async getStorageAt(address: Address, slot: Hash, blockNumber: number) {
+      const v = hex(await call('eth_getStorageAt', [address, slot, toHex(blockNumber)]), 'eth_getStorageAt');
+      return `0x${v.slice(2).padStart(64, '0')}` as Hash;
     },
 
     fetchMetadata: createMetadataFetcher(options.metadata),

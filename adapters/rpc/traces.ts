@@ -22,7 +22,7 @@ export interface TraceContext {
 const toHex = (n: number): string => `0x${n.toString(16)}`;
 
 /** Trace one transaction: as asked, then (on a retryable failure) with the longer timeout. */
-async function traceOne(ctx: TraceContext, hash: Hash, tracer: Record<string, unknown>): Promise<unknown> {
+export async function traceOne(ctx: TraceContext, hash: Hash, tracer: Record<string, unknown>): Promise<unknown> {
   try {
     return await ctx.call('debug_traceTransaction', [hash, tracer]);
   } catch (e) {

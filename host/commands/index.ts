@@ -6,7 +6,8 @@
  * ends; --reset empties the store first (needed when the node serves another chain).
  */
 import { parseArgs } from 'node:util';
-import { createIndexer, OutageError } from '../../lib/indexer/index.ts';
+import { createIndexer, OutageError, TRACE_MODES } from '../../lib/indexer/index.ts';
+import type { TraceMode } from '../../lib/indexer/index.ts';
 import { createRpcChainSource, failureKind } from '../../adapters/rpc/index.ts';
 import { createIndexOutput } from '../indexOutput.ts';
 import { createIndexerMetrics, serveIndexerMetrics } from '../indexerMetrics.ts';
@@ -43,6 +44,11 @@ Options:
   --standby               when another indexer holds the store's lease, wait (asking every
                           second) and take over from the stored head once it stops; without it,
                           exit at once naming the holder (host, pid, since when)
+  --trace-mode <m>        how call frames and state diffs are read (default: the best rung the node
+                          serves, probed at start): block (debug_traceBlockByNumber), transaction
+                          (debug_traceTransaction with callTracer and prestateTracer), parity
+                          (trace_block and trace_replayBlockTransactions), structlog (the default
+                          opcode tracer, frames rebuilt; no state diffs) or none
   --batch <n>             blocks per atomic write (default 25)
   --concurrency <n>       blocks fetched at once (default 8)
   --ipfs-gateway <url>    gateway for ipfs:// metadata (default https://ipfs.io/ipfs/)
@@ -58,7 +64,8 @@ Options:
                           (one object per line: time, level, msg and fields)
   -h, --help              this help
 
-Node capabilities are probed at start; what the index will lack without tracing is printed.
+Node capabilities are probed at start: the tracing rung taken, and what the index will lack
+without it, are printed once.
 One indexer writes a store: it holds the store's lease (Postgres: an advisory lock; SQLite: a
 lock on <db>-lease beside the file) for its run, and exits if that lease is lost.`;
 
@@ -81,7 +88,11 @@ export interface IndexArgs {
   readonly retryForSeconds?: number;
   /** Foundry or Hardhat projects whose build info verifies the indexed contracts */
   readonly artifacts?: readonly string[];
+  /** the tracing rung asked for (default: probed) */
+  readonly traceMode?: TraceMode;
 }
+
+const isTraceMode = (v: string): v is TraceMode => (TRACE_MODES as readonly string[]).includes(v);
 
 function blockNumber(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -117,6 +128,7 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
       'log-format': { type: 'string' },
       'retry-for': { type: 'string' },
       artifacts: { type: 'string', multiple: true },
+      'trace-mode': { type: 'string' },
     },
   });
   if (values.rpc === undefined) throw new Error('give --rpc <url> (the node to index from)');
@@ -129,6 +141,8 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
   const concurrency = positive(values.concurrency, '--concurrency');
   const retryFor = values['retry-for'];
   if (retryFor !== undefined && !(/^\d+(\.\d+)?$/.test(retryFor) && Number(retryFor) > 0)) throw new Error(`--retry-for: expected a number of seconds above 0, got "${retryFor}"`);
+  const traceMode = values['trace-mode'];
+  if (traceMode !== undefined && !isTraceMode(traceMode)) throw new Error(`--trace-mode: expected one of ${TRACE_MODES.join(', ')}, got "${traceMode}"`);
   return {
     rpc: values.rpc,
     db: values.db,
@@ -146,6 +160,7 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
     ...(values['log-format'] !== undefined ? { logFormat: parseLogFormat(values['log-format']) } : {}),
     ...(retryFor !== undefined ? { retryForSeconds: Number(retryFor) } : {}),
     ...(values.artifacts !== undefined && values.artifacts.length > 0 ? { artifacts: values.artifacts } : {}),
+    ...(traceMode !== undefined ? { traceMode } : {}),
   };
 }
 
@@ -211,6 +226,7 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
       log: output.rpcLine,
       ...(metrics !== undefined ? { onRetry: (_what, err) => metrics.onRetry(failureKind(err)) } : {}),
       ...(options.ipfsGateway !== undefined ? { metadata: { ipfsGateway: options.ipfsGateway } } : {}),
+      ...(options.traceMode !== undefined ? { traceMode: options.traceMode } : {}),
     });
     const indexer = createIndexer({
       source,

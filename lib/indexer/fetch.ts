@@ -13,6 +13,7 @@ import type { ChainCapabilities, ChainSource } from '../chain-source.ts';
 import { buildBundle, planBlock } from '../ingest/block.ts';
 import type { BlockPayload } from '../ingest/block.ts';
 import { gatherFacts } from './facts.ts';
+import { readProxySlotDiffs } from './proxySlots.ts';
 import type { FactCache } from './facts.ts';
 import type { Hold } from './hold.ts';
 
@@ -33,7 +34,9 @@ async function fetchOnce(source: ChainSource, n: number, caps: ChainCapabilities
   const payload: BlockPayload = { block, receipts, traces, prestate };
   const plan = planBlock(payload);
   const facts = await gatherFacts(source, payload, plan, cache, { prestate: caps.prestate });
-  return buildBundle(payload, plan, facts);
+  if (caps.prestate) return buildBundle(payload, plan, facts);
+  const storageDiffs = await readProxySlotDiffs(source, payload, plan, facts.contracts);
+  return buildBundle(payload, plan, storageDiffs.length === 0 ? facts : { ...facts, storageDiffs });
 }
 
 export function createFetchStep(source: ChainSource, caps: ChainCapabilities, cache: FactCache, hold: Hold): FetchBundle {

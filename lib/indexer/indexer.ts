@@ -23,7 +23,7 @@
  */
 import { SourceUnavailableError } from '../chain-source.ts';
 import type { DataSink } from '../ports.ts';
-import { missingFeatures } from './capabilities.ts';
+import { missingFeatures, tracingLine } from './capabilities.ts';
 import type { Indexer, IndexerOptions, RunOptions, RunSummary } from './events.ts';
 import { createFactCache } from './facts.ts';
 import { createFetchStep, createFetchWindow } from './fetch.ts';
@@ -178,6 +178,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
     const missing = missingFeatures(caps);
     log(`chain ${chainId}, genesis ${genesisHash}, node head ${firstHead}`);
+    log(tracingLine(caps));
     if (missing.length === 0) log('node capabilities: call traces, prestate diffs and block receipts — nothing will be missing');
     for (const m of missing) log(`missing on this node: ${m}`);
 

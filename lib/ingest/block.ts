@@ -83,6 +83,11 @@ export interface BlockFacts {
   readonly coinBalances: ReadonlyMap<Address, bigint>;
   /** `eth_getCode` at the block of created contracts whose runtime code no trace gave */
   readonly createdCodes?: ReadonlyMap<Address, Hex>;
+  /**
+   * without state diffs: storage-only diffs of the proxy slots that changed in the block (read
+   * with eth_getStorageAt), for proxy detection alone
+   */
+  readonly storageDiffs?: readonly PrestateDiff[];
 }
 
 

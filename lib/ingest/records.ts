@@ -353,7 +353,7 @@ export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: Block
   const proxies = detectProxies({
     blockNumber: src.number,
     transactionHashes: src.transactions.map((t) => t.hash),
-    diffs: payload.prestate,
+    diffs: payload.prestate ?? facts.storageDiffs ?? null,
     contractCodes,
     logs,
   });

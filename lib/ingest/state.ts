@@ -33,7 +33,8 @@ export function coinBalancesFromDiffs(diffs: readonly PrestateDiff[], blockNumbe
   for (const d of diffs) {
     for (const [address, state] of d.pre) if (!last.has(address) && state.balance !== undefined) last.set(address, state.balance);
     for (const [address, state] of d.post) if (state.balance !== undefined) last.set(address, state.balance);
-    for (const address of d.post.keys()) if (!last.has(address)) last.set(address, 0n);
+    // an account new in the transaction (post only) without a balance holds none; one the diff saw before keeps what it had
+    for (const address of d.post.keys()) if (!last.has(address) && !d.pre.has(address)) last.set(address, 0n);
   }
   return [...last.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

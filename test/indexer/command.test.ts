@@ -75,7 +75,6 @@ t.test('progress: a bar on a TTY, throttled plain lines otherwise', async (t) =>
   r({ ...e, indexedHead: 100 }); // the last one always shows
   t.same(plain, [
     'indexing chain 1 from block 0 (node head 104)\n',
-    '  missing on this node: no call traces\n',
     `${progressLine(e)}\n`,
     `${progressLine({ ...e, indexedHead: 100 })}\n`,
   ]);

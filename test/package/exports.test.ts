@@ -25,6 +25,7 @@ t.same(Object.keys(indexer).sort(), [
   'LeaseLostError',
   'OutageError',
   'ReorgTooDeepError',
+  'TRACE_MODES',
   'createFactCache',
   'createIndexer',
   'describeHolder',
@@ -32,6 +33,8 @@ t.same(Object.keys(indexer).sort(), [
   'gatherFacts',
   'leasedSink',
   'missingFeatures',
+  'traceModeOf',
+  'tracingLine',
 ], 'scoutkit/indexer');
 t.same(Object.keys(fixture).sort(), [
   'BIG_TOKEN_ID',

@@ -158,9 +158,7 @@ t.test('trace_block and trace_replayBlockTransactions, converted, agree with cal
     invented.push(...parityBalances.filter((b) => !known.has(b.address) && gethValue.get(b.address) !== b.value));
   }
 
-  t.strictSame(invented, [], 'no coin balance from the Parity diffs that diffMode contradicts', {
-    todo: 'coinBalancesFromDiffs puts 0 for an account in `post` it has no balance of; an account in `pre` without a balance (Parity\'s "=") should get no record',
-  });
+  t.strictSame(invented, [], 'no coin balance from the Parity diffs that diffMode contradicts (an account in `pre` without a balance, Parity\'s "=", gets no record)');
   t.ok(transactions > 70, `${transactions} transactions compared`);
   t.ok(proxyRecords >= 2, 'proxy changes seen (an EIP-1967 slot written and cleared)');
   t.equal(precompileCalls, 1, 'one call to a precompile (in trace_block, not in the replay)');
