@@ -5,13 +5,13 @@
  * the struct-log rung's size cap: a transaction whose opcode trace is larger than the cap takes
  * the whole block down to no frames, said in a line.
  */
-import type { Hash } from '../../lib/domain/records.ts';
+import type { Address, Hash } from '../../lib/domain/records.ts';
 import { SourceUnavailableError } from '../../lib/chain-source.ts';
 import type { PrestateDiff, SourceBlock, SourceReceipt, TraceMode, TransactionTrace } from '../../lib/chain-source.ts';
 import { FatalRpcError } from './errors.ts';
 import { traceBlock, traceOne } from './traces.ts';
 import type { TraceContext } from './traces.ts';
-import { parseCallTrace, parsePrestateDiff, RpcShapeError, arr, obj, hex } from './parse.ts';
+import { parseCallTrace, parsePrestateDiff, RpcShapeError, arr, big, obj, hex } from './parse.ts';
 import { CALL_TRACER, PRESTATE_TRACER } from './ladder.ts';
 import { parityCallTraces, parityStateDiff } from './parity.ts';
 import { framesFromStructLogs } from './structlog.ts';
@@ -61,6 +61,24 @@ function parityDiffs(hashes: readonly Hash[], result: unknown): PrestateDiff[] {
   });
 }
 
+/**
+ * Parity's diff says "=" of an unchanged balance (of an account whose storage or nonce changed),
+ * where diffMode gives the balance in `pre`: it is read with eth_getBalance at the end of the
+ * block. A balance no transaction of the block changed is the same there; one another
+ * transaction changed is taken from that transaction's diff (coin balances take each account's
+ * last change in the block, and a `pre` only where there is none).
+ */
+async function withUnchangedBalances(diffs: readonly PrestateDiff[], balanceOf: (address: Address) => Promise<bigint>): Promise<PrestateDiff[]> {
+  const missing = [...new Set(diffs.flatMap((d) => [...d.pre].filter(([, state]) => state.balance === undefined).map(([address]) => address)))];
+  if (missing.length === 0) return [...diffs];
+  const read = await Promise.all(missing.map(balanceOf));
+  const balances = new Map(missing.map((a, i) => [a, read[i] ?? 0n]));
+  return diffs.map((d) => ({
+    ...d,
+    pre: new Map([...d.pre].map(([address, state]) => [address, state.balance === undefined ? { ...state, balance: balances.get(address) ?? 0n } : state])),
+  }));
+}
+
 /** One struct-log trace at a time across the whole source: a trace's size is bounded, their number too. */
 function createSerial(): <T>(f: () => Promise<T>) => Promise<T> {
   let tail: Promise<unknown> = Promise.resolve();
@@ -102,7 +120,8 @@ function parityRung(ctx: RungContext): Rung {
     },
     async tracePrestate(block) {
       if (block.transactions.length === 0) return [];
-      return parityDiffs(hashesOf(block), await ctx.call('trace_replayBlockTransactions', [toHex(block.number), ['stateDiff']]));
+      const diffs = parityDiffs(hashesOf(block), await ctx.call('trace_replayBlockTransactions', [toHex(block.number), ['stateDiff']]));
+      return withUnchangedBalances(diffs, (a) => ctx.call('eth_getBalance', [a, toHex(block.number)]).then((v) => big(v, 'eth_getBalance')));
     },
   };
 }

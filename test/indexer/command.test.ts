@@ -32,6 +32,8 @@ t.test('scoutkit index into SQLite: indexes, resumes, refuses bad arguments', as
   t.equal(await runIndexCommand(['--rpc', anvil.url, '--db', db], io), 0);
   const text = out.join('');
   t.match(text, /indexing chain 31337 from block 0/);
+  t.equal(text.match(/tracing: block — /g)?.length, 1, 'the tracing rung said once');
+  t.equal(text.match(/nothing will be missing/g)?.length, 1, 'the capabilities said once');
   t.match(text, /indexed 4 block\(s\), 3 transaction\(s\); store head 3/);
 
   out.length = 0;
@@ -46,6 +48,8 @@ t.test('scoutkit index into SQLite: indexes, resumes, refuses bad arguments', as
   t.throws(() => parseIndexArgs(['--rpc', anvil.url]), /--db/);
   t.throws(() => parseIndexArgs(['--rpc', anvil.url, '--db', db, '--from', 'x']), /--from/);
   t.throws(() => parseIndexArgs(['--rpc', anvil.url, '--db', db, '--from', '5', '--to', '2']), /below/);
+  t.throws(() => parseIndexArgs(['--rpc', anvil.url, '--db', db, '--trace-mode', 'opcodes']), /--trace-mode: expected one of block, transaction, parity, structlog, none, got "opcodes"/);
+  t.equal(parseIndexArgs(['--rpc', anvil.url, '--db', db, '--trace-mode', 'parity']).traceMode, 'parity');
   t.same(parseIndexArgs(['--rpc', anvil.url, '--db', db, '--from', '5', '--follow']), { rpc: anvil.url, db, from: 5, follow: true, reset: false });
 });
 

@@ -82,6 +82,37 @@ t.test('every rung anvil serves gives the block rung\'s records', async (t) => {
     t.equal(logs.filter((l) => l.startsWith('missing on this node: no call traces')).length, 1, 'the missing frames said once');
   });
 
+  t.test('the transaction rung failing for one transaction holds its block, then stores it whole', async (t) => {
+    const victim = scenario.facts.txs.routerSplit.toLowerCase();
+    let failures = 2;
+    const filter = await startRpcFilter(anvil.url, (c) => {
+      if (c.method === 'debug_traceBlockByNumber') return refused(c.method);
+      if (c.method === 'debug_traceTransaction' && String(c.params?.[0]).toLowerCase() === victim && failures > 0) {
+        failures--;
+        return { error: { code: -32000, message: 'tracing failed: state unavailable' } };
+      }
+      return undefined;
+    });
+    t.teardown(() => filter.stop());
+    const held: string[] = [];
+    const store = createMemoryStore();
+    await createIndexer({
+      source: createRpcChainSource(filter.url, { retry: { retries: 0, baseDelayMs: 10 } }),
+      sink: store,
+      batchSize: 1000,
+      concurrency: 4,
+      pollIntervalMs: 100,
+      hold: { baseDelayMs: 10, maxDelayMs: 50 },
+      log: () => undefined,
+      onEvent: (e) => {
+        if (e.type === 'held') held.push(e.message);
+      },
+    }).run({ to: scenario.head });
+    t.equal(failures, 0, 'the trace failed twice');
+    t.ok(held.some((m) => /the transaction rung's frames failed/.test(m)), `the block was held (${held[0] ?? 'no hold'})`);
+    t.same(await exactView(store, { ...scenario, addresses: [...scenario.addresses, scenario.miner] }), views.get('transaction'), 'then stored whole');
+  });
+
   t.test('a rung answering garbage holds its block and stores none of it', async (t) => {
     const target = `0x${(scenario.head - 1).toString(16)}`;
     let garbage = 3;
