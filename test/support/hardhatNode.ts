@@ -7,7 +7,7 @@
  * 31337, hardfork Osaka (the EVM rules of anvil 1.7's default "Bpo1"), Hardhat's default
  * accounts (the mnemonic `test test ... junk`, anvil's: the same ten funded accounts), automine.
  * It is ready when it answers `eth_chainId`, and killed on `stop()` and when this process exits
- * (and ends by itself when this process dies of a signal: its stdin, a pipe from here, closes).
+ * (and ends by itself when this process dies of a signal: it watches its parent).
  *
  * Hardhat 3's EDR needs its native build of the same version (`@nomicfoundation/edr-linux-x64-gnu`
  * 0.22 for hardhat 3.18), an optional dependency that asks for Node 22: `npm ci` run by Node 20
@@ -230,14 +230,17 @@ async function answersChainId(url: string): Promise<boolean> {
 }
 
 /**
- * Loaded first in the node's process: it ends when its stdin (a pipe from this process) closes,
- * so that a test process killed by a signal, which runs no exit hook, leaves no node behind.
+ * Loaded first in the node's process: it ends when the process that started it is gone (the
+ * node is handed to another parent), so that a test process killed by a signal, which runs no
+ * exit hook, leaves no node behind. (Not by watching stdin: under tap, whose hooks are loaded
+ * into every child node process, touching stdin that early hangs the process.)
  */
 const WATCHDOG = 'watchdog.cjs';
 const WATCHDOG_CODE = `// written by scoutkit's test/support/hardhatNode.ts: this node ends with the process that started it
-process.stdin.on("end", () => process.exit(0));
-process.stdin.on("error", () => process.exit(0));
-process.stdin.resume();
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) process.exit(0);
+}, 500).unref();
 `;
 
 async function project(how: Install): Promise<string> {
@@ -265,7 +268,7 @@ async function launch(version: HardhatVersion, how: Install, root: string, port:
     NO_COLOR: '1',
   };
   const args = ['--require', join(root, WATCHDOG), ...how.nodeArgs, how.cli, 'node', '--hostname', '127.0.0.1', '--port', String(port)];
-  const child = spawn(how.node, args, { cwd: join(root, 'project'), env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(how.node, args, { cwd: join(root, 'project'), env, stdio: ['ignore', 'pipe', 'pipe'] });
   hookExit();
   running.set(child, root);
   // hardhat logs every request: keep the first 64 kB (what a failure to start says), drop the rest
