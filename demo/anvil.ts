@@ -153,7 +153,8 @@ function hookExit(): void {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function chainIdAnswers(url: string): Promise<boolean> {
+/** The chain id a node at `url` answers `eth_chainId` with (as it says it, hex), null while it does not answer. */
+export async function answeredChainId(url: string): Promise<string | null> {
   try {
     const res = await fetch(url, {
       method: 'POST',
@@ -161,11 +162,11 @@ async function chainIdAnswers(url: string): Promise<boolean> {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
       signal: AbortSignal.timeout(1000),
     });
-    if (!res.ok) return false;
+    if (!res.ok) return null;
     const body = (await res.json()) as { result?: unknown };
-    return typeof body.result === 'string';
+    return typeof body.result === 'string' ? body.result : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -228,7 +229,7 @@ async function launch(binary: string, args: readonly string[], port: number, tim
   for (;;) {
     if (spawnError) throw fail(spawnError.message);
     if (exited) throw fail(`exited with ${exited.signal ?? `code ${exited.code}`}`);
-    if (await chainIdAnswers(url)) break;
+    if ((await answeredChainId(url)) !== null) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       await exitPromise;

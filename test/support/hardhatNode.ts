@@ -27,7 +27,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_CHAIN_ID, DEFAULT_MNEMONIC, freePort } from '../../demo/anvil.ts';
+import { answeredChainId, DEFAULT_CHAIN_ID, DEFAULT_MNEMONIC, freePort } from '../../demo/anvil.ts';
 import { nodeBinary } from './nodes.ts';
 import { cleanEnv } from './package.ts';
 
@@ -214,20 +214,6 @@ function hookExit(): void {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function answersChainId(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-      signal: AbortSignal.timeout(1000),
-    });
-    const body = (await res.json()) as { result?: unknown };
-    return body.result === `0x${DEFAULT_CHAIN_ID.toString(16)}`;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Loaded first in the node's process: it ends when the process that started it is gone (the
@@ -293,7 +279,7 @@ async function launch(version: HardhatVersion, how: Install, root: string, port:
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
-    if (await answersChainId(url)) break;
+    if ((await answeredChainId(url)) === `0x${DEFAULT_CHAIN_ID.toString(16)}`) break;
     if (exited !== undefined || Date.now() > deadline) {
       const why = exited !== undefined ? `exited with ${exited}` : `no answer to eth_chainId within ${START_TIMEOUT_MS} ms`;
       cleanUp(child, root);
