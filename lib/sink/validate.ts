@@ -50,34 +50,42 @@ function unique(seen: Set<string>, key: string, what: string): void {
   seen.add(key);
 }
 
-/**
- * Check one bundle against the DataSink contract (lib/ports.ts): hex fields lower-case, rows
- * inside their block and transaction, no duplicate keys. Throws InvalidWriteError; reads only.
- */
-export function validateBundle(bundle: BlockBundle): void {
-  const { block } = bundle;
-  checkInt(block.number, 'block.number');
-  checkHex(block.hash, 'block.hash');
-  checkHex(block.parentHash, 'block.parentHash');
-  checkHex(block.miner, 'block.miner');
-  const at = `block ${block.number} ${block.hash}`;
-  const inBlock = (r: { readonly blockNumber: number | null; readonly blockHash: Hash | null }, what: string) => {
-    if (r.blockNumber !== block.number || r.blockHash !== block.hash) {
-      throw new InvalidWriteError(`${at}: ${what} belongs to block ${String(r.blockNumber)} ${String(r.blockHash)}`);
-    }
-  };
-  const atBlock = (r: { readonly blockNumber: number }, what: string) => {
-    if (r.blockNumber !== block.number) {
-      throw new InvalidWriteError(`${at}: ${what} has blockNumber ${r.blockNumber}`);
-    }
-  };
+/** What every row check of one bundle needs: its block, the error prefix, its transactions by hash. */
+interface BundleCheck {
+  readonly block: BlockBundle['block'];
+  /** `block <number> <hash>`, the prefix of every error */
+  readonly at: string;
+  readonly transactions: Map<Hash, TransactionRecord>;
+}
 
-  const transactions = new Map<Hash, TransactionRecord>();
+function inBlock(c: BundleCheck, r: { readonly blockNumber: number | null; readonly blockHash: Hash | null }, what: string): void {
+  if (r.blockNumber !== c.block.number || r.blockHash !== c.block.hash) {
+    throw new InvalidWriteError(`${c.at}: ${what} belongs to block ${String(r.blockNumber)} ${String(r.blockHash)}`);
+  }
+}
+
+function atBlock(c: BundleCheck, r: { readonly blockNumber: number }, what: string): void {
+  if (r.blockNumber !== c.block.number) {
+    throw new InvalidWriteError(`${c.at}: ${what} has blockNumber ${r.blockNumber}`);
+  }
+}
+
+/** Rows that hang off a transaction must name one of this block, at its position. */
+function ofTx(c: BundleCheck, r: { readonly transactionHash: Hash; readonly transactionIndex?: number }, what: string): void {
+  const tx = c.transactions.get(r.transactionHash);
+  if (tx === undefined) throw new InvalidWriteError(`${c.at}: ${what} of unknown transaction ${r.transactionHash}`);
+  if (r.transactionIndex !== undefined && r.transactionIndex !== tx.index) {
+    throw new InvalidWriteError(`${c.at}: ${what} has transactionIndex ${r.transactionIndex}, transaction has ${tx.index}`);
+  }
+}
+
+function checkTransactions(c: BundleCheck, bundle: BlockBundle): void {
+  const { at, transactions } = c;
   const txIndexes = new Set<string>();
   for (const tx of bundle.transactions) {
     checkHex(tx.hash, `${at}: transaction.hash`);
     const what = `transaction ${tx.hash}`;
-    inBlock(tx, what);
+    inBlock(c, tx, what);
     checkInt(tx.index, `${at}: ${what}: index`);
     checkHex(tx.from, `${at}: ${what}: from`);
     checkOptHex(tx.to, `${at}: ${what}: to`);
@@ -87,20 +95,16 @@ export function validateBundle(bundle: BlockBundle): void {
     unique(txIndexes, String(tx.index), `${at}: transaction index`);
     transactions.set(tx.hash, tx);
   }
-  /** Rows that hang off a transaction must name one of this block, at its position. */
-  const ofTx = (r: { readonly transactionHash: Hash; readonly transactionIndex?: number }, what: string) => {
-    const tx = transactions.get(r.transactionHash);
-    if (tx === undefined) throw new InvalidWriteError(`${at}: ${what} of unknown transaction ${r.transactionHash}`);
-    if (r.transactionIndex !== undefined && r.transactionIndex !== tx.index) {
-      throw new InvalidWriteError(`${at}: ${what} has transactionIndex ${r.transactionIndex}, transaction has ${tx.index}`);
-    }
-  };
+}
 
+/** internal transactions, logs and token transfers: the rows of a transaction's execution */
+function checkExecution(c: BundleCheck, bundle: BlockBundle): void {
+  const { at } = c;
   const internalKeys = new Set<string>();
   for (const r of bundle.internalTransactions) {
     const what = `internal transaction ${r.transactionHash}#${r.index}`;
-    inBlock(r, what);
-    ofTx(r, what);
+    inBlock(c, r, what);
+    ofTx(c, r, what);
     checkInt(r.index, `${at}: ${what}: index`);
     checkHex(r.from, `${at}: ${what}: from`);
     checkOptHex(r.to, `${at}: ${what}: to`);
@@ -110,8 +114,8 @@ export function validateBundle(bundle: BlockBundle): void {
   const logIndexes = new Set<string>();
   for (const r of bundle.logs) {
     const what = `log ${r.index}`;
-    inBlock(r, what);
-    ofTx(r, what);
+    inBlock(c, r, what);
+    ofTx(c, r, what);
     checkInt(r.index, `${at}: ${what}: index`);
     checkHex(r.address, `${at}: ${what}: address`);
     unique(logIndexes, String(r.index), `${at}: log index`);
@@ -119,8 +123,8 @@ export function validateBundle(bundle: BlockBundle): void {
   const transferIndexes = new Set<string>();
   for (const r of bundle.tokenTransfers) {
     const what = `token transfer at log ${r.logIndex}`;
-    inBlock(r, what);
-    ofTx(r, what);
+    inBlock(c, r, what);
+    ofTx(c, r, what);
     checkInt(r.logIndex, `${at}: ${what}: logIndex`);
     checkHex(r.from, `${at}: ${what}: from`);
     checkHex(r.to, `${at}: ${what}: to`);
@@ -130,6 +134,11 @@ export function validateBundle(bundle: BlockBundle): void {
     checkBigints(r.amounts, `${at}: ${what}: amounts`);
     unique(transferIndexes, String(r.logIndex), `${at}: token transfer logIndex`);
   }
+}
+
+/** tokens, balances, instances and addresses: the state the block leaves */
+function checkState(c: BundleCheck, bundle: BlockBundle): void {
+  const { at } = c;
   for (const r of bundle.tokens) {
     checkHex(r.address, `${at}: token.address`);
     checkTokenType(r.type, `${at}: token ${r.address}: type`);
@@ -141,31 +150,35 @@ export function validateBundle(bundle: BlockBundle): void {
     checkTokenType(r.tokenType, `${at}: ${what}: tokenType`);
     checkOptBigint(r.tokenId, `${at}: ${what}: tokenId`);
     checkBigint(r.value, `${at}: ${what}: value`);
-    atBlock(r, what);
+    atBlock(c, r, what);
   }
   for (const r of bundle.coinBalances) {
     checkHex(r.address, `${at}: coin balance address`);
-    atBlock(r, `coin balance ${r.address}`);
+    atBlock(c, r, `coin balance ${r.address}`);
   }
   for (const r of bundle.tokenInstances) {
     const what = `token instance ${r.tokenAddress}#${r.tokenId}`;
     checkHex(r.tokenAddress, `${at}: ${what}: tokenAddress`);
     checkTokenType(r.tokenType, `${at}: ${what}: tokenType`);
     checkBigint(r.tokenId, `${at}: ${what}: tokenId`);
-    atBlock(r, what);
+    atBlock(c, r, what);
   }
   for (const r of bundle.addresses) {
     checkHex(r.hash, `${at}: address.hash`);
-    atBlock(r, `address ${r.hash}`);
+    atBlock(c, r, `address ${r.hash}`);
   }
   const ordinals = new Set<string>();
   for (const r of bundle.stateChanges) {
     const what = `state change ${r.transactionHash}#${r.ordinal}`;
-    ofTx(r, what);
+    ofTx(c, r, what);
     checkHex(r.address, `${at}: ${what}: address`);
     checkOptHex(r.tokenAddress, `${at}: ${what}: tokenAddress`);
     unique(ordinals, `${r.transactionHash}#${r.ordinal}`, `${at}: state change`);
   }
+}
+
+function checkWithdrawals(c: BundleCheck, bundle: BlockBundle): void {
+  const { at, block } = c;
   const withdrawalIndexes = new Set<string>();
   for (const r of bundle.withdrawals ?? []) {
     const what = `withdrawal ${String(r.index)}`;
@@ -174,27 +187,35 @@ export function validateBundle(bundle: BlockBundle): void {
     checkHex(r.address, `${at}: ${what}: address`);
     checkBigint(r.amount, `${at}: ${what}: amount`);
     if (r.amount < 0n) throw new InvalidWriteError(`${at}: ${what}: negative amount`);
-    inBlock(r, what);
+    inBlock(c, r, what);
     if (r.timestamp !== block.timestamp) throw new InvalidWriteError(`${at}: ${what} has timestamp ${r.timestamp}, block has ${block.timestamp}`);
     unique(withdrawalIndexes, String(r.index), `${at}: withdrawal index`);
   }
+}
+
+function checkContracts(c: BundleCheck, bundle: BlockBundle): void {
+  const { at } = c;
   const contracts = new Set<string>();
   for (const r of bundle.contractCodes ?? []) {
     const what = `contract ${String(r.address)}`;
     checkHex(r.address, `${at}: contract.address`);
-    inBlock(r, what);
-    ofTx(r, what);
+    inBlock(c, r, what);
+    ofTx(c, r, what);
     checkInt(r.timestamp, `${at}: ${what}: timestamp`);
     checkHex(r.creator, `${at}: ${what}: creator`);
     checkHex(r.deployedBytecode, `${at}: ${what}: deployedBytecode`);
     checkOptHex(r.creationBytecode, `${at}: ${what}: creationBytecode`);
     unique(contracts, r.address, `${at}: contract`);
   }
+}
+
+function checkTraceFrames(c: BundleCheck, bundle: BlockBundle): void {
+  const { at } = c;
   const frames = new Set<string>();
   for (const r of bundle.traceFrames ?? []) {
     const what = `trace frame ${r.transactionHash}#${r.index}`;
-    inBlock(r, what);
-    ofTx(r, what);
+    inBlock(c, r, what);
+    ofTx(c, r, what);
     checkInt(r.index, `${at}: ${what}: index`);
     if (!Array.isArray(r.traceAddress)) throw new InvalidWriteError(`${at}: ${what}: traceAddress must be an array`);
     for (const i of r.traceAddress) checkInt(i, `${at}: ${what}: traceAddress`);
@@ -208,6 +229,25 @@ export function validateBundle(bundle: BlockBundle): void {
     checkOptHex(r.output, `${at}: ${what}: output`);
     unique(frames, `${r.transactionHash}#${r.index}`, `${at}: trace frame`);
   }
+}
+
+/**
+ * Check one bundle against the DataSink contract (lib/ports.ts): hex fields lower-case, rows
+ * inside their block and transaction, no duplicate keys. Throws InvalidWriteError; reads only.
+ */
+export function validateBundle(bundle: BlockBundle): void {
+  const { block } = bundle;
+  checkInt(block.number, 'block.number');
+  checkHex(block.hash, 'block.hash');
+  checkHex(block.parentHash, 'block.parentHash');
+  checkHex(block.miner, 'block.miner');
+  const c: BundleCheck = { block, at: `block ${block.number} ${block.hash}`, transactions: new Map() };
+  checkTransactions(c, bundle);
+  checkExecution(c, bundle);
+  checkState(c, bundle);
+  checkWithdrawals(c, bundle);
+  checkContracts(c, bundle);
+  checkTraceFrames(c, bundle);
 }
 
 /** Check mempool transactions (no block, lower-case hex). Throws InvalidWriteError. */
