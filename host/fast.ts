@@ -13,10 +13,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyPath, ENDPOINTS, errorResponse, isCachedResponse, matchRoute } from '../lib/index.ts';
-import type { ApiError, ApiForm, EndpointName, EndpointRequest, Explorer, JsonValue, RawQuery } from '../lib/index.ts';
+import type { ApiError, ApiForm, EndpointName, EndpointRequest, Explorer, JsonValue } from '../lib/index.ts';
 import type { Compressor, Encoded } from './compress.ts';
 import { jsonText } from './jsonText.ts';
 import { LIMIT_HEADERS } from './limits.ts';
+import { clientIp, parseQuery } from './pipeline/parse.ts';
 import { ApiException } from './request.ts';
 import type { HeaderSink, HostRequest, RequestInfo, Step } from './request.ts';
 
@@ -145,7 +146,7 @@ export function createFastPath(options: FastPathOptions): FastPath | undefined {
     if (match === null || !PLAIN.has(match.endpoint)) return false;
     const form: ApiForm = dialect.chainId === undefined ? 'instance' : 'multichain';
     const info: RequestInfo & { endpoint: EndpointName } = { endpoint: match.endpoint, chainId: dialect.chainId ?? explorer.defaultChain, form, params: match.params };
-    const request: HostRequest = { method, path, headers: req.headers, query: mark === -1 ? {} : koaQuery(url.slice(mark + 1)), ip: clientIp(req, proxy) };
+    const request: HostRequest = { method, path, headers: req.headers, query: mark === -1 ? {} : parseQuery(url.slice(mark + 1)), ip: clientIp(req.headers, req.socket.remoteAddress, proxy) };
     void serve(req, res, request, info, done).catch((e: unknown) => {
       // a failure of the write itself: the connection cannot carry a well-formed answer
       report(e, request);
@@ -185,26 +186,4 @@ function varyWith(existing: string | undefined): string {
 
 function headerText(value: string | readonly string[] | undefined): string {
   return value === undefined ? '' : typeof value === 'string' ? value : value.join(', ');
-}
-
-/** The query as Koa 3 parses it (URLSearchParams; a repeated name: an array of its values). */
-function koaQuery(text: string): RawQuery {
-  const params = new URLSearchParams(text);
-  const out: Record<string, string | string[]> = {};
-  for (const key of params.keys()) {
-    const values = params.getAll(key);
-    const value = values.length <= 1 ? values[0] : values;
-    Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
-  }
-  return out;
-}
-
-/** The client's address as Koa reads it: X-Forwarded-For's first entry when trusted, else the socket's. */
-function clientIp(req: IncomingMessage, proxy: boolean): string {
-  if (proxy) {
-    const forwarded = req.headers['x-forwarded-for'];
-    const first = typeof forwarded === 'string' && forwarded !== '' ? forwarded.split(',')[0]?.trim() : undefined;
-    if (first) return first;
-  }
-  return req.socket.remoteAddress ?? '';
 }

@@ -18,7 +18,6 @@
  * - On close, every connection is closed with 1001 (going away), and ended after a grace.
  */
 import type { IncomingMessage, Server } from 'node:http';
-import { parse } from 'node:querystring';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
@@ -27,6 +26,7 @@ import type { ApiError, Explorer, JsonValue, LiveEvent } from '../lib/index.ts';
 import { parseSocketPath, phoenixConnection, serializerOf } from '../lib/live/phoenix.ts';
 import type { Serializer } from '../lib/live/phoenix.ts';
 import { LIMIT_HEADERS } from './limits.ts';
+import { parseQuery } from './pipeline/parse.ts';
 import type { SocketDropReason, SocketMetrics } from './metrics.ts';
 import type { HostRequest, RequestInfo } from './request.ts';
 import { refuseUpgrade } from './upgrade.ts';
@@ -130,7 +130,7 @@ export function attachSocket(server: Server, deps: SocketDeps, options: SocketOp
   server.on('upgrade', onUpgrade);
 
   async function accept(req: IncomingMessage, socket: Duplex, head: Buffer, query: string): Promise<void> {
-    const vsn = parse(query)['vsn'];
+    const vsn = parseQuery(query)['vsn'];
     const serializer = serializerOf(Array.isArray(vsn) ? vsn[0] : vsn);
     if (serializer === null) return refuse(socket, { kind: 'InvalidParams', errors: [{ name: 'vsn', detail: 'a serializer version Phoenix speaks: 2.0.0, or 1.0.0 (the default)' }] });
     const verdict = await deps.judgeUpgrade(req);

@@ -8,12 +8,12 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
-import { parse } from 'node:querystring';
 import type { Duplex } from 'node:stream';
 import { allowHeader, classifyPath, CONFIG_ENDPOINT, errorResponse, ETHERSCAN_ENDPOINT, RPC_ENDPOINT, toJson } from '../lib/index.ts';
 import { parseSocketPath } from '../lib/live/phoenix.ts';
 import type { ApiError, ApiForm, Explorer, JsonValue, RouteMatcher } from '../lib/index.ts';
 import { LIMIT_HEADERS } from './limits.ts';
+import { parseRequest } from './pipeline/parse.ts';
 import { ApiException } from './request.ts';
 import type { HostRequest, RequestInfo, Step } from './request.ts';
 
@@ -25,22 +25,9 @@ export type UpgradeVerdict =
   | { readonly allow: true; readonly info: RequestInfo; readonly headers: Readonly<Record<string, string>>; readonly request: HostRequest }
   | { readonly allow: false; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: JsonValue };
 
-/**
- * The plain request value of an upgrade request, read as Koa reads a request (the raw path, the
- * query by node's querystring); the client IP from X-Forwarded-For's first entry when `proxy`.
- */
+/** The plain request value of an upgrade request, read as every request is (host/pipeline/parse.ts); the client IP from X-Forwarded-For's first entry when `proxy`. */
 export function upgradeRequest(req: IncomingMessage, proxy = false): HostRequest {
-  const url = req.url ?? '/';
-  const mark = url.indexOf('?');
-  const forwarded = req.headers['x-forwarded-for'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-  return {
-    method: req.method ?? 'GET',
-    path: mark === -1 ? url : url.slice(0, mark),
-    headers: req.headers,
-    query: mark === -1 ? {} : parse(url.slice(mark + 1)),
-    ip: proxy && first ? first : (req.socket.remoteAddress ?? ''),
-  };
+  return parseRequest(req, proxy);
 }
 
 export interface UpgradeJudgeOptions {
