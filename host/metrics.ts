@@ -84,15 +84,23 @@ export function processMetricsRegistry(): Registry {
   return processRegistry;
 }
 
-export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
-  const own = new Registry();
-  const registers = [own];
-  const known = options.chainIds === undefined ? undefined : new Set(options.chainIds);
-  const chainLabel = (id: string | undefined): string => (id === undefined ? '' : known && !known.has(id) ? 'unknown' : id);
+type ChainLabel = (id: string | undefined) => string;
 
-  // counted per request in a Map of our own (no label hashing on the request's path), added to
-  // the counter when it is read (a scrape, or any read of the registry)
-  const pending = new Map<string, { readonly labels: { endpoint: string; chain: string; status: string }; n: number }>();
+/** The request metrics and what counting one needs; the counts wait in `pending` until read. */
+interface RequestMetrics {
+  readonly chainLabel: ChainLabel;
+  /** counted per request in a Map of our own (no label hashing on the request's path), added to the counter when it is read */
+  readonly pending: Map<string, { readonly labels: { endpoint: string; chain: string; status: string }; n: number }>;
+  readonly duration: Histogram<'endpoint'>;
+  /** one labels object per endpoint for the histogram (observed as it comes) */
+  readonly durationLabels: Map<string, { endpoint: string }>;
+  readonly rejections: Counter<'kind' | 'caller'>;
+  readonly storeErrors: Counter<'endpoint' | 'chain'>;
+}
+
+function requestMetrics(registers: Registry[], chainLabel: ChainLabel, buckets: readonly number[]): RequestMetrics {
+  // added to the counter when it is read (a scrape, or any read of the registry)
+  const pending: RequestMetrics['pending'] = new Map();
   const requests: Counter<'endpoint' | 'chain' | 'status'> = new Counter({
     name: `${METRIC_PREFIX}http_requests_total`,
     help: 'HTTP requests answered, by endpoint (or route), chain and status',
@@ -110,7 +118,7 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
     name: `${METRIC_PREFIX}http_request_duration_seconds`,
     help: 'time to answer a request, by endpoint (or route)',
     labelNames: ['endpoint'] as const,
-    buckets: [...(options.buckets ?? DEFAULT_BUCKETS)],
+    buckets: [...buckets],
     registers,
   });
   const rejections = new Counter({
@@ -125,6 +133,73 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
     labelNames: ['endpoint', 'chain'] as const,
     registers,
   });
+  return { chainLabel, pending, duration, durationLabels: new Map(), rejections, storeErrors };
+}
+
+function countRequest(m: RequestMetrics, info: RequestInfo | undefined, endpoint: string, status: number, seconds: number): void {
+  const chain = m.chainLabel(info?.chainId);
+  const key = `${endpoint} ${chain} ${status}`;
+  let entry = m.pending.get(key);
+  if (entry === undefined) {
+    entry = { labels: { endpoint, chain, status: String(status) }, n: 0 };
+    m.pending.set(key, entry);
+  }
+  entry.n++;
+  let labels = m.durationLabels.get(endpoint);
+  if (labels === undefined) {
+    labels = { endpoint };
+    m.durationLabels.set(endpoint, labels);
+  }
+  m.duration.observe(labels, seconds);
+  const kind = status === 429 ? 'rate' : status === 402 ? 'credits' : status === 503 && info?.limiterBusy ? 'busy' : null;
+  if (info && kind !== null) m.rejections.inc({ kind, caller: info.identity?.kind ?? 'anonymous' });
+}
+
+function observeRequests(m: RequestMetrics, route?: (ctx: ParameterizedContext) => string | undefined): Middleware {
+  const counted = (ctx: ParameterizedContext, status: number, started: number): void => {
+    const info = requestInfo(ctx);
+    countRequest(m, info, info?.endpoint ?? route?.(ctx) ?? UNMATCHED, status, (performance.now() - started) / 1000);
+  };
+  // not async: one `then` per request rather than an async function's promise and ticks
+  return (ctx, next) => {
+    const started = performance.now();
+    return next().then(
+      () => counted(ctx, ctx.status, started),
+      (e: unknown) => {
+        // an error that escapes every handler: Koa answers its status, else 500
+        const own = (e as { status?: unknown } | null)?.status;
+        counted(ctx, typeof own === 'number' && own >= 400 && own < 600 ? own : 500, started);
+        throw e;
+      },
+    );
+  };
+}
+
+/** The scrape: GET/HEAD answer the registry's exposition text, any other method 405. */
+function serveScrape(registry: Registry): Middleware {
+  return async (ctx) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.status = 405;
+      ctx.set('allow', 'GET, HEAD');
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = JSON.stringify({ message: 'Method not allowed' });
+      return;
+    }
+    ctx.status = 200;
+    ctx.type = registry.contentType;
+    ctx.set('cache-control', 'no-store');
+    ctx.body = await registry.metrics();
+  };
+}
+
+interface IndexerGauges {
+  readonly indexedHead: Gauge<'chain'>;
+  readonly nodeHead: Gauge<'chain'>;
+  readonly lag: Gauge<'chain'>;
+  readonly reorgs: Counter<'chain'>;
+}
+
+function indexerGauges(registers: Registry[]): IndexerGauges {
   const indexedHead = new Gauge({
     name: `${METRIC_PREFIX}indexer_head_block`,
     help: 'highest block the in-process indexer has written',
@@ -149,40 +224,71 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
     labelNames: ['chain'] as const,
     registers,
   });
-  const replicaSets = Object.entries(options.replicas ?? {});
-  if (replicaSets.length > 0) {
-    // set from each replica's last probe when scraped; a replica not probed yet has no lag (absent)
-    const each = (set: (labels: { chain: string; replica: string }, state: ReplicaState) => void) => (): void => {
-      for (const [chain, replicas] of replicaSets) for (const state of replicas.states()) set({ chain, replica: state.name }, state);
-    };
-    const lagGauge: Gauge<'chain' | 'replica'> = new Gauge({
-      name: `${METRIC_PREFIX}replica_lag_seconds`,
-      help: "seconds a read replica has been missing a write the primary has (0: caught up), as last probed",
-      labelNames: ['chain', 'replica'] as const,
-      registers,
-      collect: each((labels, s) => {
-        if (s.lagSeconds === null) lagGauge.remove(labels);
-        else lagGauge.set(labels, s.lagSeconds);
-      }),
-    });
-    const behindGauge: Gauge<'chain' | 'replica'> = new Gauge({
-      name: `${METRIC_PREFIX}replica_versions_behind`,
-      help: "writes (data versions) a read replica lacks of the primary's, as last probed",
-      labelNames: ['chain', 'replica'] as const,
-      registers,
-      collect: each((labels, s) => {
-        if (s.versionsBehind === null) behindGauge.remove(labels);
-        else behindGauge.set(labels, s.versionsBehind);
-      }),
-    });
-    const inUseGauge: Gauge<'chain' | 'replica'> = new Gauge({
-      name: `${METRIC_PREFIX}replica_in_use`,
-      help: '1 while requests read from the replica (it answers, within the allowed lag), else 0',
-      labelNames: ['chain', 'replica'] as const,
-      registers,
-      collect: each((labels, s) => inUseGauge.set(labels, s.inUse ? 1 : 0)),
-    });
-  }
+  return { indexedHead, nodeHead, lag, reorgs };
+}
+
+function indexerListener(g: IndexerGauges, chainId: string | undefined): (event: IndexerEvent) => void {
+  let chain = chainId;
+  return (event) => {
+    switch (event.type) {
+      case 'start':
+        chain ??= String(event.chainId);
+        g.nodeHead.set({ chain }, event.nodeHead);
+        break;
+      case 'progress':
+        g.indexedHead.set({ chain: chain ?? '' }, event.indexedHead);
+        g.nodeHead.set({ chain: chain ?? '' }, event.nodeHead);
+        g.lag.set({ chain: chain ?? '' }, event.headLag);
+        break;
+      case 'caught-up':
+        if (event.indexedHead !== null) g.indexedHead.set({ chain: chain ?? '' }, event.indexedHead);
+        g.nodeHead.set({ chain: chain ?? '' }, event.nodeHead);
+        g.lag.set({ chain: chain ?? '' }, Math.max(0, event.nodeHead - (event.indexedHead ?? -1)));
+        break;
+      case 'reorg':
+        g.reorgs.inc({ chain: chain ?? '' });
+        break;
+      default:
+        break;
+    }
+  };
+}
+
+/** The replica gauges, set from each replica's last probe when scraped; a replica not probed yet has no lag (absent). */
+function replicaGauges(registers: Registry[], replicaSets: readonly (readonly [string, ReadReplicas])[]): void {
+  const each = (set: (labels: { chain: string; replica: string }, state: ReplicaState) => void) => (): void => {
+    for (const [chain, replicas] of replicaSets) for (const state of replicas.states()) set({ chain, replica: state.name }, state);
+  };
+  const lagGauge: Gauge<'chain' | 'replica'> = new Gauge({
+    name: `${METRIC_PREFIX}replica_lag_seconds`,
+    help: "seconds a read replica has been missing a write the primary has (0: caught up), as last probed",
+    labelNames: ['chain', 'replica'] as const,
+    registers,
+    collect: each((labels, s) => {
+      if (s.lagSeconds === null) lagGauge.remove(labels);
+      else lagGauge.set(labels, s.lagSeconds);
+    }),
+  });
+  const behindGauge: Gauge<'chain' | 'replica'> = new Gauge({
+    name: `${METRIC_PREFIX}replica_versions_behind`,
+    help: "writes (data versions) a read replica lacks of the primary's, as last probed",
+    labelNames: ['chain', 'replica'] as const,
+    registers,
+    collect: each((labels, s) => {
+      if (s.versionsBehind === null) behindGauge.remove(labels);
+      else behindGauge.set(labels, s.versionsBehind);
+    }),
+  });
+  const inUseGauge: Gauge<'chain' | 'replica'> = new Gauge({
+    name: `${METRIC_PREFIX}replica_in_use`,
+    help: '1 while requests read from the replica (it answers, within the allowed lag), else 0',
+    labelNames: ['chain', 'replica'] as const,
+    registers,
+    collect: each((labels, s) => inUseGauge.set(labels, s.inUse ? 1 : 0)),
+  });
+}
+
+function socketMetrics(registers: Registry[]): SocketMetrics {
   const socketConnections = new Gauge({
     name: `${METRIC_PREFIX}socket_connections`,
     help: 'socket (Phoenix channels) connections open',
@@ -209,102 +315,36 @@ export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
   // the labelled children, made once (a message is counted per frame)
   const sent = socketMessages.labels({ direction: 'out' });
   const received = socketMessages.labels({ direction: 'in' });
-  const socket: SocketMetrics = {
+  return {
     connections: (delta) => (delta > 0 ? socketConnections.inc() : socketConnections.dec()),
     join: (ok) => socketJoins.inc({ result: ok ? 'ok' : 'error' }),
     message: (direction) => (direction === 'out' ? sent : received).inc(),
     drop: (reason) => socketDrops.inc({ reason }),
   };
+}
+
+export function createMetrics(options: MetricsOptions = {}): ExplorerMetrics {
+  const own = new Registry();
+  const registers = [own];
+  const known = options.chainIds === undefined ? undefined : new Set(options.chainIds);
+  const chainLabel = (id: string | undefined): string => (id === undefined ? '' : known && !known.has(id) ? 'unknown' : id);
+  // registered in the order of the exposition: requests, indexer, replicas, socket
+  const requests = requestMetrics(registers, chainLabel, options.buckets ?? DEFAULT_BUCKETS);
+  const indexer = indexerGauges(registers);
+  const replicaSets = Object.entries(options.replicas ?? {});
+  if (replicaSets.length > 0) replicaGauges(registers, replicaSets);
+  const socket = socketMetrics(registers);
   // this server's metrics, plus the process's
   const registry = (options.processMetrics ?? true) ? Registry.merge([own, processMetricsRegistry()]) : own;
-
-  // one labels object per endpoint for the histogram (observed as it comes)
-  const durationLabels = new Map<string, { endpoint: string }>();
-  const count = (info: RequestInfo | undefined, endpoint: string, status: number, seconds: number): void => {
-    const chain = chainLabel(info?.chainId);
-    const key = `${endpoint} ${chain} ${status}`;
-    let entry = pending.get(key);
-    if (entry === undefined) {
-      entry = { labels: { endpoint, chain, status: String(status) }, n: 0 };
-      pending.set(key, entry);
-    }
-    entry.n++;
-    let labels = durationLabels.get(endpoint);
-    if (labels === undefined) {
-      labels = { endpoint };
-      durationLabels.set(endpoint, labels);
-    }
-    duration.observe(labels, seconds);
-    const kind = status === 429 ? 'rate' : status === 402 ? 'credits' : status === 503 && info?.limiterBusy ? 'busy' : null;
-    if (info && kind !== null) rejections.inc({ kind, caller: info.identity?.kind ?? 'anonymous' });
-  };
-
   return {
     registry,
-    observe(route) {
-      const counted = (ctx: ParameterizedContext, status: number, started: number): void => {
-        const info = requestInfo(ctx);
-        count(info, info?.endpoint ?? route?.(ctx) ?? UNMATCHED, status, (performance.now() - started) / 1000);
-      };
-      // not async: one `then` per request rather than an async function's promise and ticks
-      return (ctx, next) => {
-        const started = performance.now();
-        return next().then(
-          () => counted(ctx, ctx.status, started),
-          (e: unknown) => {
-            // an error that escapes every handler: Koa answers its status, else 500
-            const own = (e as { status?: unknown } | null)?.status;
-            counted(ctx, typeof own === 'number' && own >= 400 && own < 600 ? own : 500, started);
-            throw e;
-          },
-        );
-      };
-    },
-    count: (info, status, seconds) => count(info, info.endpoint, status, seconds),
-    serve() {
-      return async (ctx) => {
-        if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-          ctx.status = 405;
-          ctx.set('allow', 'GET, HEAD');
-          ctx.type = 'application/json; charset=utf-8';
-          ctx.body = JSON.stringify({ message: 'Method not allowed' });
-          return;
-        }
-        ctx.status = 200;
-        ctx.type = registry.contentType;
-        ctx.set('cache-control', 'no-store');
-        ctx.body = await registry.metrics();
-      };
-    },
+    observe: (route) => observeRequests(requests, route),
+    count: (info, status, seconds) => countRequest(requests, info, info.endpoint, status, seconds),
+    serve: () => serveScrape(registry),
     storeError(_error, request) {
-      storeErrors.inc({ endpoint: request.endpoint, chain: chainLabel(request.chainId) });
+      requests.storeErrors.inc({ endpoint: request.endpoint, chain: chainLabel(request.chainId) });
     },
-    indexerEvents(chainId) {
-      let chain = chainId;
-      return (event) => {
-        switch (event.type) {
-          case 'start':
-            chain ??= String(event.chainId);
-            nodeHead.set({ chain }, event.nodeHead);
-            break;
-          case 'progress':
-            indexedHead.set({ chain: chain ?? '' }, event.indexedHead);
-            nodeHead.set({ chain: chain ?? '' }, event.nodeHead);
-            lag.set({ chain: chain ?? '' }, event.headLag);
-            break;
-          case 'caught-up':
-            if (event.indexedHead !== null) indexedHead.set({ chain: chain ?? '' }, event.indexedHead);
-            nodeHead.set({ chain: chain ?? '' }, event.nodeHead);
-            lag.set({ chain: chain ?? '' }, Math.max(0, event.nodeHead - (event.indexedHead ?? -1)));
-            break;
-          case 'reorg':
-            reorgs.inc({ chain: chain ?? '' });
-            break;
-          default:
-            break;
-        }
-      };
-    },
+    indexerEvents: (chainId) => indexerListener(indexer, chainId),
     socket,
     text: () => registry.metrics(),
   };
