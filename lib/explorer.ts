@@ -17,14 +17,14 @@ import type {
   RpcRequest,
 } from './api.ts';
 import { ETHERSCAN_ENDPOINT, RPC_ENDPOINT } from './api.ts';
-import type { ResponseCacheOptions } from './cache.ts';
+import type { ResponseCache, ResponseCacheOptions } from './cache.ts';
 import type { ChainConfig } from './chain-config.ts';
 import { chainConfigs } from './chain-config.ts';
 import { classifyPath } from './classify.ts';
 import { createResponseCache, requestKey } from './cache.ts';
-import type { ReadDataVersion } from './data-version.ts';
+import type { ChainCopy, ChainRuntime, ChainRuntimeShared } from './chain-runtime.ts';
+import { createChainRuntime, liveHubOf, pickCopy, publisherOf } from './chain-runtime.ts';
 import { indexAbi } from './decode/abiIndex.ts';
-import { combineVersions, createVersionReader } from './data-version.ts';
 import type { AnyEndpoint } from './endpoints/endpoint.ts';
 import { methodOf } from './endpoints/endpoint.ts';
 import { ENDPOINT_NAMES, endpointByName } from './endpoints/index.ts';
@@ -32,7 +32,7 @@ import type { EtherscanQuery } from './etherscan/index.ts';
 import { answerEtherscan, answerLegacy, legacyAction } from './etherscan/index.ts';
 import type { ApiError } from './errors.ts';
 import { errorResponse } from './errors.ts';
-import type { JsonObject, JsonValue } from './json.ts';
+import type { JsonValue } from './json.ts';
 import { decodeBody } from './params/body.ts';
 import { decodeRequest } from './params/decode.ts';
 import type { RenderOptions } from './render/context.ts';
@@ -42,11 +42,7 @@ import { matchRoute, routeMatcher, routeOf, ROUTES } from './routes.ts';
 import { StreamedBody, streamedHeaders } from './streamed.ts';
 import type { LiveDeps } from './endpoints/endpoint.ts';
 import type { BlockBroadcast, LiveEvent } from './live/events.ts';
-import type { LiveHub } from './live/hub.ts';
-import { createLiveHub } from './live/hub.ts';
 import { parseTopic } from './live/topics.ts';
-import type { DataSource } from './ports.ts';
-import { readCopy } from './readCopy.ts';
 
 export const DEFAULT_IPFS_GATEWAY = 'https://ipfs.io/ipfs/';
 
@@ -104,6 +100,23 @@ const fromError = (error: ApiError): ExplorerResponse => {
   return { status, headers: status === 503 ? UNAVAILABLE_HEADERS : JSON_HEADERS, body: body as JsonValue };
 };
 
+/** What answering needs, built once by createExplorer and passed to each step. */
+interface ExplorerContext {
+  readonly options: CreateExplorerOptions;
+  readonly chainIds: string[];
+  readonly defaultChain: string;
+  /** one runtime per configured chain */
+  readonly runtimes: ReadonlyMap<string, ChainRuntime>;
+  readonly endpointOf: (name: string) => AnyEndpoint | undefined;
+  readonly routes: RouteMatcher<string>;
+  readonly cache: ResponseCache;
+  readonly render: RenderOptions;
+  readonly abis: RenderOptions['abis'];
+  readonly now: () => number;
+  readonly csvLimit: { readonly csvExportLimit?: number };
+  readonly liveCaps: { readonly maxTopics: number; readonly heartbeatMs: number; readonly maxQueued: number };
+}
+
 export function createExplorer(options: CreateExplorerOptions): LiveExplorer {
   const chains = chainConfigs(options.chains);
   const chainIds = Object.keys(chains);
@@ -113,218 +126,184 @@ export function createExplorer(options: CreateExplorerOptions): LiveExplorer {
   }
   const abis = options.abis === undefined || options.abis.length === 0 ? undefined : indexAbi(options.abis.flat());
   const render: RenderOptions = { ipfsGateway: options.ipfsGateway ?? DEFAULT_IPFS_GATEWAY, ...(abis === undefined ? {} : { abis }) };
-  const now = options.now ?? Date.now;
-  const chainOf = (chainId: string): ChainConfig | undefined =>
-    Object.prototype.hasOwnProperty.call(chains, chainId) ? chains[chainId] : undefined;
   const { endpointOf, routes } = endpointTable(options.endpoints);
-
   const cache = createResponseCache(options.cache);
-  const csvLimit = options.csvExport?.limit === undefined ? {} : { csvExportLimit: options.csvExport.limit };
-  /** a data source that fails mid-stream is reported as one that fails before the answer */
-  async function* reported(chunks: AsyncIterable<string>, request: EndpointRequest): AsyncGenerator<string> {
-    try {
-      yield* chunks;
-    } catch (error) {
-      options.onError?.(error, request);
-      throw error;
-    }
-  }
-  const unversioned: ReadDataVersion = () => undefined;
-  const poll = { pollMs: options.cache?.versionPollMs, now: options.cache?.now };
-  // one contract-store reader per chain: a chain with a contract store's answers also depend on
-  // the verified contracts (a verification changes embedded addresses)
-  const contractVersions = new Map<string, ReadDataVersion | undefined>(
-    chainIds.map((id) => {
-      const contracts = (chains[id] as ChainConfig).contracts;
-      return [id, cache.enabled && contracts !== undefined ? createVersionReader(contracts, poll) : undefined];
-    }),
-  );
-  // one reader per copy of a chain's store (the store, or each of its read replicas): the poll
-  // interval and the in-flight poll are per copy, and each copy says its own version; the
-  // chain's change feed (the primary's) only tells them to ask again
-  const copies = new Map<string, WeakMap<DataSource, ChainCopy>>(chainIds.map((id) => [id, new WeakMap()]));
-  const copyOf = (chainId: string, chain: ChainConfig, ds: DataSource): ChainCopy => {
-    const known = copies.get(chainId);
-    let copy = known?.get(ds);
-    if (copy === undefined) {
-      const records = cache.enabled ? createVersionReader(ds, { ...poll, feed: chain.feed }) : unversioned;
-      const contracts = contractVersions.get(chainId);
-      copy = { config: ds === chain.store ? chain : { ...chain, store: ds }, version: contracts === undefined ? records : combineVersions(records, contracts) };
-      known?.set(ds, copy);
-    }
-    return copy;
+  const shared: ChainRuntimeShared = {
+    render,
+    versioned: cache.enabled,
+    poll: { pollMs: options.cache?.versionPollMs, now: options.cache?.now },
+    blockBroadcast: options.live?.blockBroadcast ?? 'block',
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
   };
-  const primaries = new Map<string, ChainCopy>(chainIds.map((id) => [id, copyOf(id, chains[id] as ChainConfig, (chains[id] as ChainConfig).store)]));
-  /** the copy a request reads: the chain's store, or the replica it picks for the request */
-  const pickCopy = (chainId: string, chain: ChainConfig, request?: EndpointRequest): ChainCopy =>
-    chain.store.replicas === undefined ? (primaries.get(chainId) ?? copyOf(chainId, chain, chain.store)) : copyOf(chainId, chain, readCopy(chain.store, request));
-  // each chain's render options: the explorer's, and its contract store when it has one
-  const renders = new Map<string, RenderOptions>(
-    chainIds.map((id) => {
-      const contracts = (chains[id] as ChainConfig).contracts;
-      return [id, contracts === undefined ? render : { ...render, contracts }];
-    }),
-  );
-  // one live hub per chain with a feed, made on first use
-  const hubs = new Map<string, LiveHub>();
-  const hubOf = (chainId: string): LiveHub | undefined => {
-    const chain = chainOf(chainId);
-    if (chain?.feed === undefined) return undefined;
-    let hub = hubs.get(chainId);
-    if (hub === undefined) {
-      hub = createLiveHub(chain.store, chain.feed, render, (error) => options.onError?.(error, { endpoint: 'events', chainId }), { blockBroadcast: options.live?.blockBroadcast ?? 'block' });
-      hubs.set(chainId, hub);
-    }
-    return hub;
+  const runtimes = new Map(chainIds.map((id) => [id, createChainRuntime(id, chains[id] as ChainConfig, shared)]));
+  const ctx: ExplorerContext = {
+    options,
+    chainIds,
+    defaultChain,
+    runtimes,
+    endpointOf,
+    routes,
+    cache,
+    render,
+    abis,
+    now: options.now ?? Date.now,
+    csvLimit: options.csvExport?.limit === undefined ? {} : { csvExportLimit: options.csvExport.limit },
+    liveCaps: { maxTopics: options.live?.maxTopics ?? 100, heartbeatMs: options.live?.heartbeatMs ?? 15_000, maxQueued: options.live?.maxQueued ?? 1000 },
   };
-  const liveCaps = { maxTopics: options.live?.maxTopics ?? 100, heartbeatMs: options.live?.heartbeatMs ?? 15_000, maxQueued: options.live?.maxQueued ?? 1000 };
-  const liveOf = (chainId: string): LiveDeps | undefined => {
-    const hub = hubOf(chainId);
-    return hub === undefined ? undefined : { hub, ...liveCaps };
+  return {
+    chainIds,
+    defaultChain,
+    chains,
+    routes,
+    handle: (request) => handle(ctx, request),
+    dispatch: (request) => dispatch(ctx, request),
+    rpc: (request) => rpc(ctx, request),
+    etherscan: (request) => etherscan(ctx, request),
+    subscribe: (topic, handler, subscribeOptions) => subscribe(ctx, topic, handler, subscribeOptions),
   };
-
-  // an event for the subscribers of this process: a hub not made yet has none
-  const publisherOf =
-    (chainId: string) =>
-    (topic: string, event: string, payload: JsonObject): void =>
-      hubs.get(chainId)?.publish(topic, event, payload);
-
-  function subscribe(topic: string, handler: (event: LiveEvent) => void, subscribeOptions: { readonly chainId?: string } = {}): () => void {
-    const chainId = subscribeOptions.chainId ?? defaultChain;
-    if (chainOf(chainId) === undefined) throw new Error(`subscribe: unknown chain ${chainId}`);
-    const parsed = parseTopic(topic);
-    if (typeof parsed === 'string') throw new Error(`subscribe: ${topic}: ${parsed}`);
-    const hub = hubOf(chainId);
-    if (hub === undefined) throw new Error(`subscribe: chain ${chainId} has no change feed (ChainConfig.feed)`);
-    return hub.subscribe(topic, handler);
-  }
-
-  async function dispatch(request: EndpointRequest): Promise<ExplorerResponse> {
-    const chain = chainOf(request.chainId);
-    if (chain === undefined) return fromError({ kind: 'NotFound', message: `Unknown chain: ${request.chainId}` });
-    const endpoint = endpointOf(request.endpoint);
-    if (endpoint === undefined) return fromError({ kind: 'RouteNotFound' });
-    if (request.method !== undefined && !answers(endpoint, request.method)) return fromError({ kind: 'MethodNotAllowed' });
-    // a write is never cached, and goes to the primary
-    if (endpoint.method !== undefined && endpoint.method !== 'GET') return answer(chain, endpoint, request);
-    const copy = pickCopy(request.chainId, chain, request);
-    const response = await readAnswer(copy, endpoint, request);
-    // a read replica that failed to answer is left out by its store from then on: the request
-    // is asked once more, of the copy picked now (another replica, or the primary)
-    if (response.status !== 503 || copy.config === chain) return response;
-    const again = pickCopy(request.chainId, chain, request);
-    return again === copy ? response : readAnswer(again, endpoint, request);
-  }
-
-  /** a read, from one copy of the store (its version and its records), through the cache */
-  async function readAnswer(copy: ChainCopy, endpoint: AnyEndpoint, request: EndpointRequest): Promise<ExplorerResponse> {
-    const chain = copy.config;
-    // no cache, no version: one statement fewer per request
-    const known = copy.version();
-    const version = typeof known === 'string' || known === undefined ? known : await known;
-    if (version === undefined) return answer(chain, endpoint, request);
-    // an answer over a time window is kept for the current minute of the clock only
-    const key = endpoint.clock === true ? `${requestKey(request)}@${Math.floor(now() / 60_000)}` : requestKey(request);
-    const hit = cache.get(key, version);
-    if (hit !== undefined) return hit;
-    const response = await answer(chain, endpoint, request);
-    // failures of the source (5xx) are not kept; everything else is a function of the data;
-    // a streamed answer is read once, by its one client, so it is never kept
-    if (response.status < 500 && response.stream === undefined) cache.set(key, version, response);
-    return response;
-  }
-
-  async function answer(chain: ChainConfig, endpoint: AnyEndpoint, request: EndpointRequest): Promise<ExplorerResponse> {
-    const decoded = decodeRequest(endpoint, request.params, request.query);
-    if (E.isLeft(decoded)) return fromError(decoded.left);
-    // a route that declares no body reads none
-    const input = endpoint.body === undefined ? E.right(undefined) : decodeBody(endpoint.body, request.body);
-    if (E.isLeft(input)) return fromError(input.left);
-    try {
-      const live = endpoint.produces === 'text/event-stream' ? liveOf(request.chainId) : undefined;
-      const publish = methodOf(endpoint) === 'POST' && chain.feed !== undefined ? publisherOf(request.chainId) : undefined;
-      const deps = {
-        chain,
-        ds: chain.store,
-        chainId: request.chainId,
-        chainIds,
-        form: request.form ?? 'instance',
-        render: renders.get(request.chainId) ?? render,
-        now,
-        ...csvLimit,
-        ...(live === undefined ? {} : { live }),
-        ...(publish === undefined ? {} : { publish }),
-      } as const;
-      const result = await endpoint.handler(deps)({ ...decoded.right, body: input.right })();
-      if (E.isLeft(result)) return fromError(result.left);
-      const body = result.right;
-      if (body instanceof StreamedBody) {
-        return { status: 200, headers: streamedHeaders(body), body: null, stream: reported(body.chunks, request) };
-      }
-      return { status: 200, headers: JSON_HEADERS, body };
-    } catch (error) {
-      options.onError?.(error, request);
-      return fromError({ kind: 'Unavailable', message: 'The data source failed to answer' });
-    }
-  }
-
-  async function handle(request: ExplorerRequest): Promise<ExplorerResponse> {
-    const method = (request.method ?? 'GET').toUpperCase();
-    const path = classifyPath(request.path);
-    if (path?.dialect === 'etherscan') {
-      const { legacyPath } = path;
-      return etherscan({ chainId: request.chainId ?? path.chainId ?? defaultChain, query: request.query ?? {}, ...(legacyPath !== undefined ? { legacyPath } : {}) });
-    }
-    if (path?.dialect !== 'api') return fromError({ kind: 'RouteNotFound' });
-    const match = routes(path.subPath, method, path.api);
-    if (match === null) return fromError(routes.any(path.subPath, path.api).length > 0 ? { kind: 'MethodNotAllowed' } : { kind: 'RouteNotFound' });
-    const chainId = request.chainId ?? path.chainId ?? defaultChain;
-    return dispatch({
-      endpoint: match.endpoint,
-      chainId,
-      form: path.chainId === undefined ? 'instance' : 'multichain',
-      params: match.params,
-      query: request.query ?? {},
-      ...(request.body !== undefined ? { body: request.body } : {}),
-    });
-  }
-
-  async function rpc(request: RpcRequest): Promise<ExplorerResponse> {
-    const chain = chainOf(request.chainId);
-    if (chain === undefined) return fromError({ kind: 'NotFound', message: `Unknown chain: ${request.chainId}` });
-    const copy = pickCopy(request.chainId, chain).config;
-    const body = await answerRpc({ chain: copy, ds: copy.store, chainId: request.chainId }, request.body, (error) =>
-      options.onError?.(error, { endpoint: RPC_ENDPOINT, chainId: request.chainId }),
-    );
-    return { status: 200, headers: JSON_HEADERS, body };
-  }
-
-  async function etherscan(request: EtherscanRequest): Promise<ExplorerResponse> {
-    const chain = chainOf(request.chainId);
-    if (chain === undefined) return { status: 404, headers: JSON_HEADERS, body: { status: '0', message: `Unknown chain: ${request.chainId}`, result: null } };
-    const copy = pickCopy(request.chainId, chain).config;
-    const ctx = {
-      chain: copy,
-      ds: copy.store,
-      chainId: request.chainId,
-      onError: (error: unknown) => options.onError?.(error, { endpoint: ETHERSCAN_ENDPOINT, chainId: request.chainId }),
-      ...(abis === undefined ? {} : { abis }),
-    };
-    const query = firstValues(request.query);
-    const legacy = request.legacyPath === undefined ? undefined : legacyAction(request.legacyPath);
-    if (request.legacyPath !== undefined && legacy === undefined) return { status: 404, headers: JSON_HEADERS, body: { status: '0', message: 'Not found', result: null } };
-    const answer = legacy === undefined ? await answerEtherscan(ctx, query) : await answerLegacy(ctx, legacy, query);
-    if (answer.text !== undefined) return { status: answer.status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: answer.text };
-    return { status: answer.status, headers: JSON_HEADERS, body: answer.body };
-  }
-
-  return { chainIds, defaultChain, chains, routes, handle, dispatch, rpc, etherscan, subscribe };
 }
 
-/** One copy of a chain's store as requests read it: the chain's config over it, and its data version. */
-interface ChainCopy {
-  readonly config: ChainConfig;
-  readonly version: ReadDataVersion;
+/** a data source that fails mid-stream is reported as one that fails before the answer */
+async function* reported(ctx: ExplorerContext, chunks: AsyncIterable<string>, request: EndpointRequest): AsyncGenerator<string> {
+  try {
+    yield* chunks;
+  } catch (error) {
+    ctx.options.onError?.(error, request);
+    throw error;
+  }
+}
+
+function subscribe(ctx: ExplorerContext, topic: string, handler: (event: LiveEvent) => void, subscribeOptions: { readonly chainId?: string } = {}): () => void {
+  const chainId = subscribeOptions.chainId ?? ctx.defaultChain;
+  const runtime = ctx.runtimes.get(chainId);
+  if (runtime === undefined) throw new Error(`subscribe: unknown chain ${chainId}`);
+  const parsed = parseTopic(topic);
+  if (typeof parsed === 'string') throw new Error(`subscribe: ${topic}: ${parsed}`);
+  const hub = liveHubOf(runtime);
+  if (hub === undefined) throw new Error(`subscribe: chain ${chainId} has no change feed (ChainConfig.feed)`);
+  return hub.subscribe(topic, handler);
+}
+
+async function dispatch(ctx: ExplorerContext, request: EndpointRequest): Promise<ExplorerResponse> {
+  const runtime = ctx.runtimes.get(request.chainId);
+  if (runtime === undefined) return fromError({ kind: 'NotFound', message: `Unknown chain: ${request.chainId}` });
+  const endpoint = ctx.endpointOf(request.endpoint);
+  if (endpoint === undefined) return fromError({ kind: 'RouteNotFound' });
+  if (request.method !== undefined && !answers(endpoint, request.method)) return fromError({ kind: 'MethodNotAllowed' });
+  // a write is never cached, and goes to the primary
+  if (endpoint.method !== undefined && endpoint.method !== 'GET') return answer(ctx, runtime, runtime.config, endpoint, request);
+  const copy = pickCopy(runtime, request);
+  const response = await readAnswer(ctx, runtime, copy, endpoint, request);
+  // a read replica that failed to answer is left out by its store from then on: the request
+  // is asked once more, of the copy picked now (another replica, or the primary)
+  if (response.status !== 503 || copy.config === runtime.config) return response;
+  const again = pickCopy(runtime, request);
+  return again === copy ? response : readAnswer(ctx, runtime, again, endpoint, request);
+}
+
+/** a read, from one copy of the store (its version and its records), through the cache */
+async function readAnswer(ctx: ExplorerContext, runtime: ChainRuntime, copy: ChainCopy, endpoint: AnyEndpoint, request: EndpointRequest): Promise<ExplorerResponse> {
+  const chain = copy.config;
+  // no cache, no version: one statement fewer per request
+  const known = copy.version();
+  const version = typeof known === 'string' || known === undefined ? known : await known;
+  if (version === undefined) return answer(ctx, runtime, chain, endpoint, request);
+  // an answer over a time window is kept for the current minute of the clock only
+  const key = endpoint.clock === true ? `${requestKey(request)}@${Math.floor(ctx.now() / 60_000)}` : requestKey(request);
+  const hit = ctx.cache.get(key, version);
+  if (hit !== undefined) return hit;
+  const response = await answer(ctx, runtime, chain, endpoint, request);
+  // failures of the source (5xx) are not kept; everything else is a function of the data;
+  // a streamed answer is read once, by its one client, so it is never kept
+  if (response.status < 500 && response.stream === undefined) ctx.cache.set(key, version, response);
+  return response;
+}
+
+/** the endpoint's answer over one copy of the chain's config (`chain`: the primary's or a replica's) */
+async function answer(ctx: ExplorerContext, runtime: ChainRuntime, chain: ChainConfig, endpoint: AnyEndpoint, request: EndpointRequest): Promise<ExplorerResponse> {
+  const decoded = decodeRequest(endpoint, request.params, request.query);
+  if (E.isLeft(decoded)) return fromError(decoded.left);
+  // a route that declares no body reads none
+  const input = endpoint.body === undefined ? E.right(undefined) : decodeBody(endpoint.body, request.body);
+  if (E.isLeft(input)) return fromError(input.left);
+  try {
+    const hub = endpoint.produces === 'text/event-stream' ? liveHubOf(runtime) : undefined;
+    const live: LiveDeps | undefined = hub === undefined ? undefined : { hub, ...ctx.liveCaps };
+    const publish = methodOf(endpoint) === 'POST' && chain.feed !== undefined ? publisherOf(runtime) : undefined;
+    const deps = {
+      chain,
+      ds: chain.store,
+      chainId: request.chainId,
+      chainIds: ctx.chainIds,
+      form: request.form ?? 'instance',
+      render: runtime.render,
+      now: ctx.now,
+      ...ctx.csvLimit,
+      ...(live === undefined ? {} : { live }),
+      ...(publish === undefined ? {} : { publish }),
+    } as const;
+    const result = await endpoint.handler(deps)({ ...decoded.right, body: input.right })();
+    if (E.isLeft(result)) return fromError(result.left);
+    const body = result.right;
+    if (body instanceof StreamedBody) {
+      return { status: 200, headers: streamedHeaders(body), body: null, stream: reported(ctx, body.chunks, request) };
+    }
+    return { status: 200, headers: JSON_HEADERS, body };
+  } catch (error) {
+    ctx.options.onError?.(error, request);
+    return fromError({ kind: 'Unavailable', message: 'The data source failed to answer' });
+  }
+}
+
+async function handle(ctx: ExplorerContext, request: ExplorerRequest): Promise<ExplorerResponse> {
+  const method = (request.method ?? 'GET').toUpperCase();
+  const path = classifyPath(request.path);
+  if (path?.dialect === 'etherscan') {
+    const { legacyPath } = path;
+    return etherscan(ctx, { chainId: request.chainId ?? path.chainId ?? ctx.defaultChain, query: request.query ?? {}, ...(legacyPath !== undefined ? { legacyPath } : {}) });
+  }
+  if (path?.dialect !== 'api') return fromError({ kind: 'RouteNotFound' });
+  const match = ctx.routes(path.subPath, method, path.api);
+  if (match === null) return fromError(ctx.routes.any(path.subPath, path.api).length > 0 ? { kind: 'MethodNotAllowed' } : { kind: 'RouteNotFound' });
+  const chainId = request.chainId ?? path.chainId ?? ctx.defaultChain;
+  return dispatch(ctx, {
+    endpoint: match.endpoint,
+    chainId,
+    form: path.chainId === undefined ? 'instance' : 'multichain',
+    params: match.params,
+    query: request.query ?? {},
+    ...(request.body !== undefined ? { body: request.body } : {}),
+  });
+}
+
+async function rpc(ctx: ExplorerContext, request: RpcRequest): Promise<ExplorerResponse> {
+  const runtime = ctx.runtimes.get(request.chainId);
+  if (runtime === undefined) return fromError({ kind: 'NotFound', message: `Unknown chain: ${request.chainId}` });
+  const copy = pickCopy(runtime).config;
+  const body = await answerRpc({ chain: copy, ds: copy.store, chainId: request.chainId }, request.body, (error) =>
+    ctx.options.onError?.(error, { endpoint: RPC_ENDPOINT, chainId: request.chainId }),
+  );
+  return { status: 200, headers: JSON_HEADERS, body };
+}
+
+async function etherscan(ctx: ExplorerContext, request: EtherscanRequest): Promise<ExplorerResponse> {
+  const runtime = ctx.runtimes.get(request.chainId);
+  if (runtime === undefined) return { status: 404, headers: JSON_HEADERS, body: { status: '0', message: `Unknown chain: ${request.chainId}`, result: null } };
+  const copy = pickCopy(runtime).config;
+  const { abis } = ctx;
+  const dialect = {
+    chain: copy,
+    ds: copy.store,
+    chainId: request.chainId,
+    onError: (error: unknown) => ctx.options.onError?.(error, { endpoint: ETHERSCAN_ENDPOINT, chainId: request.chainId }),
+    ...(abis === undefined ? {} : { abis }),
+  };
+  const query = firstValues(request.query);
+  const legacy = request.legacyPath === undefined ? undefined : legacyAction(request.legacyPath);
+  if (request.legacyPath !== undefined && legacy === undefined) return { status: 404, headers: JSON_HEADERS, body: { status: '0', message: 'Not found', result: null } };
+  const answer = legacy === undefined ? await answerEtherscan(dialect, query) : await answerLegacy(dialect, legacy, query);
+  if (answer.text !== undefined) return { status: answer.status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: answer.text };
+  return { status: answer.status, headers: JSON_HEADERS, body: answer.body };
 }
 
 /** Whether an endpoint answers a method (HEAD: a GET endpoint). */
