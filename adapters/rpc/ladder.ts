@@ -23,18 +23,27 @@ export function isUnsupported(e: unknown): boolean {
   return err instanceof FinalRpcError && (err.code === -32601 || err.code === -32004 || UNSUPPORTED.test(err.message));
 }
 
-/** whether the node serves a method: any answer, or any refusal about the data asked, is a yes */
-export async function serves(call: Call, method: string, params: readonly unknown[]): Promise<boolean> {
+/**
+ * How the node takes a method: `unsupported`, or served — with its answer, or `refused` about the
+ * data asked (genesis is not traceable on some nodes, a transaction may be unknown: the method exists).
+ */
+async function ask(call: Call, method: string, params: readonly unknown[]): Promise<{ readonly served: false } | { readonly served: true; readonly answer?: unknown }> {
   try {
-    await call(method, params);
-    return true;
+    return { served: true, answer: await call(method, params) };
   } catch (e) {
     const err = classify(e);
     if (!(err instanceof FinalRpcError)) throw err;
-    // genesis is not traceable on some nodes, a transaction may be unknown: the method exists
-    return !isUnsupported(err);
+    return isUnsupported(err) ? { served: false } : { served: true };
   }
 }
+
+/** whether the node serves a method: any answer, or any refusal about the data asked, is a yes */
+export async function serves(call: Call, method: string, params: readonly unknown[]): Promise<boolean> {
+  return (await ask(call, method, params)).served;
+}
+
+/** a node that ignores `tracer` (Ganache) answers a tracer's request with opcode steps */
+const isStructLogs = (answer: unknown): boolean => typeof answer === 'object' && answer !== null && 'structLogs' in answer;
 
 export const CALL_TRACER = { tracer: 'callTracer' } as const;
 export const PRESTATE_TRACER = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } } as const;
@@ -76,7 +85,8 @@ async function tryRung(call: Call, mode: Exclude<TraceMode, 'none'>, head: strin
       return { traceMode: mode, traces: true, prestate: await serves(call, 'debug_traceBlockByNumber', [head, PRESTATE_TRACER]) };
     case 'transaction': {
       const tx = await sample();
-      if (!(await serves(call, 'debug_traceTransaction', [tx, CALL_TRACER]))) return null;
+      const frames = await ask(call, 'debug_traceTransaction', [tx, CALL_TRACER]);
+      if (!frames.served || isStructLogs(frames.answer)) return null;
       return { traceMode: mode, traces: true, prestate: await serves(call, 'debug_traceTransaction', [tx, PRESTATE_TRACER]) };
     }
     case 'parity':

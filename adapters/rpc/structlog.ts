@@ -97,9 +97,10 @@ const MAX_MEMORY = 1n << 30n;
 
 // ---- the answer and its steps ----
 
-function steps(result: unknown): { readonly failed: boolean; readonly returnValue: Hex | null; readonly steps: Step[] } {
+/** `failed` is null where the node leaves it out (Ganache): the receipt's status says it */
+function steps(result: unknown): { readonly failed: boolean | null; readonly returnValue: Hex | null; readonly steps: Step[] } {
   const r = obj(result, 'struct-log trace');
-  if (typeof r.failed !== 'boolean') throw new RpcShapeError('struct-log trace: `failed` is not a boolean');
+  if (r.failed !== undefined && typeof r.failed !== 'boolean') throw new RpcShapeError('struct-log trace: `failed` is not a boolean');
   const list = arr(r.structLogs, 'struct-log trace.structLogs').map((v, index): Step => {
     const s = obj(v, `structLogs[${index}]`);
     const what = `structLogs[${index}]`;
@@ -112,7 +113,7 @@ function steps(result: unknown): { readonly failed: boolean; readonly returnValu
   const rv = r.returnValue;
   if (rv !== undefined && rv !== null && (typeof rv !== 'string' || !/^(0x)?([0-9a-fA-F]{2})*$/.test(rv))) throw new RpcShapeError('struct-log trace.returnValue: expected hex');
   const body = typeof rv === 'string' ? rv.replace(/^0x/, '').toLowerCase() : '';
-  return { failed: r.failed, returnValue: body === '' ? null : (`0x${body}` as Hex), steps: list };
+  return { failed: typeof r.failed === 'boolean' ? r.failed : null, returnValue: body === '' ? null : (`0x${body}` as Hex), steps: list };
 }
 
 const WORD_HEX = /^(0x)?[0-9a-fA-F]{1,64}$/;
@@ -309,14 +310,16 @@ function open(s: Step, parent: Node): Opened {
 
 const nonEmpty = (h: Hex | null): Hex | null => (h === null || h === '0x' ? null : h);
 
+/** The data a frame's last step (RETURN, or REVERT) hands back, from memory; null for any other end. */
+function returnedData(last: Step | null, ok: boolean): Hex | null {
+  if (last === null || !((last.op === 'RETURN' && ok) || last.op === 'REVERT')) return null;
+  const [offset = 0n, length = 0n] = stack(last, 2);
+  return nonEmpty(readMemory(last, offset, length));
+}
+
 /** What the frame handed back: RETURN's or REVERT's data; a precompile's from where the call put it. */
 function outputOf(c: Node, ok: boolean, opened: Opened, after: Step): Hex | null {
-  const last = c.last;
-  if (last !== null) {
-    if (!(last.op === 'RETURN' && ok) && last.op !== 'REVERT') return null;
-    const [offset = 0n, length = 0n] = stack(last, 2);
-    return nonEmpty(readMemory(last, offset, length));
-  }
+  if (c.last !== null) return returnedData(c.last, ok);
   const to = c.to.address;
   if (!ok || to === null || CREATES.has(c.type) || !isPrecompile(to)) return null;
   if (BigInt(to) === 4n) return nonEmpty(c.input);
@@ -422,8 +425,11 @@ interface Rebuilt {
   readonly first: Step | undefined;
 }
 
-function rebuild(tx: SourceTransaction, result: unknown, contractAddress: Address | null): Rebuilt {
-  const parsed = steps(result);
+function rebuild(tx: SourceTransaction, result: unknown, contractAddress: Address | null, succeeded: boolean | null = null): Rebuilt {
+  const given = steps(result);
+  const failed = given.failed ?? (succeeded === null ? null : !succeeded);
+  if (failed === null) throw new RpcShapeError('struct-log trace: `failed` is not a boolean');
+  const parsed = { ...given, failed };
   const created = contractAddress ?? (getContractAddress({ from: tx.from, nonce: BigInt(tx.nonce) }).toLowerCase() as Address);
   const self = box(tx.to === null ? created : tx.to);
   const node: Node = {
@@ -453,11 +459,13 @@ function toFrame(n: Node): CallFrame {
 
 /** The transaction's callTracer frame tree, rebuilt from its struct-log trace (see the top of this file). */
 export function framesFromStructLogs(tx: SourceTransaction, receipt: SourceReceipt, result: unknown): CallFrame {
-  const { node, ok, returnValue, first } = rebuild(tx, result, tx.to === null ? receipt.contractAddress : null);
+  const succeeded = receipt.status === null ? null : receipt.status === 'success';
+  const { node, ok, returnValue, first } = rebuild(tx, result, tx.to === null ? receipt.contractAddress : null, succeeded);
   node.gas = first !== undefined ? first.gas : tx.gas > intrinsicGas(tx, receipt) ? tx.gas - intrinsicGas(tx, receipt) : 0n;
   node.gasUsed = receipt.gasUsed;
   node.error = ok ? null : node.last === null ? 'out of gas' : failure(node, node.last);
-  node.output = node.error === null || node.error === REVERTED ? returnValue : null;
+  // Ganache's returnValue is always empty: then the output is read from memory at the top frame's end
+  node.output = node.error === null || node.error === REVERTED ? (returnValue ?? returnedData(node.last, ok)) : null;
   return toFrame(node);
 }
 

@@ -76,6 +76,17 @@ t.test('every rung anvil serves gives the block rung\'s records', async (t) => {
     await t.rejects(source.capabilities(), /--trace-mode parity: the node does not serve it/);
   });
 
+  t.test('a node that ignores `tracer` (Ganache answers callTracer with opcode steps) gets the structlog rung', async (t) => {
+    const filter = await startRpcFilter(anvil.url, (c) => {
+      if (c.method === 'debug_traceBlockByNumber' || c.method === 'trace_block') return refused(c.method);
+      if (c.method === 'debug_traceTransaction') return { result: { gas: 21000, returnValue: '', structLogs: [] } };
+      return undefined;
+    });
+    t.teardown(() => filter.stop());
+    const caps = await createRpcChainSource(filter.url, { retry: { retries: 1, baseDelayMs: 10 } }).capabilities();
+    t.same({ traceMode: caps.traceMode, prestate: caps.prestate }, { traceMode: 'structlog', prestate: false });
+  });
+
   t.test('none, forced: no frames, said loudly', async (t) => {
     const { logs, caps } = await indexThrough(anvil.url, 3, { traceMode: 'none' });
     t.same({ traces: caps.traces, prestate: caps.prestate, traceMode: caps.traceMode }, { traces: false, prestate: false, traceMode: 'none' });

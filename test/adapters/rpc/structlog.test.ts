@@ -114,9 +114,15 @@ t.test('answers that are not whole traces throw RpcShapeError', async (t) => {
     'a returnValue not hex': { failed: false, returnValue: 'nope', structLogs: [] },
   };
   for (const [what, result] of Object.entries(bad)) {
-    t.throws(() => framesFromStructLogs(TX, RECEIPT, result), RpcShapeError, `frames: ${what}`);
+    // without `failed` (Ganache leaves it out) the frames take the receipt's status; the storage writes, which have no receipt, cannot
+    if (what !== 'no failed') t.throws(() => framesFromStructLogs(TX, RECEIPT, result), RpcShapeError, `frames: ${what}`);
     t.throws(() => storageWritesFromStructLogs(TX, result), RpcShapeError, `storage: ${what}`);
   }
+  t.equal(framesFromStructLogs(TX, RECEIPT, { structLogs: [] }).error, null, 'frames without `failed`: the receipt says it succeeded');
+  t.equal(framesFromStructLogs(TX, { ...RECEIPT, status: 'reverted' }, { structLogs: [] }).error, 'out of gas', 'frames without `failed`: the receipt says it failed');
+  t.throws(() => framesFromStructLogs(TX, { ...RECEIPT, status: null }, { structLogs: [] }), RpcShapeError, 'frames without `failed` nor a status: garbage');
+  const ret = step('RETURN', 1, 1000, 0, [32n, 0n], [word(42n)]);
+  t.equal(framesFromStructLogs(TX, RECEIPT, { failed: false, returnValue: '', structLogs: [ret] }).output, `0x${word(42n)}`, 'an empty returnValue (Ganache): the output read from memory at RETURN');
 });
 
 // ---- the nodes ----
