@@ -83,6 +83,186 @@ export interface SqlFeedOptions {
   readonly pollMs?: number;
 }
 
+/** A feed's state, passed to each of its steps. */
+interface FeedState {
+  readonly knex: Knex;
+  readonly d: Dialect;
+  readonly ds: DataSource;
+  readonly local: ChangeFeed;
+  readonly options: SqlFeedOptions;
+  readonly listeners: Set<ChangeListener>;
+  /** the last version delivered; null while stopped or starting */
+  last: number | null;
+  /** the catch-ups, serialized */
+  chain: Promise<void>;
+  stopLocal: (() => void) | null;
+  timer: ReturnType<typeof setInterval> | null;
+  conn: PgConnection | null;
+  closed: boolean;
+  /** this process's writes made while the feed starts (from subscribe on: "every change from now on") */
+  early: Change[] | null;
+  /** the feed's starts and stops, one after the other */
+  starting: Promise<void>;
+}
+
+function deliver(s: FeedState, change: Change): void {
+  s.last = change.version;
+  for (const l of [...s.listeners]) {
+    try {
+      l(change);
+    } catch {
+      // a listener's failure is its own
+    }
+  }
+}
+
+/** read the log above the last version delivered and deliver it (serialized) */
+function catchUp(s: FeedState): Promise<void> {
+  s.chain = s.chain.then(async () => {
+    if (s.last === null || s.listeners.size === 0) return;
+    try {
+      for (const notice of await noticesAbove(s.knex, s.last)) {
+        if (notice.version <= (s.last ?? 0)) continue;
+        const change = await describeNotice(s.ds, notice);
+        // delivered meanwhile (this process's own write, at once after its commit): not twice
+        if (s.last === null || change.version <= s.last) continue;
+        deliver(s, change);
+      }
+    } catch {
+      // the database is away: the next notification or poll tries again
+    }
+  });
+  return s.chain;
+}
+
+function onLocal(s: FeedState, change: Change): void {
+  if (s.early !== null) {
+    s.early.push(change);
+    return;
+  }
+  // the next version: at once, synchronously after the commit; after a gap (another
+  // process wrote in between, not yet seen): through the log, in order
+  if (s.last !== null && change.version === s.last + 1) deliver(s, change);
+  else if (s.last === null || change.version > s.last) void catchUp(s);
+}
+
+async function listenPg(s: FeedState): Promise<void> {
+  if (s.closed || s.listeners.size === 0) return;
+  const { knex } = s;
+  try {
+    const c = (await knex.client.acquireConnection()) as PgConnection;
+    const channel = (await c.query('select current_schema() as s')).rows[0]?.s ?? 'public';
+    await c.query(`LISTEN "${`scoutkit_changes:${channel}`.replace(/"/g, '""')}"`);
+    s.conn = c;
+    c.on('notification', () => void catchUp(s));
+    const lost = (): void => {
+      if (s.conn !== c) return;
+      s.conn = null;
+      c.removeAllListeners('notification');
+      void knex.client.releaseConnection(c).catch(() => undefined);
+      // reconnect, then catch up from the last version delivered
+      setTimeout(() => void listenPg(s).then(() => catchUp(s)), 1000).unref();
+    };
+    c.on('error', lost);
+    c.on('end', lost);
+    void catchUp(s); // what was written while no one listened
+  } catch {
+    setTimeout(() => void listenPg(s), 1000).unref();
+  }
+}
+
+/** SQLite: poll the data version, and catch up when it moved */
+function pollVersion(s: FeedState): void {
+  let seen = String(s.last);
+  s.timer = setInterval(() => {
+    void s
+      .knex('data_version')
+      .select('version')
+      .where('id', 1)
+      .then((rows: unknown) => {
+        const v = String(asRows(rows)[0]?.['version'] ?? '0');
+        if (v !== seen) {
+          seen = v;
+          void catchUp(s);
+        }
+      })
+      .catch(() => undefined);
+  }, s.options.pollMs ?? 100);
+  s.timer.unref();
+}
+
+async function startFeed(s: FeedState): Promise<void> {
+  let buffered: Change[] = [];
+  try {
+    const row = asRows(await s.knex('data_version').select('version').where('id', 1))[0];
+    const current = Number(row?.['version'] ?? 0);
+    buffered = s.early ?? [];
+    // a write committed after subscribe but before the version was read is delivered too
+    s.last = Math.min(current, (buffered[0]?.version ?? Infinity) - 1);
+  } finally {
+    s.early = null;
+  }
+  for (const change of buffered) onLocal(s, change);
+  if (s.d.notifies) await listenPg(s);
+  else pollVersion(s);
+}
+
+async function stopFeed(s: FeedState): Promise<void> {
+  if (s.timer !== null) clearInterval(s.timer);
+  s.timer = null;
+  const c = s.conn;
+  s.conn = null;
+  s.last = null;
+  if (c !== null) {
+    c.removeAllListeners('notification');
+    c.removeAllListeners('error');
+    c.removeAllListeners('end');
+    await c.query('UNLISTEN *').catch(() => undefined);
+    await s.knex.client.releaseConnection(c);
+  }
+}
+
+function subscribeFeed(s: FeedState, listener: ChangeListener): () => void {
+  s.listeners.add(listener);
+  if (s.listeners.size === 1) {
+    // this process's writes from now on, kept until the feed knows where it starts
+    s.early = [];
+    s.stopLocal = s.local.subscribe((change) => onLocal(s, change));
+    s.starting = s.starting.then(() => startFeed(s)).catch(() => undefined);
+  }
+  return () => {
+    if (!s.listeners.delete(listener)) return;
+    if (s.listeners.size === 0) {
+      s.stopLocal?.();
+      s.stopLocal = null;
+      s.starting = s.starting.then(() => stopFeed(s)).catch(() => undefined);
+    }
+  };
+}
+
+/** the changes above a version, from the log; null when the log no longer reaches back to it */
+async function changesSince(knex: Knex, ds: DataSource, version: number): Promise<Change[] | null> {
+  const notices = await noticesAbove(knex, version);
+  const first = notices[0];
+  if (first !== undefined && first.version > version + 1 && first.version - version > 1) {
+    // pruned past it (or written before the log existed)
+    const min = asRows(await knex('change_log').min({ m: 'version' }))[0]?.['m'];
+    if (min !== undefined && min !== null && Number(min) > version + 1) return null;
+  }
+  const out: Change[] = [];
+  for (const n of notices) out.push(await describeNotice(ds, n));
+  return out;
+}
+
+async function closeFeed(s: FeedState): Promise<void> {
+  s.closed = true;
+  s.listeners.clear();
+  s.stopLocal?.();
+  s.stopLocal = null;
+  await s.starting;
+  await stopFeed(s);
+}
+
 /**
  * The feed of a store: `local` carries this process's writes; others' are read from the log on
  * NOTIFY (Postgres) or the version poll (SQLite), only while someone is subscribed.
@@ -94,166 +274,25 @@ export function createSqlFeed(
   local: ChangeFeed,
   options: SqlFeedOptions = {},
 ): ChangeFeed & { close(): Promise<void> } {
-  const listeners = new Set<ChangeListener>();
-  let last: number | null = null;
-  let chain: Promise<void> = Promise.resolve();
-  let stopLocal: (() => void) | null = null;
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let conn: PgConnection | null = null;
-  let closed = false;
-
-  const deliver = (change: Change): void => {
-    last = change.version;
-    for (const l of [...listeners]) {
-      try {
-        l(change);
-      } catch {
-        // a listener's failure is its own
-      }
-    }
+  const s: FeedState = {
+    knex,
+    d,
+    ds,
+    local,
+    options,
+    listeners: new Set(),
+    last: null,
+    chain: Promise.resolve(),
+    stopLocal: null,
+    timer: null,
+    conn: null,
+    closed: false,
+    early: null,
+    starting: Promise.resolve(),
   };
-
-  /** read the log above the last version delivered and deliver it (serialized) */
-  const catchUp = (): Promise<void> => {
-    chain = chain.then(async () => {
-      if (last === null || listeners.size === 0) return;
-      try {
-        for (const notice of await noticesAbove(knex, last)) {
-          if (notice.version <= (last ?? 0)) continue;
-          const change = await describeNotice(ds, notice);
-          // delivered meanwhile (this process's own write, at once after its commit): not twice
-          if (last === null || change.version <= last) continue;
-          deliver(change);
-        }
-      } catch {
-        // the database is away: the next notification or poll tries again
-      }
-    });
-    return chain;
-  };
-
-  /** this process's writes made while the feed starts (from subscribe on: "every change from now on") */
-  let early: Change[] | null = null;
-  const onLocal = (change: Change): void => {
-    if (early !== null) {
-      early.push(change);
-      return;
-    }
-    // the next version: at once, synchronously after the commit; after a gap (another
-    // process wrote in between, not yet seen): through the log, in order
-    if (last !== null && change.version === last + 1) deliver(change);
-    else if (last === null || change.version > last) void catchUp();
-  };
-
-  const listenPg = async (): Promise<void> => {
-    if (closed || listeners.size === 0) return;
-    try {
-      const c = (await knex.client.acquireConnection()) as PgConnection;
-      const channel = (await c.query('select current_schema() as s')).rows[0]?.s ?? 'public';
-      await c.query(`LISTEN "${`scoutkit_changes:${channel}`.replace(/"/g, '""')}"`);
-      conn = c;
-      c.on('notification', () => void catchUp());
-      const lost = (): void => {
-        if (conn !== c) return;
-        conn = null;
-        c.removeAllListeners('notification');
-        void knex.client.releaseConnection(c).catch(() => undefined);
-        // reconnect, then catch up from the last version delivered
-        setTimeout(() => void listenPg().then(catchUp), 1000).unref();
-      };
-      c.on('error', lost);
-      c.on('end', lost);
-      void catchUp(); // what was written while no one listened
-    } catch {
-      setTimeout(() => void listenPg(), 1000).unref();
-    }
-  };
-
-  const start = async (): Promise<void> => {
-    let buffered: Change[] = [];
-    try {
-      const row = asRows(await knex('data_version').select('version').where('id', 1))[0];
-      const current = Number(row?.['version'] ?? 0);
-      buffered = early ?? [];
-      // a write committed after subscribe but before the version was read is delivered too
-      last = Math.min(current, (buffered[0]?.version ?? Infinity) - 1);
-    } finally {
-      early = null;
-    }
-    for (const change of buffered) onLocal(change);
-    if (d.notifies) await listenPg();
-    else {
-      let seen = String(last);
-      timer = setInterval(() => {
-        void knex('data_version')
-          .select('version')
-          .where('id', 1)
-          .then((rows: unknown) => {
-            const v = String(asRows(rows)[0]?.['version'] ?? '0');
-            if (v !== seen) {
-              seen = v;
-              void catchUp();
-            }
-          })
-          .catch(() => undefined);
-      }, options.pollMs ?? 100);
-      timer.unref();
-    }
-  };
-
-  const stop = async (): Promise<void> => {
-    if (timer !== null) clearInterval(timer);
-    timer = null;
-    const c = conn;
-    conn = null;
-    last = null;
-    if (c !== null) {
-      c.removeAllListeners('notification');
-      c.removeAllListeners('error');
-      c.removeAllListeners('end');
-      await c.query('UNLISTEN *').catch(() => undefined);
-      await knex.client.releaseConnection(c);
-    }
-  };
-
-  let starting: Promise<void> = Promise.resolve();
   return {
-    subscribe(listener) {
-      listeners.add(listener);
-      if (listeners.size === 1) {
-        // this process's writes from now on, kept until the feed knows where it starts
-        early = [];
-        stopLocal = local.subscribe(onLocal);
-        starting = starting.then(start).catch(() => undefined);
-      }
-      return () => {
-        if (!listeners.delete(listener)) return;
-        if (listeners.size === 0) {
-          stopLocal?.();
-          stopLocal = null;
-          starting = starting.then(stop).catch(() => undefined);
-        }
-      };
-    },
-    async since(version) {
-      const notices = await noticesAbove(knex, version);
-      const first = notices[0];
-      if (first !== undefined && first.version > version + 1 && first.version - version > 1) {
-        // pruned past it (or written before the log existed)
-        const min = asRows(await knex('change_log').min({ m: 'version' }))[0]?.['m'];
-        if (min !== undefined && min !== null && Number(min) > version + 1) return null;
-      }
-      const out: Change[] = [];
-      for (const n of notices) out.push(await describeNotice(ds, n));
-      return out;
-    },
-    async close() {
-      closed = true;
-      listeners.clear();
-      stopLocal?.();
-      stopLocal = null;
-      await starting;
-      await stop();
-    },
+    subscribe: (listener) => subscribeFeed(s, listener),
+    since: (version) => changesSince(knex, ds, version),
+    close: () => closeFeed(s),
   };
 }
