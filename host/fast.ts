@@ -12,13 +12,12 @@
  * read before any step runs, so a request is never charged twice.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyPath, ENDPOINTS, errorResponse, isCachedResponse, matchRoute } from '../lib/index.ts';
-import type { ApiError, ApiForm, EndpointName, EndpointRequest, Explorer, JsonValue } from '../lib/index.ts';
+import { classifyPath, ENDPOINTS, isCachedResponse, matchRoute } from '../lib/index.ts';
+import type { ApiForm, EndpointName, EndpointRequest, Explorer } from '../lib/index.ts';
 import type { Compressor, Encoded } from './compress.ts';
 import { jsonText } from './jsonText.ts';
-import { LIMIT_HEADERS } from './limits.ts';
 import { clientIp, parseQuery } from './pipeline/parse.ts';
-import { ApiException } from './request.ts';
+import { failureOf, render } from './pipeline/render.ts';
 import type { HeaderSink, HostRequest, RequestInfo, Step } from './request.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -112,18 +111,11 @@ export function createFastPath(options: FastPathOptions): FastPath | undefined {
       const encoded = compressor.encode(accept, jsonText(body), keep);
       out = encoded instanceof Promise ? await encoded : encoded;
     } catch (e) {
-      let error: ApiError;
-      if (e instanceof ApiException) error = e.error;
-      else {
-        report(e, request);
-        error = { kind: 'Internal' };
-      }
-      for (const header of LIMIT_HEADERS) if (!headers.has(header)) headers.set(header, '-1');
-      const rendered = errorResponse(error);
+      const rendered = render(failureOf(e, (error) => report(error, request)), headers);
       status = rendered.status;
       headers.set('Content-Type', JSON_TYPE);
       if (compressor.varies) headers.set('Vary', varyWith(headers.get('vary')));
-      const encoded = compressor.encode(accept, jsonText(rendered.body as JsonValue), undefined);
+      const encoded = compressor.encode(accept, jsonText(rendered.body), undefined);
       out = encoded instanceof Promise ? await encoded : encoded;
     }
     done({ request, info, status });

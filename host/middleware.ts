@@ -25,12 +25,12 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { allowHeader, callCount, classifyPath, CONFIG_ENDPOINT, errorResponse, ETHERSCAN_ENDPOINT, isCachedResponse, matchRoute, parseJson, RPC_ENDPOINT } from '../lib/index.ts';
+import { allowHeader, callCount, classifyPath, CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT, isCachedResponse, matchRoute, parseJson, RPC_ENDPOINT } from '../lib/index.ts';
 import type { ApiError, ApiForm, EndpointRequest, Explorer, JsonValue, RawQuery, RequestBody, RouteMatcher } from '../lib/index.ts';
 import { parseBody } from './body.ts';
 import { authorize, identify } from './identity.ts';
 import type { IdentityOptions } from './identity.ts';
-import { LIMIT_HEADERS, rateLimit } from './limits.ts';
+import { rateLimit } from './limits.ts';
 import type { RateLimitOptions } from './limits.ts';
 import { ApiException, requestInfo, setRequestInfo } from './request.ts';
 import type { HostRequest, RequestInfo, Step } from './request.ts';
@@ -46,6 +46,8 @@ import { createFastPath } from './fast.ts';
 import type { FastPath, FastPathOptions } from './fast.ts';
 import type { CorsOptions } from './cors.ts';
 import { judgeJoinBy, judgeUpgradeBy } from './upgrade.ts';
+import { reportUnexpected } from './pipeline/log.ts';
+import { failureOf, render } from './pipeline/render.ts';
 import type { UpgradeVerdict } from './upgrade.ts';
 
 export interface ExplorerMiddlewareOptions extends IdentityOptions, RateLimitOptions {
@@ -165,8 +167,8 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
 function notFoundUnderPrefix(ctx: ParameterizedContext, cors: Middleware | undefined): Promise<unknown> | undefined {
   if (ctx.status !== 404 || ctx.body != null) return undefined;
   const write = async (): Promise<void> => {
-    const { status, body } = errorResponse({ kind: 'RouteNotFound' });
-    writeJson(ctx, status, body as JsonValue);
+    const { status, body } = render({ kind: 'RouteNotFound' });
+    writeJson(ctx, status, body);
   };
   return cors === undefined ? write() : cors(ctx, write);
 }
@@ -227,16 +229,9 @@ function renderError(
   report: (error: unknown, ctx: ParameterizedContext) => void,
   write: WriteJson = writeJson,
 ): Promise<void> | void {
-  let error: ApiError;
-  if (e instanceof ApiException) {
-    error = e.error;
-  } else {
-    report(e, ctx);
-    error = { kind: 'Internal' };
-  }
-  for (const header of LIMIT_HEADERS) if (ctx.response.headers[header] === undefined) ctx.set(header, '-1');
-  const { status, body } = errorResponse(error);
-  return write(ctx, status, body as JsonValue);
+  const sink = { has: (lower: string) => ctx.response.headers[lower] !== undefined, set: (name: string, value: string) => ctx.set(name, value) };
+  const { status, body } = render(failureOf(e, (error) => report(error, ctx)), sink);
+  return write(ctx, status, body);
 }
 
 /** `servers`: our OpenAPI document as mounted here (host/openapiServers.ts), when not at the root. */
@@ -317,6 +312,5 @@ function sendJson(ctx: ParameterizedContext, status: number, body: JsonValue, co
 }
 
 export function logUnexpected(error: unknown, ctx: Pick<ParameterizedContext, 'method' | 'path'>): void {
-  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`${JSON.stringify({ level: 'error', method: ctx.method, path: ctx.path, error: message })}\n`);
+  reportUnexpected(error, { method: ctx.method, path: ctx.path });
 }

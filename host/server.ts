@@ -12,7 +12,7 @@ import type { IncomingMessage, RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
-import { chainConfigs, createExplorer, errorResponse, parsePath } from '../lib/index.ts';
+import { chainConfigs, createExplorer, parsePath } from '../lib/index.ts';
 import type { ChainConfig, ChainSetting, CreateExplorerOptions, Explorer, FailedRequest, ReadReplicas, ReplicaState } from '../lib/index.ts';
 import { DEFAULT_DOCS_PATH, docsPage } from './docs.ts';
 import { allowsAnyOrigin, anyOriginHeaders, corsMiddleware } from './cors.ts';
@@ -23,24 +23,14 @@ import { flushLogs, processOutput } from './log.ts';
 import { explorerMiddleware, writeJson } from './middleware.ts';
 import type { ExplorerMiddlewareOptions } from './middleware.ts';
 import { requestInfo } from './request.ts';
+import { requestLine } from './pipeline/log.ts';
+import { render } from './pipeline/render.ts';
+import type { RequestLogLine } from './pipeline/log.ts';
 import type { UpgradeVerdict } from './upgrade.ts';
 import { attachSocket } from './socket.ts';
 import type { SocketOptions, SocketServer } from './socket.ts';
 
-export interface RequestLogLine {
-  readonly time: string;
-  readonly method: string;
-  /** without the query string: `apikey` and `key` never reach the log */
-  readonly path: string;
-  readonly status: number;
-  readonly ms: number;
-  /** the chain the request addressed, when it was one of ours */
-  readonly chain?: string;
-  /** the caller's key by its name in the keys file (`unnamed` for a key without one), when it gave a valid one; never the key */
-  readonly key?: string;
-  /** the client's address (X-Forwarded-For's only with `proxy`) */
-  readonly ip: string;
-}
+export type { RequestLogLine } from './pipeline/log.ts';
 
 export interface ServerOptions extends ExplorerMiddlewareOptions {
   /**
@@ -234,8 +224,8 @@ export function createServer(options: ServerOptions): ScoutkitServer {
   const api = explorerMiddleware(explorer, { ...options, cors: false });
   app.use(api);
   app.use(async (ctx) => {
-    const { status, body } = errorResponse({ kind: 'RouteNotFound' });
-    writeJson(ctx, status, body as { message: string });
+    const { status, body } = render({ kind: 'RouteNotFound' });
+    writeJson(ctx, status, body);
   });
   // a plain API read is answered before Koa (host/fast.ts): the same steps, answer, CORS headers,
   // metrics and log line as the chain above; anything else, and everything while closing, goes
@@ -255,19 +245,7 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     const { request, info, status } = answer;
     const ms = performance.now() - started;
     metrics?.count(info, status, ms / 1000);
-    if (log) {
-      const identity = info.identity;
-      log({
-        time: new Date().toISOString(),
-        method: request.method,
-        path: request.path,
-        status,
-        ms: Math.round(ms * 100) / 100,
-        chain: info.chainId,
-        ...(identity?.kind === 'key' && info.rejection === undefined ? { key: identity.name ?? 'unnamed' } : {}),
-        ip: request.ip,
-      });
-    }
+    log?.(requestLine(request, info, status, ms));
   };
   const listener: RequestListener =
     fast === undefined
@@ -347,19 +325,7 @@ function requestLog(log: (line: RequestLogLine) => void): Middleware {
     try {
       await next();
     } finally {
-      const info = requestInfo(ctx);
-      const chain = info?.chainId;
-      const identity = info?.identity;
-      log({
-        time: new Date().toISOString(),
-        method: ctx.method,
-        path: ctx.path,
-        status: ctx.status,
-        ms: Math.round((performance.now() - started) * 100) / 100,
-        ...(chain !== undefined ? { chain } : {}),
-        ...(identity?.kind === 'key' && info?.rejection === undefined ? { key: identity.name ?? 'unnamed' } : {}),
-        ip: ctx.ip,
-      });
+      log(requestLine(ctx, requestInfo(ctx), ctx.status, performance.now() - started));
     }
   };
 }

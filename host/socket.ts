@@ -21,12 +21,11 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
-import { errorResponse } from '../lib/index.ts';
-import type { ApiError, Explorer, JsonValue, LiveEvent } from '../lib/index.ts';
+import type { ApiError, Explorer, LiveEvent } from '../lib/index.ts';
 import { parseSocketPath, phoenixConnection, serializerOf } from '../lib/live/phoenix.ts';
 import type { Serializer } from '../lib/live/phoenix.ts';
-import { LIMIT_HEADERS } from './limits.ts';
 import { parseQuery } from './pipeline/parse.ts';
+import { recordHeaders, render } from './pipeline/render.ts';
 import type { SocketDropReason, SocketMetrics } from './metrics.ts';
 import type { HostRequest, RequestInfo } from './request.ts';
 import { refuseUpgrade } from './upgrade.ts';
@@ -269,17 +268,17 @@ export function attachSocket(server: Server, deps: SocketDeps, options: SocketOp
 /** A join's refusal as a Phoenix reason: Blockscout's for a restricted address, else the API's message. */
 function refusalReason(error: ApiError): string {
   if (error.kind === 'Forbidden') return 'Restricted access';
-  const { body } = errorResponse(error);
+  const { body } = render(error);
   const message = (body as { message?: unknown }).message;
   return typeof message === 'string' ? message : error.kind;
 }
 
 /** Answer an upgrade with the JSON error of `error` and close it. */
 function refuse(socket: Duplex, error: ApiError, headers: Readonly<Record<string, string>> = {}): void {
-  const { status, body } = errorResponse(error);
   const withLimits: Record<string, string> = { ...headers };
-  if (status === 429) for (const header of LIMIT_HEADERS) withLimits[header] ??= '-1';
-  refuseUpgrade(socket, { allow: false, status, headers: withLimits, body: body as JsonValue });
+  // the socket's own refusals (not the steps'): the limit headers only on a 429
+  const { status, body } = render(error, error.kind === 'RateLimited' ? recordHeaders(withLimits) : undefined);
+  refuseUpgrade(socket, { allow: false, status, headers: withLimits, body });
 }
 
 // a broadcast's text is one string for every connection that follows its topic: its bytes are

@@ -9,11 +9,12 @@
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { allowHeader, classifyPath, CONFIG_ENDPOINT, errorResponse, ETHERSCAN_ENDPOINT, RPC_ENDPOINT, toJson } from '../lib/index.ts';
+import { allowHeader, classifyPath, CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT, RPC_ENDPOINT, toJson } from '../lib/index.ts';
 import { parseSocketPath } from '../lib/live/phoenix.ts';
 import type { ApiError, ApiForm, Explorer, JsonValue, RouteMatcher } from '../lib/index.ts';
-import { LIMIT_HEADERS } from './limits.ts';
+import { reportUnexpected } from './pipeline/log.ts';
 import { parseRequest } from './pipeline/parse.ts';
+import { failureOf, recordHeaders, render } from './pipeline/render.ts';
 import { ApiException } from './request.ts';
 import type { HostRequest, RequestInfo, Step } from './request.ts';
 
@@ -53,16 +54,9 @@ export function judgeUpgradeBy(options: UpgradeJudgeOptions): (req: IncomingMess
       }
       return { allow: true, info, headers, request };
     } catch (e) {
-      let error: ApiError;
-      if (e instanceof ApiException) error = e.error;
-      else {
-        const message = e instanceof Error ? (e.stack ?? e.message) : String(e);
-        process.stderr.write(`${JSON.stringify({ level: 'error', method: req.method, path: req.url?.split('?')[0], upgrade: true, error: message })}\n`);
-        error = { kind: 'Internal' };
-      }
-      for (const header of LIMIT_HEADERS) headers[header] ??= '-1';
-      const { status, body } = errorResponse(error);
-      return { allow: false, status, headers, body: body as JsonValue };
+      const report = (error: unknown): void => reportUnexpected(error, { method: req.method, path: req.url?.split('?')[0], upgrade: true });
+      const { status, body } = render(failureOf(e, report), recordHeaders(headers));
+      return { allow: false, status, headers, body };
     }
   };
 
@@ -106,10 +100,7 @@ export function judgeJoinBy(steps: readonly Step[]): (upgrade: HostRequest, info
       }
       return null;
     } catch (e) {
-      if (e instanceof ApiException) return e.error;
-      const message = e instanceof Error ? (e.stack ?? e.message) : String(e);
-      process.stderr.write(`${JSON.stringify({ level: 'error', path: upgrade.path, join: true, error: message })}\n`);
-      return { kind: 'Internal' };
+      return failureOf(e, (error) => reportUnexpected(error, { path: upgrade.path, join: true }));
     }
   };
 }

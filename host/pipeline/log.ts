@@ -1,0 +1,42 @@
+/**
+ * The request log line, built in one place for every way in (the Koa chain's log layer and the
+ * fast path), and the one line on stderr that tells an unexpected error (rendered as 500).
+ */
+import type { RequestInfo } from '../request.ts';
+
+export interface RequestLogLine {
+  readonly time: string;
+  readonly method: string;
+  /** without the query string: `apikey` and `key` never reach the log */
+  readonly path: string;
+  readonly status: number;
+  readonly ms: number;
+  /** the chain the request addressed, when it was one of ours */
+  readonly chain?: string;
+  /** the caller's key by its name in the keys file (`unnamed` for a key without one), when it gave a valid one; never the key */
+  readonly key?: string;
+  /** the client's address (X-Forwarded-For's only with `proxy`) */
+  readonly ip: string;
+}
+
+/** One request's line, `ms` it took; the chain and the key's name from what the steps learned. */
+export function requestLine(request: { readonly method: string; readonly path: string; readonly ip: string }, info: RequestInfo | undefined, status: number, ms: number): RequestLogLine {
+  const chain = info?.chainId;
+  const identity = info?.identity;
+  return {
+    time: new Date().toISOString(),
+    method: request.method,
+    path: request.path,
+    status,
+    ms: Math.round(ms * 100) / 100,
+    ...(chain !== undefined ? { chain } : {}),
+    ...(identity?.kind === 'key' && info?.rejection === undefined ? { key: identity.name ?? 'unnamed' } : {}),
+    ip: request.ip,
+  };
+}
+
+/** An unexpected error as one JSON line on stderr: `level`, the request's `fields`, then the error's stack. */
+export function reportUnexpected(error: unknown, fields: Readonly<Record<string, unknown>>): void {
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`${JSON.stringify({ level: 'error', ...fields, error: message })}\n`);
+}
