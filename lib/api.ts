@@ -4,12 +4,11 @@
  */
 import type { ChainConfig, ChainSetting } from './chain-config.ts';
 import type { LiveEvent } from './live/events.ts';
-import type { ENDPOINTS } from './endpoints/index.ts';
+import type { EndpointName, ServiceName } from './endpoints/names.ts';
 import type { JsonValue } from './json.ts';
-import type { RouteMatcher } from './routes.ts';
-
-/** Raw query as a web framework gives it: repeated keys arrive as arrays. */
-export type RawQuery = Readonly<Record<string, string | readonly string[] | undefined>>;
+import type { ApiVersion } from './paths.ts';
+import type { ApiForm, HttpMethod, RawQuery, RequestBody, UploadedFile } from './request.ts';
+import type { Route, RouteMatcher } from './routes.ts';
 
 export interface ExplorerResponse {
   readonly status: number;
@@ -24,29 +23,6 @@ export interface ExplorerResponse {
   readonly stream?: AsyncIterable<string>;
 }
 
-/** The methods a route may declare (HEAD is answered by a GET route). */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** A file of a multipart body, read whole (within the route's cap). */
-export interface UploadedFile {
-  readonly filename: string;
-  readonly contentType: string;
-  readonly content: Uint8Array;
-}
-
-/**
- * A request body as the host parsed it (or a library caller built it, see `jsonBody`).
- * `value` is what the route's body codec decodes: a JSON body's value; a form's fields (a
- * repeated field: an array of its values) and, for multipart, its files (`UploadedFile`, an
- * array when repeated) under their field names.
- */
-export interface RequestBody {
-  readonly type: 'json' | 'urlencoded' | 'multipart';
-  readonly value: unknown;
-  /** bytes as received; the route's cap applies to it (over it: 413) */
-  readonly size: number;
-}
-
 /** A request by path: `/api/v2/...` (default chain) or `/{chain_id}/api/v2/...`. */
 export interface ExplorerRequest {
   readonly path: string;
@@ -58,12 +34,6 @@ export interface ExplorerRequest {
   /** read by routes that declare a body (never by a GET route) */
   readonly body?: RequestBody;
 }
-
-/**
- * Which API dialect answers: the per-instance form (`/api/v2`, Blockscout 11.2.7) or the
- * multichain form (`/{chain_id}/api/v2`, Pro API 0.5.0). A few bodies differ between them.
- */
-export type ApiForm = 'instance' | 'multichain';
 
 /** A request already routed: the host's router matched `endpoint` and extracted `params`. */
 export interface EndpointRequest {
@@ -80,46 +50,16 @@ export interface EndpointRequest {
   readonly query: RawQuery;
 }
 
-/** An endpoint's name: a key of the registry (lib/endpoints/index.ts). */
-export type EndpointName = keyof typeof ENDPOINTS;
-
-/** Where both forms put the API: `/api/v2/...` and `/{chain_id}/api/v2/...`. */
-export const API_PREFIX = '/api/v2';
-
-/**
- * The API version a route is below: `v2` (every endpoint but one) or `v1` — the official
- * documents' `/api/v1/search`, which Blockscout keeps as the v1 path of its v2 search.
- */
-export type ApiVersion = 'v1' | 'v2';
-
-/** `/api/v2`, or `/api/v1` for a v1 route. */
-export const apiPrefix = (api: ApiVersion = 'v2'): string => (api === 'v1' ? '/api/v1' : API_PREFIX);
-
-/** One row of the route table: a method and a path template under `/api/v2` (or `/api/v1`) in @koa/router syntax. */
-export interface Route<N extends string = EndpointName> {
-  readonly endpoint: N;
-  /** e.g. `/addresses/:address_hash_param/tokens` */
-  readonly template: string;
-  /** default GET (which also answers HEAD) */
-  readonly method?: HttpMethod;
-  /** the route reads a body of at most this many bytes (its endpoint's `body.maxBytes`) */
-  readonly bodyLimit?: number;
-  /** `v1`: the template is below `/api/v1` (default `v2`) */
-  readonly api?: ApiVersion;
-}
+// the leaves, re-exported: the request values, the endpoint and service names, where the API is
+export type { ApiForm, ApiVersion, EndpointName, HttpMethod, RawQuery, RequestBody, Route, ServiceName, UploadedFile };
+export { CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT, RPC_ENDPOINT } from './endpoints/names.ts';
+export { API_PREFIX, apiPrefix } from './paths.ts';
 
 /** A JSON-RPC request to one chain: the body as parsed JSON (undefined when it was not JSON). */
 export interface RpcRequest {
   readonly chainId: string;
   readonly body: unknown;
 }
-
-/** What the host charges and meters besides the API v2 endpoints: the JSON-RPC subset and the gateway's config. */
-export const RPC_ENDPOINT = 'ethRpc';
-export const CONFIG_ENDPOINT = 'config';
-/** The Etherscan-compatible dialect (`/api?module=…&action=…` and the legacy paths). */
-export const ETHERSCAN_ENDPOINT = 'etherscan';
-export type ServiceName = EndpointName | typeof RPC_ENDPOINT | typeof CONFIG_ENDPOINT | typeof ETHERSCAN_ENDPOINT;
 
 /**
  * A request in the Etherscan-compatible dialect to one chain: its parameters (query string and

@@ -9,9 +9,9 @@
  *
  * A chain id is undefined for the per-instance form (the default chain answers).
  */
-import type { ApiVersion } from './api.ts';
 import { parseEtherscanPath } from './etherscan/index.ts';
-import { CONFIG_PATH, INSTANCE_RPC_PATH, MULTICHAIN_RPC_PATH } from './gateway/config.ts';
+import type { ApiVersion } from './paths.ts';
+import { CONFIG_PATH, INSTANCE_RPC_PATH, MULTICHAIN_RPC_PATH } from './paths.ts';
 import { parsePath, safeDecode } from './routes.ts';
 
 export type PathClass =

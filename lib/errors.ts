@@ -1,7 +1,7 @@
 /**
  * The closed union of API errors and the one table that maps them to a status and a body.
  */
-import type { ApiForm } from './api.ts';
+import type { ApiForm } from './request.ts';
 
 export interface ParamError {
   /** parameter name, e.g. `address_hash_param`, `type` */

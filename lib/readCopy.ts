@@ -3,7 +3,8 @@
  * (DataSource.replicas): the block the request names, so that a page cursor made on a copy that
  * was ahead is followed on a copy that holds the rows below it.
  */
-import type { EndpointRequest, RawQuery } from './api.ts';
+import type { EndpointRequest } from './api.ts';
+import type { RawQuery } from './request.ts';
 import type { DataSource } from './ports.ts';
 
 const DECIMAL = /^\d{1,15}$/;

@@ -6,12 +6,27 @@
  * only is a 405, an unknown one a 404. Fixed segments match before parameters, whatever the
  * registry order: `/transactions/stats` would never be taken for a transaction hash.
  */
-import type { ApiVersion, EndpointName, HttpMethod, Route } from './api.ts';
-import { API_PREFIX } from './api.ts';
 import { methodOf } from './endpoints/endpoint.ts';
 import { ENDPOINT_NAMES, ENDPOINTS } from './endpoints/index.ts';
+import type { EndpointName } from './endpoints/names.ts';
+import type { ApiVersion } from './paths.ts';
+import { API_PREFIX } from './paths.ts';
+import type { HttpMethod } from './request.ts';
 
 export { API_PREFIX };
+
+/** One row of the route table: a method and a path template under `/api/v2` (or `/api/v1`) in @koa/router syntax. */
+export interface Route<N extends string = EndpointName> {
+  readonly endpoint: N;
+  /** e.g. `/addresses/:address_hash_param/tokens` */
+  readonly template: string;
+  /** default GET (which also answers HEAD) */
+  readonly method?: HttpMethod;
+  /** the route reads a body of at most this many bytes (its endpoint's `body.maxBytes`) */
+  readonly bodyLimit?: number;
+  /** `v1`: the template is below `/api/v1` (default `v2`) */
+  readonly api?: ApiVersion;
+}
 
 /** `/blocks/{block_hash_or_number_param}` → `/blocks/:block_hash_or_number_param` */
 export const koaTemplate = (route: string): string => route.replace(/\{([^}]+)\}/g, ':$1');

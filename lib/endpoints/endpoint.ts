@@ -6,13 +6,14 @@
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as t from 'io-ts';
-import type { ApiForm, ApiVersion, HttpMethod } from '../api.ts';
 import type { ChainConfig } from '../chain-config.ts';
 import type { ApiError } from '../errors.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
 import type { Decoded, ParamSpec } from '../params/decode.ts';
+import type { ApiVersion } from '../paths.ts';
 import type { DataSource } from '../ports.ts';
 import type { RenderOptions } from '../render/context.ts';
+import type { ApiForm, HttpMethod } from '../request.ts';
 import type { StreamedBody } from '../streamed.ts';
 import type { LiveHub } from '../live/hub.ts';
 

@@ -43,6 +43,7 @@ import type { AnyEndpoint } from './endpoint.ts';
 import { erased } from './endpoint.ts';
 import { internalTransactions } from './internalTransactions.ts';
 import { mainPageBlocks } from './mainPageBlocks.ts';
+import type { EndpointName } from './names.ts';
 import { mainPageIndexingStatus } from './mainPageIndexingStatus.ts';
 import { mainPageTransactions } from './mainPageTransactions.ts';
 import { openApiEndpoint } from './openApi.ts';
@@ -191,7 +192,12 @@ export const DOCUMENTED: Readonly<Record<string, AnyEndpoint>> = Object.fromEntr
  */
 export const ENDPOINTS = { ...EXPLORER_ENDPOINTS, openApi: openApiEndpoint(DOCUMENTED), events } as const;
 
-export type EndpointName = keyof typeof ENDPOINTS;
+/** `true` when `A` and `B` are the same set of names */
+type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// the registry's keys are exactly the names of ./names.ts (a leaf that any module may import)
+true satisfies SameNames<keyof typeof ENDPOINTS, EndpointName>;
+
+export type { EndpointName };
 
 /** Every endpoint name, registry order. */
 export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as readonly EndpointName[];

@@ -1,6 +1,6 @@
 /** Paging shared by every internal-transaction list (global, address, transaction, block). */
 import type { InternalTransactionRecord } from '../domain/records.ts';
-import type { ApiForm } from '../api.ts';
+import type { ApiForm } from '../request.ts';
 import type { JsonObject } from '../json.ts';
 import { boolean, integer } from '../params/codecs.ts';
 import { collect, echo, itemsCount, listBody, pageSize, splitPage } from '../paging/page.ts';

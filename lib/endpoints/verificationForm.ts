@@ -17,7 +17,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import type { UploadedFile } from '../api.ts';
+import type { UploadedFile } from '../request.ts';
 import type { ChainConfig } from '../chain-config.ts';
 import type { LicenseType } from '../contracts/records.ts';
 import type { Submission } from '../contracts/submit.ts';

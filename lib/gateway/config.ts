@@ -11,16 +11,12 @@
  * Etherscan-compatible dialect). Endpoint paths in
  * `credits.endpoints` are below that base; a JSON-RPC batch costs its cost once per call.
  */
-import type { ServiceName } from '../api.ts';
-import { apiPrefix, CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT, RPC_ENDPOINT } from '../api.ts';
 import { methodOf } from '../endpoints/endpoint.ts';
 import { ENDPOINT_NAMES, ENDPOINTS } from '../endpoints/index.ts';
+import type { ServiceName } from '../endpoints/names.ts';
+import { CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT, RPC_ENDPOINT } from '../endpoints/names.ts';
 import type { JsonObject } from '../json.ts';
-
-/** Where the multichain form answers JSON-RPC, below `/{chain_id}`; the per-instance form's path. */
-export const MULTICHAIN_RPC_PATH = '/json-rpc';
-export const INSTANCE_RPC_PATH = '/api/eth-rpc';
-export const CONFIG_PATH = '/api/json/config';
+import { apiPrefix, CONFIG_PATH, MULTICHAIN_RPC_PATH } from '../paths.ts';
 
 export interface GatewayConfigOptions {
   readonly chainIds: readonly string[];

@@ -3,15 +3,15 @@
  * routes (both forms), parameters from their codecs' schemas, 200 bodies from their response
  * codecs, error bodies from lib/schema/page.ts. Nothing here is written per endpoint.
  */
-import type { ApiForm } from '../api.ts';
 import * as t from 'io-ts';
-import type { ApiVersion } from '../api.ts';
-import { apiPrefix } from '../api.ts';
 import type { AnyEndpoint } from '../endpoints/endpoint.ts';
 import { methodOf } from '../endpoints/endpoint.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
 import { COMMON_QUERY } from '../params/decode.ts';
 import type { ParamSpec } from '../params/decode.ts';
+import type { ApiVersion } from '../paths.ts';
+import { apiPrefix } from '../paths.ts';
+import type { ApiForm } from '../request.ts';
 import { InvalidParamsError, MessageError } from '../schema/page.ts';
 import type { Components, JsonSchema } from './jsonSchema.ts';
 import { toJsonSchema } from './jsonSchema.ts';

@@ -2,7 +2,7 @@
  * The JSON-RPC subset and the gateway's config in our OpenAPI document: `POST /api/eth-rpc`
  * (one call or a batch; the methods from lib/rpc's registry) and `GET /api/json/config`.
  */
-import { CONFIG_PATH, INSTANCE_RPC_PATH, MULTICHAIN_RPC_PATH } from '../gateway/config.ts';
+import { CONFIG_PATH, INSTANCE_RPC_PATH, MULTICHAIN_RPC_PATH } from '../paths.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
 import { RPC_METHODS } from '../rpc/index.ts';
 

@@ -8,7 +8,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
-import type { RequestBody } from '../api.ts';
+import type { RequestBody } from '../request.ts';
 import type { ApiError, ParamError } from '../errors.ts';
 import { invalidParams } from '../errors.ts';
 import { toJson } from '../json.ts';

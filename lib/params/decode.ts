@@ -9,7 +9,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
-import type { RawQuery } from '../api.ts';
+import type { RawQuery } from '../request.ts';
 import type { ApiError, ParamError } from '../errors.ts';
 import { invalidParams } from '../errors.ts';
 import type { Described } from '../openapi/jsonSchema.ts';
