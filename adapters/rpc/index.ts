@@ -21,9 +21,10 @@ import type {
 import { classify, DEFAULT_RETRY, FinalRpcError, NO_HISTORICAL_STATE, NotYetRpcError, withRetry } from './errors.ts';
 import type { RetryListener, RetryPolicy } from './errors.ts';
 import { createRetryReporter } from './report.ts';
+import type { RetryReporter } from './report.ts';
 import { chooseRung, isUnsupported, serves } from './ladder.ts';
 import { createRung } from './rungs.ts';
-import type { Rung } from './rungs.ts';
+import type { Rung, RungContext } from './rungs.ts';
 import { createPendingPoolReader } from './pending.ts';
 import { createMetadataFetcher } from './metadata.ts';
 import type { MetadataOptions } from './metadata.ts';
@@ -154,7 +155,27 @@ function decodeRead(r: TokenRead, data: Hex): TokenReadResult {
 /** "header not found" for a block this far below the head: the node has pruned it, not "a moment behind" */
 const PRUNED_DISTANCE = 64;
 
-export function createRpcChainSource(url: string, options: RpcChainSourceOptions = {}): RpcChainSource {
+/** A source's connection and state, passed to each of its reads. */
+interface RpcState {
+  readonly raw: RawRequest;
+  readonly policy: RetryPolicy;
+  readonly log: (line: string) => void;
+  readonly reporter: RetryReporter;
+  readonly onRetry: RetryListener;
+  readonly options: RpcChainSourceOptions;
+  /** requests sent */
+  requests: number;
+  /** the capabilities' probe, while it holds (a probe that failed is forgotten) */
+  caps: Promise<ChainCapabilities> | undefined;
+  /** the rung chosen at the probe */
+  tracer: Rung | undefined;
+  /** set once the node is found to keep no historical state: token reads then use the latest */
+  readsAtLatest: boolean;
+  /** what the rungs are given (set once, when the state is made) */
+  rungContext: RungContext | undefined;
+}
+
+function createRpcState(url: string, options: RpcChainSourceOptions): RpcState {
   const client = createPublicClient({
     transport: http(url, {
       batch: { batchSize: options.batchSize ?? 100, wait: 0 },
@@ -162,8 +183,6 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
       retryCount: 0, // retries are ours (withRetry), classified
     }),
   });
-  const raw = client.request as unknown as RawRequest;
-  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const log = options.log ?? (() => {});
   const reporter = createRetryReporter(log);
   const told = options.onRetry;
@@ -174,178 +193,185 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
           reporter.onRetry(what, err, attempt, delayMs);
           told(what, err, attempt, delayMs);
         };
-  let requests = 0;
-
-  const send = (method: string, params: readonly unknown[]): Promise<unknown> => {
-    requests++;
-    return raw({ method, params });
+  const s: RpcState = {
+    raw: client.request as unknown as RawRequest,
+    policy: { ...DEFAULT_RETRY, ...options.retry },
+    log,
+    reporter,
+    onRetry,
+    options,
+    requests: 0,
+    caps: undefined,
+    tracer: undefined,
+    readsAtLatest: false,
+    rungContext: undefined,
   };
-  const call = (method: string, params: readonly unknown[]): Promise<unknown> => withRetry(method, () => send(method, params), policy, onRetry);
-  /** a call whose null answer means "not there yet" on this backend: asked again, then thrown as NotYetRpcError */
-  const callPresent = (method: string, params: readonly unknown[]): Promise<unknown> =>
-    withRetry(
-      method,
-      async () => {
-        const v = await send(method, params);
-        if (v === null || v === undefined) throw new NotYetRpcError(`${method}(${params.map((p) => JSON.stringify(p)).join(', ')}) answered null: not there yet`, null);
-        return v;
-      },
-      policy,
-      onRetry,
-    );
-
-  let caps: Promise<ChainCapabilities> | undefined;
-  let tracer: Rung | undefined;
-  const rungContext = {
-    call,
+  s.rungContext = {
+    call: (method, params) => call(s, method, params),
     url,
     log,
     longTimeout: options.longTraceTimeout ?? '25s',
-    retried: <T>(what: string, f: () => Promise<T>): Promise<T> => withRetry(what, f, policy, onRetry),
-    receipts: (block: SourceBlock) => source.getReceipts(block),
+    retried: <T>(what: string, f: () => Promise<T>): Promise<T> => withRetry(what, f, s.policy, onRetry),
+    receipts: (block: SourceBlock) => getReceipts(s, block),
     concurrency: options.traceConcurrency ?? 8,
     maxStructLogBytes: options.maxStructLogBytes ?? 64 * 1024 * 1024,
     timeoutMs: options.timeoutMs ?? 30_000,
   };
-  /** the rung chosen at the capabilities' probe (asked for first when a trace comes before it) */
-  const rung = async (): Promise<Rung> => {
-    await source.capabilities();
-    if (tracer === undefined) throw new Error('no trace rung chosen');
-    return tracer;
-  };
-  let readsAtLatest = false;
-  const receiptsOf = async (block: SourceBlock, blockReceipts: boolean): Promise<SourceReceipt[]> => {
-    if (block.transactions.length === 0) return [];
-    let list: SourceReceipt[];
-    if (blockReceipts) {
-      list = arr(await callPresent('eth_getBlockReceipts', [toHex(block.number)]), 'eth_getBlockReceipts').map(parseReceipt);
-    } else {
-      list = await Promise.all(block.transactions.map(async (tx) => parseReceipt(await callPresent('eth_getTransactionReceipt', [tx.hash]))));
+  return s;
+}
+
+function send(s: RpcState, method: string, params: readonly unknown[]): Promise<unknown> {
+  s.requests++;
+  return s.raw({ method, params });
+}
+
+function call(s: RpcState, method: string, params: readonly unknown[]): Promise<unknown> {
+  return withRetry(method, () => send(s, method, params), s.policy, s.onRetry);
+}
+
+/** a call whose null answer means "not there yet" on this backend: asked again, then thrown as NotYetRpcError */
+function callPresent(s: RpcState, method: string, params: readonly unknown[]): Promise<unknown> {
+  return withRetry(
+    method,
+    async () => {
+      const v = await send(s, method, params);
+      if (v === null || v === undefined) throw new NotYetRpcError(`${method}(${params.map((p) => JSON.stringify(p)).join(', ')}) answered null: not there yet`, null);
+      return v;
+    },
+    s.policy,
+    s.onRetry,
+  );
+}
+
+async function headNumber(s: RpcState): Promise<number> {
+  return num(await call(s, 'eth_blockNumber', []), 'eth_blockNumber');
+}
+
+function capabilities(s: RpcState): Promise<ChainCapabilities> {
+  const caps = (s.caps ??= probeCapabilities(s));
+  // a probe that failed is asked again next time, never remembered
+  caps.catch(() => {
+    s.caps = undefined;
+  });
+  return caps;
+}
+
+async function probeCapabilities(s: RpcState): Promise<ChainCapabilities> {
+  const { options } = s;
+  const fixed = options.capabilities ?? {};
+  const head = await headNumber(s);
+  const forced: TraceMode | undefined = fixed.traces === false ? 'none' : (options.traceMode ?? fixed.traceMode);
+  const caller = (method: string, params: readonly unknown[]): Promise<unknown> => call(s, method, params);
+  const [rung, blockReceipts] = await Promise.all([chooseRung(caller, head, forced), fixed.blockReceipts ?? serves(caller, 'eth_getBlockReceipts', [toHex(head)])]);
+  const prestate = rung.prestate && fixed.prestate !== false;
+  s.tracer = createRung(rung.traceMode, s.rungContext as RungContext);
+  return { traces: rung.traces, prestate, blockReceipts, traceMode: rung.traceMode };
+}
+
+/** the rung chosen at the capabilities' probe (asked for first when a trace comes before it) */
+async function rungOf(s: RpcState): Promise<Rung> {
+  await capabilities(s);
+  if (s.tracer === undefined) throw new Error('no trace rung chosen');
+  return s.tracer;
+}
+
+async function getReceipts(s: RpcState, block: SourceBlock): Promise<SourceReceipt[]> {
+  return receiptsOf(s, block, (await capabilities(s)).blockReceipts);
+}
+
+async function receiptsOf(s: RpcState, block: SourceBlock, blockReceipts: boolean): Promise<SourceReceipt[]> {
+  if (block.transactions.length === 0) return [];
+  let list: SourceReceipt[];
+  if (blockReceipts) {
+    list = arr(await callPresent(s, 'eth_getBlockReceipts', [toHex(block.number)]), 'eth_getBlockReceipts').map(parseReceipt);
+  } else {
+    list = await Promise.all(block.transactions.map(async (tx) => parseReceipt(await callPresent(s, 'eth_getTransactionReceipt', [tx.hash]))));
+  }
+  const byHash = new Map(list.map((r) => [r.transactionHash, r]));
+  return block.transactions.map((tx) => {
+    const r = byHash.get(tx.hash);
+    if (r === undefined) throw new NotYetRpcError(`block ${block.number}: no receipt for ${tx.hash} yet (a backend behind, or a reorg in progress)`, null);
+    return r;
+  });
+}
+
+/** the call's result; null only when the EVM answered with no value (a revert) */
+async function ethCall(s: RpcState, to: Address, data: Hex, blockNumber: number): Promise<Hex | null> {
+  const tag = s.readsAtLatest ? 'latest' : toHex(blockNumber);
+  try {
+    return hex(await call(s, 'eth_call', [{ to, data }, tag]), 'eth_call');
+  } catch (e) {
+    const err = classify(e);
+    if (err instanceof FinalRpcError && err.execution) return null; // reverted: a real answer, no value
+    if (!s.readsAtLatest && (NO_HISTORICAL_STATE.test(err.message) || (err instanceof NotYetRpcError && /header not found/i.test(err.message) && (await headNumber(s)) - blockNumber > PRUNED_DISTANCE))) {
+      s.readsAtLatest = true;
+      s.log(`warning: the node has no historical state (${err.message}): token reads now use the latest state (balances may run ahead of the indexed block)`);
+      return ethCall(s, to, data, blockNumber);
     }
-    const byHash = new Map(list.map((r) => [r.transactionHash, r]));
-    return block.transactions.map((tx) => {
-      const r = byHash.get(tx.hash);
-      if (r === undefined) throw new NotYetRpcError(`block ${block.number}: no receipt for ${tx.hash} yet (a backend behind, or a reorg in progress)`, null);
-      return r;
-    });
-  };
+    throw err; // could not be read: never a value (the indexer holds the block and asks again)
+  }
+}
 
-  const pool = createPendingPoolReader(call, isUnsupported);
+/** one token read; ERC-1155 balances: balanceOf(holder, id), else balanceOfBatch([holder], [id]) (both are required by the standard) */
+async function readToken(s: RpcState, r: TokenRead, blockNumber: number): Promise<TokenReadResult> {
+  const data = await ethCall(s, r.token, encodeRead(r), blockNumber);
+  const v = data === null ? null : decodeRead(r, data);
+  if (v !== null || r.kind !== 'balanceOf1155') return v;
+  const out = await ethCall(s, r.token, encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOfBatch', args: [[r.holder], [r.id]] }), blockNumber);
+  if (out === null || out === '0x') return null;
+  try {
+    return decodeFunctionResult({ abi: TOKEN_ABI, functionName: 'balanceOfBatch', data: out })[0] ?? null;
+  } catch {
+    return null;
+  }
+}
 
-  const source: RpcChainSource = {
-    requestCount: () => requests,
-    retryCounts: () => reporter.counts(),
+async function blockHash(s: RpcState, number: number): Promise<Hash | null> {
+  const b = await call(s, 'eth_getBlockByNumber', [toHex(number), false]);
+  if (b === null) return null;
+  if (typeof b !== 'object') return null;
+  return hex((b as { hash?: unknown }).hash, 'block.hash');
+}
 
-    async chainId() {
-      return num(await call('eth_chainId', []), 'eth_chainId');
-    },
+async function headerByHash(s: RpcState, hash: Hash): Promise<{ number: number; hash: Hash; parentHash: Hash } | null> {
+  const b = await call(s, 'eth_getBlockByHash', [hash, false]);
+  if (b === null || b === undefined) return null;
+  const o = obj(b, 'eth_getBlockByHash');
+  return { number: num(o.number, 'header.number'), hash: hex(o.hash, 'header.hash'), parentHash: hex(o.parentHash, 'header.parentHash') };
+}
 
-    async blockHash(number: number): Promise<Hash | null> {
-      const b = await call('eth_getBlockByNumber', [toHex(number), false]);
-      if (b === null) return null;
-      if (typeof b !== 'object') return null;
-      return hex((b as { hash?: unknown }).hash, 'block.hash');
-    },
-
-    async headerByHash(hash: Hash) {
-      const b = await call('eth_getBlockByHash', [hash, false]);
-      if (b === null || b === undefined) return null;
-      const o = obj(b, 'eth_getBlockByHash');
-      return { number: num(o.number, 'header.number'), hash: hex(o.hash, 'header.hash'), parentHash: hex(o.parentHash, 'header.parentHash') };
-    },
-
-    async headNumber() {
-      return num(await call('eth_blockNumber', []), 'eth_blockNumber');
-    },
-
-    capabilities() {
-      caps ??= (async () => {
-        const fixed = options.capabilities ?? {};
-        const headNumber = await source.headNumber();
-        const forced: TraceMode | undefined = fixed.traces === false ? 'none' : (options.traceMode ?? fixed.traceMode);
-        const [rung, blockReceipts] = await Promise.all([chooseRung(call, headNumber, forced), fixed.blockReceipts ?? serves(call, 'eth_getBlockReceipts', [toHex(headNumber)])]);
-        const prestate = rung.prestate && fixed.prestate !== false;
-        tracer = createRung(rung.traceMode, rungContext);
-        return { traces: rung.traces, prestate, blockReceipts, traceMode: rung.traceMode };
-      })();
-      // a probe that failed is asked again next time, never remembered
-      caps.catch(() => {
-        caps = undefined;
-      });
-      return caps;
-    },
-
+export function createRpcChainSource(url: string, options: RpcChainSourceOptions = {}): RpcChainSource {
+  const s = createRpcState(url, options);
+  const pool = createPendingPoolReader((method, params) => call(s, method, params), isUnsupported);
+  return {
+    requestCount: () => s.requests,
+    retryCounts: () => s.reporter.counts(),
+    chainId: async () => num(await call(s, 'eth_chainId', []), 'eth_chainId'),
+    blockHash: (number: number) => blockHash(s, number),
+    headerByHash: (hash: Hash) => headerByHash(s, hash),
+    headNumber: () => headNumber(s),
+    capabilities: () => capabilities(s),
     async getBlock(number: number) {
-      const b = await call('eth_getBlockByNumber', [toHex(number), true]);
+      const b = await call(s, 'eth_getBlockByNumber', [toHex(number), true]);
       return b === null ? null : parseBlock(b);
     },
-
-    async getReceipts(block: SourceBlock) {
-      return receiptsOf(block, (await source.capabilities()).blockReceipts);
-    },
-
-    async traceCalls(block: SourceBlock) {
-      return (await rung()).traceCalls(block);
-    },
-
-    async tracePrestate(block: SourceBlock) {
-      return (await rung()).tracePrestate(block);
-    },
-
-    async readTokens(reads: readonly TokenRead[], blockNumber: number) {
-      /** the call's result; null only when the EVM answered with no value (a revert) */
-      const ethCall = async (to: Address, data: Hex): Promise<Hex | null> => {
-        const tag = readsAtLatest ? 'latest' : toHex(blockNumber);
-        try {
-          return hex(await call('eth_call', [{ to, data }, tag]), 'eth_call');
-        } catch (e) {
-          const err = classify(e);
-          if (err instanceof FinalRpcError && err.execution) return null; // reverted: a real answer, no value
-          if (!readsAtLatest && (NO_HISTORICAL_STATE.test(err.message) || (err instanceof NotYetRpcError && /header not found/i.test(err.message) && (await source.headNumber()) - blockNumber > PRUNED_DISTANCE))) {
-            readsAtLatest = true;
-            log(`warning: the node has no historical state (${err.message}): token reads now use the latest state (balances may run ahead of the indexed block)`);
-            return ethCall(to, data);
-          }
-          throw err; // could not be read: never a value (the indexer holds the block and asks again)
-        }
-      };
-      const one = async (r: TokenRead): Promise<TokenReadResult> => {
-        const data = await ethCall(r.token, encodeRead(r));
-        return data === null ? null : decodeRead(r, data);
-      };
-      /** ERC-1155 balances: balanceOf(holder, id), else balanceOfBatch([holder], [id]) (both are required by the standard) */
-      const read = async (r: TokenRead): Promise<TokenReadResult> => {
-        const v = await one(r);
-        if (v !== null || r.kind !== 'balanceOf1155') return v;
-        const out = await ethCall(r.token, encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOfBatch', args: [[r.holder], [r.id]] }));
-        if (out === null || out === '0x') return null;
-        try {
-          return decodeFunctionResult({ abi: TOKEN_ABI, functionName: 'balanceOfBatch', data: out })[0] ?? null;
-        } catch {
-          return null;
-        }
-      };
-      return Promise.all(reads.map(read));
-    },
-
+    getReceipts: (block: SourceBlock) => getReceipts(s, block),
+    traceCalls: async (block: SourceBlock) => (await rungOf(s)).traceCalls(block),
+    tracePrestate: async (block: SourceBlock) => (await rungOf(s)).tracePrestate(block),
+    readTokens: async (reads: readonly TokenRead[], blockNumber: number) => Promise.all(reads.map((r) => readToken(s, r, blockNumber))),
     async getCode(address: Address, blockNumber: number) {
-      return hex(await call('eth_getCode', [address, toHex(blockNumber)]), 'eth_getCode');
+      return hex(await call(s, 'eth_getCode', [address, toHex(blockNumber)]), 'eth_getCode');
     },
-
     async getBalance(address: Address, blockNumber: number) {
-      const v = hex(await call('eth_getBalance', [address, toHex(blockNumber)]), 'eth_getBalance');
+      const v = hex(await call(s, 'eth_getBalance', [address, toHex(blockNumber)]), 'eth_getBalance');
       return v === '0x' ? 0n : BigInt(v);
     },
-
     async getStorageAt(address: Address, slot: Hash, blockNumber: number) {
-      const v = hex(await call('eth_getStorageAt', [address, slot, toHex(blockNumber)]), 'eth_getStorageAt');
+      const v = hex(await call(s, 'eth_getStorageAt', [address, slot, toHex(blockNumber)]), 'eth_getStorageAt');
       return `0x${v.slice(2).padStart(64, '0')}` as Hash;
     },
-
     fetchMetadata: createMetadataFetcher(options.metadata),
-
     pendingPoolMethod: () => pool.method(),
     readPendingPool: (limit: number, known: readonly Hash[] = []) => pool.read(limit, known),
   };
-  return source;
 }
