@@ -4,16 +4,17 @@
  * here: the two shapes are a few lines, and pino's own would change the JSON's field order and need
  * pino-pretty for the text. `serve` writes them, request lines included, through pino's
  * asynchronous destination (`processOutput`: sonic-boom on stdout and stderr) rather than one
- * synchronous write per line: lines wait in a buffer while a write is under way and go out
- * together. `flushLogs()` waits until the buffers are written: `main` (host/cli.ts) calls it when a
- * command returns (serve: after `stopped`) and before printing the error that ends one, and
- * createServer's `close()` too; on any other exit (`process.exit` on a second signal, an uncaught
- * error) pino writes what is left synchronously. `index` writes its lines as they come (a handful
- * a second).
+ * synchronous write per line: lines are held up to 20 ms (or 64 KB) and go out together, written
+ * by libuv's thread pool. `flushLogs()` waits until everything held is written: `main`
+ * (host/cli.ts) calls it when a command returns (serve: after `stopped`) and before printing the
+ * error that ends one, and createServer's `close()` too; on any other exit (`process.exit` on a
+ * second signal, an uncaught error) what is left is written synchronously. `index` writes its
+ * lines as they come (a handful a second).
  *
  * `createThrottle` keeps repeated lines of one kind at a rate a person can read: the first at
  * once, then at most one per interval, saying how many it stood for.
  */
+import { writeSync } from 'node:fs';
 import pino from 'pino';
 
 export type LogFormat = 'text' | 'json';
@@ -76,12 +77,12 @@ const processOutputs = new Map<number, BufferedOutput>();
 /**
  * The process's stdout (1) or stderr (2) through pino's asynchronous destination. One per
  * descriptor, shared by everything that logs through it (the request lines and the others stay
- * in order); pino registers it to be written out synchronously on exit.
+ * in order), written out synchronously on exit.
  */
 export function processOutput(fd: 1 | 2): BufferedOutput {
   const known = processOutputs.get(fd);
   if (known !== undefined) return known;
-  const output = bufferedOutput(pino.destination({ dest: fd, sync: false }));
+  const output = bufferedOutput(fd);
   processOutputs.set(fd, output);
   return output;
 }
@@ -91,15 +92,55 @@ export async function flushLogs(): Promise<void> {
   await Promise.all([...processOutputs.values()].map((o) => o.flush()));
 }
 
-type Destination = ReturnType<typeof pino.destination>;
+/** lines are held this long at most, or until they are this many characters, then handed over together */
+const HOLD_MS = 20;
+const HOLD_CHARS = 65_536;
 
-function bufferedOutput(destination: Destination): BufferedOutput {
+/**
+ * Lines are held (at most HOLD_MS, or HOLD_CHARS) and handed to the destination together: one
+ * destination write per batch, not per request. A destination write costs more than a
+ * synchronous write(2) to a file (a string to bytes, a trip through libuv's thread pool); shared
+ * by a batch, it costs less. Written out synchronously on exit, before or after pino's exit hook.
+ */
+function bufferedOutput(fd: 1 | 2): BufferedOutput {
+  const destination = pino.destination({ dest: fd, sync: false });
+  // pino ends it once the event loop is empty ('beforeExit'): a line after that is written at once
+  const ended = (): boolean => 'destroyed' in destination && destination.destroyed === true;
+  let held = '';
+  let timer: NodeJS.Timeout | undefined;
+  const handOver = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (held === '') return;
+    const text = held;
+    held = '';
+    if (!ended()) destination.write(text);
+    else writeAtOnce(fd, text);
+  };
+  // on exit, no event loop: the destination's lines, then those held, synchronously (a write under
+  // way in the thread pool, at most one batch, is the kernel's to finish)
+  process.on('exit', () => {
+    const text = held;
+    held = '';
+    try {
+      if (!ended()) destination.flushSync();
+    } catch {
+      // a closed pipe: nowhere to write
+    }
+    writeAtOnce(fd, text);
+  });
   return {
-    write: (text) => destination.write(text),
+    write: (text) => {
+      held += text;
+      if (held.length >= HOLD_CHARS) handOver();
+      else timer ??= setTimeout(handOver, HOLD_MS).unref();
+    },
     // an empty write goes out after those before it, then 'drain' says nothing is left; after a
     // broken pipe pino has made write a no-op (it returns no boolean), and nothing can go out
     flush: () =>
       new Promise<void>((resolve) => {
+        handOver();
+        if (ended()) return resolve();
         const done = (): void => {
           destination.off('drain', done).off('error', done).off('close', done);
           resolve();
@@ -108,6 +149,22 @@ function bufferedOutput(destination: Destination): BufferedOutput {
         if (typeof (destination.write('') as unknown) !== 'boolean') done();
       }),
   };
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** Writes `text` whole, synchronously: a full pipe is waited for (5 s at most); a closed one drops it. */
+function writeAtOnce(fd: number, text: string): void {
+  let rest = Buffer.from(text);
+  let waits = 0;
+  while (rest.length > 0) {
+    try {
+      rest = rest.subarray(writeSync(fd, rest));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || ++waits > 500) return;
+      Atomics.wait(pause, 0, 0, 10);
+    }
+  }
 }
 
 /**
