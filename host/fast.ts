@@ -12,12 +12,13 @@
  * read before any step runs, so a request is never charged twice.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyPath, ENDPOINTS, isCachedResponse, matchRoute } from '../lib/index.ts';
-import type { ApiForm, EndpointName, EndpointRequest, Explorer } from '../lib/index.ts';
+import { ENDPOINTS, isCachedResponse, matchRoute } from '../lib/index.ts';
+import type { EndpointName, EndpointRequest, Explorer } from '../lib/index.ts';
 import type { Compressor, Encoded } from './compress.ts';
 import { jsonText } from './jsonText.ts';
 import { clientIp, parseQuery } from './pipeline/parse.ts';
 import { failureOf, render } from './pipeline/render.ts';
+import { route, routeTable } from './pipeline/route.ts';
 import type { HeaderSink, HostRequest, RequestInfo, Step } from './request.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -57,6 +58,8 @@ const PLAIN = new Set<string>(
   }),
 );
 
+const isPlain = (info: RequestInfo): info is RequestInfo & { endpoint: EndpointName } => PLAIN.has(info.endpoint);
+
 /** a URL parseurl (Koa's) reads with url.parse rather than as `path?query`: left to Koa */
 const UNUSUAL = /[\t\n\f\r #\u00a0\ufeff]/;
 
@@ -86,7 +89,7 @@ export function createFastPath(options: FastPathOptions): FastPath | undefined {
   const { explorer, steps, compressor, prefix, proxy, cors, report, ownPath, closing } = options;
   // an explorer with endpoints of its own routes by its own table: Koa's chain serves it
   if ((explorer.routes ?? matchRoute) !== matchRoute) return undefined;
-  const lowerPrefix = prefix.toLowerCase();
+  const table = routeTable(prefix, matchRoute, explorer.defaultChain);
 
   const serve = async (req: IncomingMessage, res: ServerResponse, request: HostRequest, info: RequestInfo & { endpoint: EndpointName }, done: (answer: FastAnswer) => void): Promise<void> => {
     const headers = new Headers();
@@ -130,14 +133,11 @@ export function createFastPath(options: FastPathOptions): FastPath | undefined {
     if (url === undefined || url.charCodeAt(0) !== 0x2f || UNUSUAL.test(url)) return false;
     const mark = url.indexOf('?');
     const path = mark === -1 ? url : url.slice(0, mark);
-    if (prefix !== '' && path.slice(0, prefix.length).toLowerCase() !== lowerPrefix) return false;
     if (ownPath?.(path) === true) return false;
-    const dialect = classifyPath(prefix === '' ? path : path.slice(prefix.length));
-    if (dialect === null || dialect.dialect !== 'api') return false;
-    const match = matchRoute(dialect.subPath, method, dialect.api);
-    if (match === null || !PLAIN.has(match.endpoint)) return false;
-    const form: ApiForm = dialect.chainId === undefined ? 'instance' : 'multichain';
-    const info: RequestInfo & { endpoint: EndpointName } = { endpoint: match.endpoint, chainId: dialect.chainId ?? explorer.defaultChain, form, params: match.params };
+    const routed = route(table, path, method);
+    if (routed === null || routed.kind !== 'api') return false;
+    const info = routed.info;
+    if (info.allow !== undefined || !isPlain(info)) return false;
     const request: HostRequest = { method, path, headers: req.headers, query: mark === -1 ? {} : parseQuery(url.slice(mark + 1)), ip: clientIp(req.headers, req.socket.remoteAddress, proxy) };
     void serve(req, res, request, info, done).catch((e: unknown) => {
       // a failure of the write itself: the connection cannot carry a well-formed answer

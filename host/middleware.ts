@@ -25,7 +25,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { allowHeader, callCount, classifyPath, CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT, isCachedResponse, matchRoute, parseJson, RPC_ENDPOINT } from '../lib/index.ts';
+import { callCount, CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT, isCachedResponse, matchRoute, parseJson, RPC_ENDPOINT } from '../lib/index.ts';
 import type { ApiError, ApiForm, EndpointRequest, Explorer, JsonValue, RawQuery, RequestBody, RouteMatcher } from '../lib/index.ts';
 import { parseBody } from './body.ts';
 import { authorize, identify } from './identity.ts';
@@ -48,6 +48,7 @@ import type { CorsOptions } from './cors.ts';
 import { judgeJoinBy, judgeUpgradeBy } from './upgrade.ts';
 import { reportUnexpected } from './pipeline/log.ts';
 import { failureOf, render } from './pipeline/render.ts';
+import { route, routeTable } from './pipeline/route.ts';
 import type { UpgradeVerdict } from './upgrade.ts';
 
 export interface ExplorerMiddlewareOptions extends IdentityOptions, RateLimitOptions {
@@ -95,7 +96,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewareOptions = {}): ExplorerMiddleware {
   const prefix = options.prefix ?? '';
-  const lowerPrefix = prefix.toLowerCase();
   const steps: readonly Step[] = [identify(options), rateLimit(options), knownChain(explorer), authorize(options)];
   const report = options.onError ?? logUnexpected;
   const cors = options.cors === false ? undefined : corsMiddleware(options.cors);
@@ -115,45 +115,29 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
   const configChain = serveSteps(steps, answerConfig(explorer, { prefix, ...options }, write), report, write, cors);
   const etherscanChain = serveSteps(steps, answerEtherscan(explorer, write), report, write, cors);
 
+  const table = routeTable(prefix, routes, explorer.defaultChain);
   const middleware: Middleware = (ctx, next) => {
-    const path = ctx.path;
-    // the prefix matches in any case, as a router's would
-    if (prefix !== '' && path.slice(0, prefix.length).toLowerCase() !== lowerPrefix) return next();
-    // the raw path (lib decodes segments)
-    const sub = prefix === '' ? path : path.slice(prefix.length);
-    // not one of ours: pass through untouched; under a prefix of its own, a path nothing
-    // downstream answered gets the API's JSON 404
-    const passOn = () => (prefix !== '' && (sub === '' || sub.startsWith('/')) ? next().then(() => notFoundUnderPrefix(ctx, cors)) : next());
-    const dialect = classifyPath(sub);
-    if (dialect === null) return passOn();
-    const form: ApiForm = dialect.dialect === 'config' || dialect.chainId === undefined ? 'instance' : 'multichain';
-    const chainId = dialect.dialect === 'config' ? explorer.defaultChain : (dialect.chainId ?? explorer.defaultChain);
-    switch (dialect.dialect) {
-      case 'api': {
-        const match = routes(dialect.subPath, ctx.method, dialect.api);
-        if (match !== null) {
-          const info: RequestInfo =
-            match.bodyLimit === undefined
-              ? { endpoint: match.endpoint, chainId, form, params: match.params }
-              : { endpoint: match.endpoint, chainId, form, params: match.params, bodyLimit: match.bodyLimit };
-          return chain(ctx, next, setRequestInfo(ctx, info));
-        }
-        // known under other methods: the steps, then 405 (with `allow`)
-        const others = routes.any(dialect.subPath, dialect.api);
-        const first = others[0];
-        if (first === undefined) return passOn();
-        return chain(ctx, next, setRequestInfo(ctx, { endpoint: first.endpoint, chainId, form, params: first.params, allow: allowHeader(others) }));
-      }
+    const routed = route(table, ctx.path, ctx.method);
+    // not below the prefix: not ours
+    if (routed === null) return next();
+    switch (routed.kind) {
+      case 'api':
+        return chain(ctx, next, setRequestInfo(ctx, routed.info));
       // the JSON-RPC subset and the gateway's config: the same steps, their own last one
       case 'rpc':
-        return enterRpc(ctx, next, form, chainId);
+        return enterRpc(ctx, next, routed.form, routed.chainId);
       case 'etherscan': {
-        const { legacyPath } = dialect;
-        const info = setRequestInfo(ctx, { endpoint: ETHERSCAN_ENDPOINT, chainId, form, params: legacyPath === undefined ? {} : { legacyPath } });
+        const info = setRequestInfo(ctx, routed.info);
         return readEtherscanBody(ctx).then(() => etherscanChain(ctx, next, info));
       }
       case 'config':
-        return configChain(ctx, next, setRequestInfo(ctx, { endpoint: CONFIG_ENDPOINT, chainId, form, params: {} }));
+        return configChain(ctx, next, setRequestInfo(ctx, routed.info));
+      default: {
+        // not one of ours (the socket is the upgrade's): pass through untouched; under a prefix
+        // of its own, a path nothing downstream answered gets the API's JSON 404
+        const sub = routed.kind === 'none' ? routed.sub : ctx.path.slice(prefix.length);
+        return prefix !== '' && (sub === '' || sub.startsWith('/')) ? next().then(() => notFoundUnderPrefix(ctx, cors)) : next();
+      }
     }
   };
   const judgeUpgrade = judgeUpgradeBy({ explorer, steps, routes, prefix, proxy: options.proxy ?? false });

@@ -12,7 +12,7 @@ import type { IncomingMessage, RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
-import { chainConfigs, createExplorer, parsePath } from '../lib/index.ts';
+import { chainConfigs, createExplorer } from '../lib/index.ts';
 import type { ChainConfig, ChainSetting, CreateExplorerOptions, Explorer, FailedRequest, ReadReplicas, ReplicaState } from '../lib/index.ts';
 import { DEFAULT_DOCS_PATH, docsPage } from './docs.ts';
 import { allowsAnyOrigin, anyOriginHeaders, corsMiddleware } from './cors.ts';
@@ -25,6 +25,7 @@ import type { ExplorerMiddlewareOptions } from './middleware.ts';
 import { requestInfo } from './request.ts';
 import { requestLine } from './pipeline/log.ts';
 import { render } from './pipeline/render.ts';
+import { serverRoutes } from './pipeline/route.ts';
 import type { RequestLogLine } from './pipeline/log.ts';
 import type { UpgradeVerdict } from './upgrade.ts';
 import { attachSocket } from './socket.ts';
@@ -140,7 +141,11 @@ export interface ScoutkitServer {
 
 export function createServer(options: ServerOptions): ScoutkitServer {
   const chains = chainConfigs(options.chains);
-  const metricsPath = options.metrics === false ? undefined : checkMetricsPath(options.metrics?.path ?? DEFAULT_METRICS_PATH);
+  const metricsPath = options.metrics === false ? undefined : (options.metrics?.path ?? DEFAULT_METRICS_PATH);
+  const docsPath = options.docs === false ? undefined : (options.docs?.path ?? DEFAULT_DOCS_PATH);
+  const docsRoot = options.docs !== false && options.docs?.root !== false;
+  // the server's own paths (checked: outside the API, and apart)
+  const routeLabel = serverRoutes({ ...(metricsPath !== undefined ? { metricsPath } : {}), ...(docsPath !== undefined ? { docsPath } : {}), docsRoot });
   const metrics =
     options.metrics === false
       ? undefined
@@ -163,17 +168,6 @@ export function createServer(options: ServerOptions): ScoutkitServer {
   let socket: SocketServer | undefined;
   let closing: Promise<void> | undefined;
 
-  const docsPath = options.docs === false ? undefined : (options.docs?.path ?? DEFAULT_DOCS_PATH);
-  const docsRoot = options.docs !== false && options.docs?.root !== false;
-  if (metricsPath !== undefined && docsPath !== undefined && (metricsPath === docsPath || metricsPath.startsWith(`${docsPath}/`))) {
-    throw new Error(`metrics path "${metricsPath}" is within the docs page's "${docsPath}"`);
-  }
-  const routeLabel = (path: string): string | undefined => {
-    if (SERVER_ROUTES[path] !== undefined) return SERVER_ROUTES[path];
-    if (path === metricsPath) return 'metrics';
-    if (docsPath !== undefined && ((docsRoot && path === '/') || path === docsPath || path.startsWith(`${docsPath}/`))) return 'docs';
-    return undefined;
-  };
   if (metrics) app.use(metrics.observe((ctx) => routeLabel(ctx.path)));
   const log = options.log === false ? undefined : (options.log ?? writeLogLine);
   if (log) app.use(requestLog(log));
@@ -203,7 +197,8 @@ export function createServer(options: ServerOptions): ScoutkitServer {
   // not async: an API request passes through with one `then`, not an async wrapper's ticks
   app.use((ctx, next) => {
     const path = ctx.path;
-    if ((scrape && path === metricsPath) || path === '/health' || path === '/ready') return ownRoutes(ctx, next);
+    const own = routeLabel(path);
+    if (own === 'metrics' || own === 'health' || own === 'ready') return ownRoutes(ctx, next);
     return next().then(() => closeWhenClosing(ctx));
   });
   if (docsPath !== undefined) {
@@ -338,16 +333,6 @@ function writeStoreError(error: unknown, request: FailedRequest): void {
   const message = error instanceof Error ? error.message : String(error);
   const line = { time: new Date().toISOString(), level: 'error', msg: 'store error', endpoint: request.endpoint, chain: request.chainId, error: message };
   processOutput(2).write(`${JSON.stringify(line)}\n`);
-}
-
-/** the metrics label of the server's own routes */
-const SERVER_ROUTES: Readonly<Record<string, string>> = { '/health': 'health', '/ready': 'ready' };
-
-function checkMetricsPath(path: string): string {
-  if (!path.startsWith('/') || path === '/' || SERVER_ROUTES[path] !== undefined || parsePath(path) !== null) {
-    throw new Error(`metrics path: a path of its own outside the API (e.g. /metrics), got "${path}"`);
-  }
-  return path;
 }
 
 /** the chains whose stores read from replicas, and those replicas */

@@ -21,11 +21,13 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
+import { matchRoute } from '../lib/index.ts';
 import type { ApiError, Explorer, LiveEvent } from '../lib/index.ts';
-import { parseSocketPath, phoenixConnection, serializerOf } from '../lib/live/phoenix.ts';
+import { phoenixConnection, serializerOf } from '../lib/live/phoenix.ts';
 import type { Serializer } from '../lib/live/phoenix.ts';
 import { parseQuery } from './pipeline/parse.ts';
 import { recordHeaders, render } from './pipeline/render.ts';
+import { route, routeTable } from './pipeline/route.ts';
 import type { SocketDropReason, SocketMetrics } from './metrics.ts';
 import type { HostRequest, RequestInfo } from './request.ts';
 import { refuseUpgrade } from './upgrade.ts';
@@ -97,7 +99,7 @@ interface Caller {
 /** Serve the socket on `server`'s upgrade requests to its paths (others are left to other listeners, or 404 when there are none). */
 export function attachSocket(server: Server, deps: SocketDeps, options: SocketOptions = {}): SocketServer {
   const o = { ...SOCKET_DEFAULTS, ...definedOnly(options) };
-  const prefix = (deps.prefix ?? '').toLowerCase();
+  const table = routeTable(deps.prefix ?? '', deps.explorer.routes ?? matchRoute, deps.explorer.defaultChain);
   const metrics = deps.metrics;
   const wss = new WebSocketServer({ noServer: true, maxPayload: o.maxFrameBytes, perMessageDeflate: false, clientTracking: true });
   const callers = new Map<string, Caller>();
@@ -116,8 +118,7 @@ export function attachSocket(server: Server, deps: SocketDeps, options: SocketOp
     const url = req.url ?? '/';
     const mark = url.indexOf('?');
     const path = mark === -1 ? url : url.slice(0, mark);
-    const sub = prefix === '' ? path : path.slice(0, prefix.length).toLowerCase() === prefix ? path.slice(prefix.length) : null;
-    if (sub === null || parseSocketPath(sub) === null) {
+    if (route(table, path, 'GET')?.kind !== 'socket') {
       // another listener's, or nobody's
       if (server.listenerCount('upgrade') <= 1) refuse(socket, { kind: 'RouteNotFound' });
       return;

@@ -9,18 +9,17 @@
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { allowHeader, classifyPath, CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT, RPC_ENDPOINT, toJson } from '../lib/index.ts';
-import { parseSocketPath } from '../lib/live/phoenix.ts';
-import type { ApiError, ApiForm, Explorer, JsonValue, RouteMatcher } from '../lib/index.ts';
+import { RPC_ENDPOINT, toJson } from '../lib/index.ts';
+import type { ApiError, Explorer, JsonValue, RouteMatcher } from '../lib/index.ts';
 import { reportUnexpected } from './pipeline/log.ts';
 import { parseRequest } from './pipeline/parse.ts';
 import { failureOf, recordHeaders, render } from './pipeline/render.ts';
+import { route, routeTable, SOCKET_JOIN_ENDPOINT } from './pipeline/route.ts';
+import type { RouteTable } from './pipeline/route.ts';
 import { ApiException } from './request.ts';
 import type { HostRequest, RequestInfo, Step } from './request.ts';
 
-/** The endpoint names an upgrade to the socket and each join on it are charged as (`costs`). */
-export const SOCKET_ENDPOINT = 'socket';
-export const SOCKET_JOIN_ENDPOINT = 'socketJoin';
+export { SOCKET_ENDPOINT, SOCKET_JOIN_ENDPOINT } from './pipeline/route.ts';
 
 export type UpgradeVerdict =
   | { readonly allow: true; readonly info: RequestInfo; readonly headers: Readonly<Record<string, string>>; readonly request: HostRequest }
@@ -41,13 +40,14 @@ export interface UpgradeJudgeOptions {
 
 /** `judgeUpgrade` over the middleware's own steps (see `ExplorerMiddleware.judgeUpgrade`). */
 export function judgeUpgradeBy(options: UpgradeJudgeOptions): (req: IncomingMessage) => Promise<UpgradeVerdict> {
-  const { explorer, steps, routes, prefix } = options;
+  const { explorer, steps } = options;
+  const table = routeTable(options.prefix, options.routes, explorer.defaultChain);
   return async (req) => {
     const headers: Record<string, string> = {};
     const sink = { set: (name: string, value: string) => (headers[name.toLowerCase()] = value) };
     try {
       const request = upgradeRequest(req, options.proxy);
-      const info = routed(request.path, headers);
+      const info = upgradeInfo(table, request.path, headers);
       for (const step of steps) {
         const waiting = step(request, info, sink);
         if (waiting !== undefined) await waiting;
@@ -59,27 +59,19 @@ export function judgeUpgradeBy(options: UpgradeJudgeOptions): (req: IncomingMess
       return { allow: false, status, headers, body };
     }
   };
+}
 
-  /** The request's service, as the middleware routes it (an upgrade is a GET); a path of none is refused. */
-  function routed(path: string, headers: Record<string, string>): RequestInfo {
-    if (prefix !== '' && path.slice(0, prefix.length).toLowerCase() !== prefix.toLowerCase()) throw new ApiException({ kind: 'RouteNotFound' });
-    const sub = prefix === '' ? path : path.slice(prefix.length);
-    const socket = parseSocketPath(sub);
-    if (socket !== null) return { endpoint: SOCKET_ENDPOINT, chainId: socket.chainId ?? explorer.defaultChain, form: socket.chainId === undefined ? 'instance' : 'multichain', params: {} };
-    const dialect = classifyPath(sub);
-    if (dialect === null) throw new ApiException({ kind: 'RouteNotFound' });
-    if (dialect.dialect === 'config') return { endpoint: CONFIG_ENDPOINT, chainId: explorer.defaultChain, form: 'instance', params: {} };
-    const form: ApiForm = dialect.chainId === undefined ? 'instance' : 'multichain';
-    const chainId = dialect.chainId ?? explorer.defaultChain;
-    if (dialect.dialect === 'rpc') return { endpoint: RPC_ENDPOINT, chainId, form, params: {} };
-    if (dialect.dialect === 'etherscan') return { endpoint: ETHERSCAN_ENDPOINT, chainId, form, params: {} };
-    const match = routes(dialect.subPath, 'GET', dialect.api);
-    if (match !== null) return { endpoint: match.endpoint, chainId, form, params: match.params };
-    const others = routes.any(dialect.subPath, dialect.api);
-    if (others.length === 0) throw new ApiException({ kind: 'RouteNotFound' });
-    headers['allow'] = allowHeader(others);
+/** The upgrade's service, routed as a GET; a path of none is refused (404), one known under other methods too (405) — before any step. */
+function upgradeInfo(table: RouteTable, path: string, headers: Record<string, string>): RequestInfo {
+  const routed = route(table, path, 'GET');
+  if (routed === null || routed.kind === 'none') throw new ApiException({ kind: 'RouteNotFound' });
+  if (routed.kind === 'rpc') return { endpoint: RPC_ENDPOINT, chainId: routed.chainId, form: routed.form, params: {} };
+  const { info } = routed;
+  if (info.allow !== undefined) {
+    headers['allow'] = info.allow;
     throw new ApiException({ kind: 'MethodNotAllowed' });
   }
+  return info;
 }
 
 /**
