@@ -19,6 +19,7 @@ import { jsonText } from './jsonText.ts';
 import { clientIp, parseQuery } from './pipeline/parse.ts';
 import { failureOf, render } from './pipeline/render.ts';
 import { route, routeTable } from './pipeline/route.ts';
+import { runSteps } from './pipeline/steps.ts';
 import type { HeaderSink, HostRequest, RequestInfo, Step } from './request.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -98,10 +99,8 @@ export function createFastPath(options: FastPathOptions): FastPath | undefined {
     let status: number;
     let out: Encoded;
     try {
-      for (const step of steps) {
-        const waiting = step(request, info, headers);
-        if (waiting !== undefined) await waiting;
-      }
+      const waiting = runSteps(steps, request, info, headers);
+      if (waiting !== undefined) await waiting;
       const endpointRequest: EndpointRequest = { endpoint: info.endpoint, chainId: info.chainId, form: info.form, params: info.params, query: request.query };
       const response = await explorer.dispatch(endpointRequest);
       if (response.stream !== undefined) throw new Error(`fast path: ${info.endpoint} answered a stream`);

@@ -28,9 +28,7 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import { callCount, CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT, isCachedResponse, matchRoute, parseJson, RPC_ENDPOINT } from '../lib/index.ts';
 import type { ApiError, ApiForm, EndpointRequest, Explorer, JsonValue, RawQuery, RequestBody, RouteMatcher } from '../lib/index.ts';
 import { parseBody } from './body.ts';
-import { authorize, identify } from './identity.ts';
 import type { IdentityOptions } from './identity.ts';
-import { rateLimit } from './limits.ts';
 import type { RateLimitOptions } from './limits.ts';
 import { ApiException, requestInfo, setRequestInfo } from './request.ts';
 import type { HostRequest, RequestInfo, Step } from './request.ts';
@@ -49,6 +47,9 @@ import { judgeJoinBy, judgeUpgradeBy } from './upgrade.ts';
 import { reportUnexpected } from './pipeline/log.ts';
 import { failureOf, render } from './pipeline/render.ts';
 import { route, routeTable } from './pipeline/route.ts';
+import { requestSteps, runSteps } from './pipeline/steps.ts';
+
+export { knownChain } from './pipeline/steps.ts';
 import type { UpgradeVerdict } from './upgrade.ts';
 
 export interface ExplorerMiddlewareOptions extends IdentityOptions, RateLimitOptions {
@@ -96,7 +97,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewareOptions = {}): ExplorerMiddleware {
   const prefix = options.prefix ?? '';
-  const steps: readonly Step[] = [identify(options), rateLimit(options), knownChain(explorer), authorize(options)];
+  const steps = requestSteps(explorer, options);
   const report = options.onError ?? logUnexpected;
   const cors = options.cors === false ? undefined : corsMiddleware(options.cors);
   const routes: RouteMatcher<string> = explorer.routes ?? matchRoute;
@@ -172,11 +173,9 @@ function serveSteps(
 ): (ctx: ParameterizedContext, next: () => Promise<unknown>, info: RequestInfo) => Promise<void> {
   const run = async (ctx: ParameterizedContext, next: () => Promise<unknown>, info: RequestInfo): Promise<void> => {
     try {
-      for (const step of steps) {
-        // a Koa context is a plain request value (and a header sink) as it is: no copy
-        const waiting = step(ctx, info, ctx);
-        if (waiting !== undefined) await waiting;
-      }
+      // a Koa context is a plain request value (and a header sink) as it is: no copy
+      const waiting = runSteps(steps, ctx, info, ctx);
+      if (waiting !== undefined) await waiting;
       await last(ctx, next);
     } catch (e) {
       await renderError(ctx, e, report, write);
@@ -184,15 +183,6 @@ function serveSteps(
   };
   if (cors === undefined) return run;
   return (ctx, next, info) => cors(ctx, () => run(ctx, next, info)) as Promise<void>;
-}
-
-/** An unconfigured chain is 404, with or without a key (after counting, so it has limit headers). */
-export function knownChain(explorer: Explorer): Step {
-  return (_request, info) => {
-    if (!explorer.chainIds.includes(info.chainId)) {
-      throw new ApiException({ kind: 'NotFound', message: `Unknown chain: ${info.chainId}` });
-    }
-  };
 }
 
 /** Outermost: render any error through lib's table, keeping headers already set. */

@@ -16,6 +16,7 @@ import { parseRequest } from './pipeline/parse.ts';
 import { failureOf, recordHeaders, render } from './pipeline/render.ts';
 import { route, routeTable, SOCKET_JOIN_ENDPOINT } from './pipeline/route.ts';
 import type { RouteTable } from './pipeline/route.ts';
+import { runSteps } from './pipeline/steps.ts';
 import { ApiException } from './request.ts';
 import type { HostRequest, RequestInfo, Step } from './request.ts';
 
@@ -48,10 +49,8 @@ export function judgeUpgradeBy(options: UpgradeJudgeOptions): (req: IncomingMess
     try {
       const request = upgradeRequest(req, options.proxy);
       const info = upgradeInfo(table, request.path, headers);
-      for (const step of steps) {
-        const waiting = step(request, info, sink);
-        if (waiting !== undefined) await waiting;
-      }
+      const waiting = runSteps(steps, request, info, sink);
+      if (waiting !== undefined) await waiting;
       return { allow: true, info, headers, request };
     } catch (e) {
       const report = (error: unknown): void => reportUnexpected(error, { method: req.method, path: req.url?.split('?')[0], upgrade: true });
@@ -86,10 +85,8 @@ export function judgeJoinBy(steps: readonly Step[]): (upgrade: HostRequest, info
     const request: HostRequest = { ...upgrade, path: `${upgrade.path}/${topic}` };
     const info: RequestInfo = { endpoint: SOCKET_JOIN_ENDPOINT, chainId: upgradeInfo.chainId, form: upgradeInfo.form, params: {} };
     try {
-      for (const step of steps) {
-        const waiting = step(request, info, sink);
-        if (waiting !== undefined) await waiting;
-      }
+      const waiting = runSteps(steps, request, info, sink);
+      if (waiting !== undefined) await waiting;
       return null;
     } catch (e) {
       return failureOf(e, (error) => reportUnexpected(error, { path: upgrade.path, join: true }));
