@@ -21,11 +21,12 @@ import { createMetrics } from './metrics.ts';
 import type { ExplorerMetrics } from './metrics.ts';
 import { flushLogs, processOutput } from './log.ts';
 import { explorerMiddleware, writeJson } from './middleware.ts';
-import type { ExplorerMiddlewareOptions } from './middleware.ts';
+import type { ExplorerMiddleware, ExplorerMiddlewareOptions } from './middleware.ts';
 import { requestInfo } from './request.ts';
 import { requestLine } from './pipeline/log.ts';
 import { render } from './pipeline/render.ts';
 import { serverRoutes } from './pipeline/route.ts';
+import type { OwnPaths, OwnRoute } from './pipeline/route.ts';
 import type { RequestLogLine } from './pipeline/log.ts';
 import type { UpgradeVerdict } from './upgrade.ts';
 import { attachSocket } from './socket.ts';
@@ -139,51 +140,143 @@ export interface ScoutkitServer {
   close(): Promise<void>;
 }
 
+/** Where a server is in its life: the http.Server it serves, its socket, its closing. */
+interface Life {
+  server: Server | undefined;
+  socket: SocketServer | undefined;
+  closing: Promise<void> | undefined;
+}
+
+/** What a server's parts share, made once by createServer. */
+interface Parts {
+  readonly options: ServerOptions;
+  readonly chains: Readonly<Record<string, ChainConfig>>;
+  readonly explorer: Explorer;
+  readonly metrics: ExplorerMetrics | undefined;
+  readonly log: ((line: RequestLogLine) => void) | undefined;
+  readonly paths: OwnPaths;
+  /** the server's own paths (host/pipeline/route.ts) */
+  readonly own: (path: string) => OwnRoute | undefined;
+  readonly life: Life;
+}
+
 export function createServer(options: ServerOptions): ScoutkitServer {
   const chains = chainConfigs(options.chains);
-  const metricsPath = options.metrics === false ? undefined : (options.metrics?.path ?? DEFAULT_METRICS_PATH);
-  const docsPath = options.docs === false ? undefined : (options.docs?.path ?? DEFAULT_DOCS_PATH);
-  const docsRoot = options.docs !== false && options.docs?.root !== false;
+  const paths: OwnPaths = {
+    ...(options.metrics === false ? {} : { metricsPath: options.metrics?.path ?? DEFAULT_METRICS_PATH }),
+    ...(options.docs === false ? {} : { docsPath: options.docs?.path ?? DEFAULT_DOCS_PATH }),
+    docsRoot: options.docs !== false && options.docs?.root !== false,
+  };
   // the server's own paths (checked: outside the API, and apart)
-  const routeLabel = serverRoutes({ ...(metricsPath !== undefined ? { metricsPath } : {}), ...(docsPath !== undefined ? { docsPath } : {}), docsRoot });
+  const own = serverRoutes(paths);
   const metrics =
     options.metrics === false
       ? undefined
       : createMetrics({ chainIds: Object.keys(chains), processMetrics: options.metrics?.processMetrics ?? true, replicas: replicasOf(chains) });
-  const onStoreError = options.onStoreError ?? writeStoreError;
-  const explorer =
-    options.explorer ??
-    createExplorer({
-      chains,
-      ...(options.defaultChain !== undefined ? { defaultChain: options.defaultChain } : {}),
-      ...(options.live !== undefined ? { live: options.live } : {}),
-      onError(error, request) {
-        metrics?.storeError(error, request);
-        onStoreError(error, request);
-      },
-    });
-  const app = new Koa({ proxy: options.proxy ?? false });
-  const heads = new Map<string, HeadSeen>();
-  let server: Server | undefined;
-  let socket: SocketServer | undefined;
-  let closing: Promise<void> | undefined;
-
-  if (metrics) app.use(metrics.observe((ctx) => routeLabel(ctx.path)));
+  const explorer = options.explorer ?? defaultExplorer(options, chains, metrics);
   const log = options.log === false ? undefined : (options.log ?? writeLogLine);
+  const life: Life = { server: undefined, socket: undefined, closing: undefined };
+  const parts: Parts = { options, chains, explorer, metrics, log, paths, own, life };
+  const app = new Koa({ proxy: options.proxy ?? false });
+  const api = useLayers(app, parts);
+  const listener = requestListener(app, api, parts);
+  const serveSocket = (http: Server): void => {
+    if (options.socket !== false) life.socket = socketOn(http, api, parts);
+  };
+  const { metricsPath, docsPath, docsRoot } = paths;
+  return {
+    app,
+    explorer,
+    ...(metrics ? { metrics } : {}),
+    ...(metricsPath !== undefined ? { metricsPath } : {}),
+    ...(docsPath !== undefined ? { docsPath: docsRoot ? '/' : docsPath } : {}),
+    get http() {
+      return life.server;
+    },
+    get socket() {
+      return life.socket;
+    },
+    async listen(port = 0, host = '127.0.0.1') {
+      if (life.server !== undefined) throw new Error('createServer: already listening or attached');
+      const server = createHttpServer(listener).listen(port, host);
+      life.server = server;
+      serveSocket(server);
+      await once(server, 'listening');
+      const address = server.address() as AddressInfo;
+      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      return { port: address.port, url: `http://${shown}:${address.port}` };
+    },
+    attach(owned) {
+      if (life.server !== undefined) throw new Error('createServer: already listening or attached');
+      owned.on('request', listener);
+      life.server = owned;
+      serveSocket(owned);
+    },
+    callback: () => listener,
+    judgeUpgrade: (req) => api.judgeUpgrade(req),
+    close() {
+      life.closing ??= closeServer(life, options);
+      return life.closing;
+    },
+  };
+}
+
+/** The explorer over the server's chains, its store errors counted and told. */
+function defaultExplorer(options: ServerOptions, chains: Readonly<Record<string, ChainConfig>>, metrics: ExplorerMetrics | undefined): Explorer {
+  const onStoreError = options.onStoreError ?? writeStoreError;
+  return createExplorer({
+    chains,
+    ...(options.defaultChain !== undefined ? { defaultChain: options.defaultChain } : {}),
+    ...(options.live !== undefined ? { live: options.live } : {}),
+    onError(error, request) {
+      metrics?.storeError(error, request);
+      onStoreError(error, request);
+    },
+  });
+}
+
+/** The Koa chain: metrics, log, CORS, the server's own routes, the docs, the API, the JSON 404. */
+function useLayers(app: Koa, parts: Parts): ExplorerMiddleware {
+  const { options, explorer, metrics, log, own } = parts;
+  if (metrics) app.use(metrics.observe((ctx) => own(ctx.path)));
   if (log) app.use(requestLog(log));
   // CORS on every answer of the server (the API's, its errors, /health, the docs, the 404)
   if (options.cors !== false) app.use(corsMiddleware(options.cors));
+  const ownRoutes = serveOwnRoutes(parts);
+  // not async: an API request passes through with one `then`, not an async wrapper's ticks
+  app.use((ctx, next) => {
+    const route = own(ctx.path);
+    if (route === 'metrics' || route === 'health' || route === 'ready') return ownRoutes(ctx, next);
+    return next().then(() => closeWhenClosing(parts.life, ctx));
+  });
+  const docs = docsLayer(parts);
+  if (docs !== undefined) app.use(docs);
+  // CORS is the server's (above): the middleware adds none of its own
+  const api = explorerMiddleware(explorer, { ...options, cors: false });
+  app.use(api);
+  app.use(async (ctx) => {
+    const { status, body } = render({ kind: 'RouteNotFound' });
+    writeJson(ctx, status, body);
+  });
+  return api;
+}
+
+/** while closing, no connection is kept alive after its response */
+function closeWhenClosing(life: Life, ctx: ParameterizedContext): void {
+  if (life.closing) ctx.set('connection', 'close');
+}
+
+/** `/metrics` (the scrape), `/health` and `/ready`. */
+function serveOwnRoutes(parts: Parts): (ctx: ParameterizedContext, next: Next) => Promise<void> {
+  const { options, chains, metrics, life } = parts;
   const scrape = metrics?.serve();
-  // while closing, no connection is kept alive after its response
-  const closeWhenClosing = (ctx: ParameterizedContext): void => {
-    if (closing) ctx.set('connection', 'close');
-  };
-  const ownRoutes = async (ctx: ParameterizedContext, next: Next): Promise<void> => {
-    if (scrape && ctx.path === metricsPath) await scrape(ctx, next);
+  const heads = new Map<string, HeadSeen>();
+  return async (ctx, next) => {
+    if (scrape && ctx.path === parts.paths.metricsPath) await scrape(ctx, next);
     else if (ctx.path === '/health') writeJson(ctx, 200, { status: 'ok' });
     else {
       const states = await readiness(chains, options.readyTimeoutMs ?? 2000, heads, options.maxHeadAgeSeconds);
-      const ready = !closing && Object.values(states).every((c) => c.ready);
+      const ready = !life.closing && Object.values(states).every((c) => c.ready);
       if (!ready) ctx.set('retry-after', '1');
       const stale = Object.entries(states).flatMap(([id, c]) => ('stale' in c && c.stale ? [id] : []));
       writeJson(ctx, ready ? 200 : 503, {
@@ -192,48 +285,44 @@ export function createServer(options: ServerOptions): ScoutkitServer {
         chains: states,
       });
     }
-    closeWhenClosing(ctx);
+    closeWhenClosing(life, ctx);
   };
-  // not async: an API request passes through with one `then`, not an async wrapper's ticks
-  app.use((ctx, next) => {
-    const path = ctx.path;
-    const own = routeLabel(path);
-    if (own === 'metrics' || own === 'health' || own === 'ready') return ownRoutes(ctx, next);
-    return next().then(() => closeWhenClosing(ctx));
+}
+
+/** The API docs page, when served. */
+function docsLayer(parts: Parts): Middleware | undefined {
+  const { options, explorer } = parts;
+  const { docsPath, docsRoot, metricsPath } = parts.paths;
+  if (docsPath === undefined) return undefined;
+  return docsPage({
+    chainIds: explorer.chainIds,
+    defaultChain: explorer.defaultChain,
+    ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+    ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
+    path: docsPath,
+    root: docsRoot,
+    multichainNeedsKey: options.requireKeyForMultichain ?? true,
+    links: { health: '/health', ready: '/ready', ...(metricsPath !== undefined ? { metrics: metricsPath } : {}) },
   });
-  if (docsPath !== undefined) {
-    app.use(
-      docsPage({
-        chainIds: explorer.chainIds,
-        defaultChain: explorer.defaultChain,
-        ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
-        ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
-        path: docsPath,
-        root: docsRoot,
-        multichainNeedsKey: options.requireKeyForMultichain ?? true,
-        links: { health: '/health', ready: '/ready', ...(metricsPath !== undefined ? { metrics: metricsPath } : {}) },
-      }),
-    );
-  }
-  // CORS is the server's (above): the middleware adds none of its own
-  const api = explorerMiddleware(explorer, { ...options, cors: false });
-  app.use(api);
-  app.use(async (ctx) => {
-    const { status, body } = render({ kind: 'RouteNotFound' });
-    writeJson(ctx, status, body);
-  });
-  // a plain API read is answered before Koa (host/fast.ts): the same steps, answer, CORS headers,
-  // metrics and log line as the chain above; anything else, and everything while closing, goes
-  // to the chain
+}
+
+/**
+ * The server's request listener: a plain API read is answered before Koa (host/fast.ts: the same
+ * steps, answer, CORS headers, metrics and log line as the chain); anything else, and everything
+ * while closing, goes to the chain.
+ */
+function requestListener(app: Koa, api: ExplorerMiddleware, parts: Parts): RequestListener {
+  const { options, metrics, log, own, life } = parts;
   const fast =
     options.fastPath === false || (options.cors !== false && !allowsAnyOrigin(options.cors))
       ? undefined
       : api.fastPath({
           ...(options.cors !== false ? { cors: anyOriginHeaders(options.cors) } : {}),
-          ownPath: (path) => routeLabel(path) !== undefined,
-          closing: () => closing !== undefined,
+          ownPath: (path) => own(path) !== undefined,
+          closing: () => life.closing !== undefined,
         });
   const koaListener = app.callback();
+  if (fast === undefined) return koaListener;
   // middleware added to `app` after this (its user's) would be skipped by the fast path: then Koa serves all
   const layers = app.middleware.length;
   const fastDone = (answer: FastAnswer, started: number): void => {
@@ -242,76 +331,43 @@ export function createServer(options: ServerOptions): ScoutkitServer {
     metrics?.count(info, status, ms / 1000);
     log?.(requestLine(request, info, status, ms));
   };
-  const listener: RequestListener =
-    fast === undefined
-      ? koaListener
-      : (req, res) => {
-          const started = performance.now();
-          if (closing !== undefined || app.middleware.length !== layers || !fast(req, res, (answer) => fastDone(answer, started))) void koaListener(req, res);
-        };
-  const serveSocket = (http: Server): void => {
-    if (options.socket === false) return;
-    socket = attachSocket(
-      http,
-      {
-        explorer,
-        ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
-        judgeUpgrade: (req) => api.judgeUpgrade(req),
-        judgeJoin: (upgrade, info, topic) => api.judgeJoin(upgrade, info, topic),
-        ...(metrics ? { metrics: metrics.socket } : {}),
-      },
-      options.socket ?? {},
-    );
+  return (req, res) => {
+    const started = performance.now();
+    if (life.closing !== undefined || app.middleware.length !== layers || !fast(req, res, (answer) => fastDone(answer, started))) void koaListener(req, res);
   };
+}
 
-  return {
-    app,
-    explorer,
-    ...(metrics ? { metrics } : {}),
-    ...(metricsPath !== undefined ? { metricsPath } : {}),
-    ...(docsPath !== undefined ? { docsPath: docsRoot ? '/' : docsPath } : {}),
-    get http() {
-      return server;
+/** Blockscout's socket on the server's http.Server, judged by the API's steps. */
+function socketOn(http: Server, api: ExplorerMiddleware, parts: Parts): SocketServer {
+  const { options, explorer, metrics } = parts;
+  return attachSocket(
+    http,
+    {
+      explorer,
+      ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+      judgeUpgrade: (req) => api.judgeUpgrade(req),
+      judgeJoin: (upgrade, info, topic) => api.judgeJoin(upgrade, info, topic),
+      ...(metrics ? { metrics: metrics.socket } : {}),
     },
-    get socket() {
-      return socket;
-    },
-    async listen(port = 0, host = '127.0.0.1') {
-      if (server !== undefined) throw new Error('createServer: already listening or attached');
-      server = createHttpServer(listener).listen(port, host);
-      serveSocket(server);
-      await once(server, 'listening');
-      const address = server.address() as AddressInfo;
-      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      return { port: address.port, url: `http://${shown}:${address.port}` };
-    },
-    attach(owned) {
-      if (server !== undefined) throw new Error('createServer: already listening or attached');
-      owned.on('request', listener);
-      server = owned;
-      serveSocket(owned);
-    },
-    callback: () => listener,
-    judgeUpgrade: (req) => api.judgeUpgrade(req),
-    close() {
-      closing ??= (async () => {
-        const s = server;
-        // socket connections are not the http.Server's to wait for: closed first (1001)
-        await socket?.close(Math.min(options.shutdownTimeoutMs ?? 10_000, 2000));
-        if (s) {
-          const done = new Promise<void>((resolve) => s.close(() => resolve()));
-          s.closeIdleConnections();
-          const force = setTimeout(() => s.closeAllConnections(), options.shutdownTimeoutMs ?? 10_000);
-          await done;
-          clearTimeout(force);
-        }
-        await options.limiter?.close?.();
-        await options.onClose?.();
-        await flushLogs();
-      })();
-      return closing;
-    },
-  };
+    options.socket === false ? {} : (options.socket ?? {}),
+  );
+}
+
+/** Graceful: the socket's connections first (1001), then the http.Server's (idle now, the rest after the timeout), the limiter, the stores, the log. */
+async function closeServer(life: Life, options: ServerOptions): Promise<void> {
+  const s = life.server;
+  // socket connections are not the http.Server's to wait for: closed first (1001)
+  await life.socket?.close(Math.min(options.shutdownTimeoutMs ?? 10_000, 2000));
+  if (s) {
+    const done = new Promise<void>((resolve) => s.close(() => resolve()));
+    s.closeIdleConnections();
+    const force = setTimeout(() => s.closeAllConnections(), options.shutdownTimeoutMs ?? 10_000);
+    await done;
+    clearTimeout(force);
+  }
+  await options.limiter?.close?.();
+  await options.onClose?.();
+  await flushLogs();
 }
 
 function requestLog(log: (line: RequestLogLine) => void): Middleware {
