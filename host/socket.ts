@@ -24,10 +24,11 @@ import type { RawData, WebSocket } from 'ws';
 import { matchRoute } from '../lib/index.ts';
 import type { ApiError, Explorer, LiveEvent } from '../lib/index.ts';
 import { phoenixConnection, serializerOf } from '../lib/live/phoenix.ts';
-import type { Serializer } from '../lib/live/phoenix.ts';
-import { parseQuery } from './pipeline/parse.ts';
+import type { PhoenixConnection, Serializer } from '../lib/live/phoenix.ts';
+import { parseQuery, splitUrl } from './pipeline/parse.ts';
 import { recordHeaders, render } from './pipeline/render.ts';
 import { route, routeTable } from './pipeline/route.ts';
+import type { RouteTable } from './pipeline/route.ts';
 import type { SocketDropReason, SocketMetrics } from './metrics.ts';
 import type { HostRequest, RequestInfo } from './request.ts';
 import { refuseUpgrade } from './upgrade.ts';
@@ -96,174 +97,221 @@ interface Caller {
   topics: number;
 }
 
+/** One socket server's state, shared by its module-level parts. */
+interface Hub {
+  readonly server: Server;
+  readonly deps: SocketDeps;
+  readonly o: { readonly [K in keyof typeof SOCKET_DEFAULTS]: number };
+  readonly table: RouteTable;
+  readonly wss: WebSocketServer;
+  readonly callers: Map<string, Caller>;
+  /** the limit headers of an allowed upgrade, written on its 101 */
+  readonly upgradeHeaders: WeakMap<IncomingMessage, Readonly<Record<string, string>>>;
+  closing: boolean;
+}
+
+type Allowed = Extract<UpgradeVerdict, { readonly allow: true }>;
+
 /** Serve the socket on `server`'s upgrade requests to its paths (others are left to other listeners, or 404 when there are none). */
 export function attachSocket(server: Server, deps: SocketDeps, options: SocketOptions = {}): SocketServer {
   const o = { ...SOCKET_DEFAULTS, ...definedOnly(options) };
-  const table = routeTable(deps.prefix ?? '', deps.explorer.routes ?? matchRoute, deps.explorer.defaultChain);
-  const metrics = deps.metrics;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: o.maxFrameBytes, perMessageDeflate: false, clientTracking: true });
-  const callers = new Map<string, Caller>();
-  // the limit headers of an allowed upgrade, written on its 101
-  const upgradeHeaders = new WeakMap<IncomingMessage, Readonly<Record<string, string>>>();
-  let closing = false;
-  const forget = (caller: Caller): void => {
-    if (caller.connections === 0 && caller.topics === 0 && callers.get(caller.id) === caller) callers.delete(caller.id);
+  const hub: Hub = {
+    server,
+    deps,
+    o,
+    table: routeTable(deps.prefix ?? '', deps.explorer.routes ?? matchRoute, deps.explorer.defaultChain),
+    wss: new WebSocketServer({ noServer: true, maxPayload: o.maxFrameBytes, perMessageDeflate: false, clientTracking: true }),
+    callers: new Map(),
+    upgradeHeaders: new WeakMap(),
+    closing: false,
   };
-
-  wss.on('headers', (headers, req) => {
-    for (const [name, value] of Object.entries(upgradeHeaders.get(req) ?? {})) headers.push(`${name}: ${value}`);
+  hub.wss.on('headers', (headers, req) => {
+    for (const [name, value] of Object.entries(hub.upgradeHeaders.get(req) ?? {})) headers.push(`${name}: ${value}`);
   });
-
-  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const url = req.url ?? '/';
-    const mark = url.indexOf('?');
-    const path = mark === -1 ? url : url.slice(0, mark);
-    if (route(table, path, 'GET')?.kind !== 'socket') {
-      // another listener's, or nobody's
-      if (server.listenerCount('upgrade') <= 1) refuse(socket, { kind: 'RouteNotFound' });
-      return;
-    }
-    // a client gone while it is judged is no error of ours
-    socket.on('error', () => undefined);
-    void accept(req, socket, head, mark === -1 ? '' : url.slice(mark + 1)).catch(() => socket.destroy());
-  };
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => upgrade(hub, req, socket, head);
   server.on('upgrade', onUpgrade);
-
-  async function accept(req: IncomingMessage, socket: Duplex, head: Buffer, query: string): Promise<void> {
-    const vsn = parseQuery(query)['vsn'];
-    const serializer = serializerOf(Array.isArray(vsn) ? vsn[0] : vsn);
-    if (serializer === null) return refuse(socket, { kind: 'InvalidParams', errors: [{ name: 'vsn', detail: 'a serializer version Phoenix speaks: 2.0.0, or 1.0.0 (the default)' }] });
-    const verdict = await deps.judgeUpgrade(req);
-    if (!verdict.allow) return refuseUpgrade(socket, verdict);
-    if (closing) return refuse(socket, { kind: 'Unavailable', message: 'The server is shutting down' });
-    const id = verdict.info.identity?.id ?? `ip:${verdict.request.ip}`;
-    let caller = callers.get(id);
-    if (caller === undefined) callers.set(id, (caller = { id, connections: 0, topics: 0 }));
-    if (caller.connections >= o.maxConnectionsPerCaller) {
-      return refuse(socket, { kind: 'RateLimited', message: `Too many socket connections: at most ${o.maxConnectionsPerCaller} per caller` }, verdict.headers);
-    }
-    const held = caller;
-    held.connections++;
-    // the raw socket closes once, whether ws took it or refused its handshake
-    socket.once('close', () => {
-      held.connections--;
-      forget(held);
-    });
-    upgradeHeaders.set(req, verdict.headers);
-    wss.handleUpgrade(req, socket, head, (ws) => open(ws, serializer, verdict, held));
-  }
-
-  function open(ws: WebSocket, serializer: Serializer, verdict: Extract<UpgradeVerdict, { readonly allow: true }>, caller: Caller): void {
-    metrics?.connections(1);
-    let closed = false;
-    let paused = false;
-    const idle = setTimeout(() => drop('idle', SOCKET_CLOSE.idle, `heartbeat timeout: no frame in ${o.heartbeatTimeoutMs} ms`), o.heartbeatTimeoutMs);
-    idle.unref();
-    const drop = (reason: SocketDropReason, code: number, text: string): void => {
-      if (closed) return;
-      closed = true;
-      metrics?.drop(reason);
-      connection.end();
-      ws.close(code, text);
-    };
-    const connection = phoenixConnection(
-      { serializer, maxTopics: o.maxTopicsPerConnection },
-      {
-        send(text) {
-          if (closed) return;
-          if (ws.bufferedAmount > o.maxBufferedBytes) return drop('slow', SOCKET_CLOSE.slow, `too slow: more than ${o.maxBufferedBytes} bytes waiting to be sent`);
-          ws.send(bytesOf(text), { binary: false });
-          metrics?.message('out');
-        },
-        async join(topic, deliver) {
-          const tooMany = { reason: `too many topics: at most ${o.maxTopicsPerCaller} per caller` };
-          if (caller.topics >= o.maxTopicsPerCaller) return tooMany;
-          const refusal = await deps.judgeJoin(verdict.request, verdict.info, topic);
-          if (refusal !== null) return { reason: refusalReason(refusal) };
-          if (caller.topics >= o.maxTopicsPerCaller) return tooMany;
-          return subscribe(topic, deliver, verdict.info.chainId, caller);
-        },
-        joined: (ok) => metrics?.join(ok),
-      },
-    );
-
-    ws.on('message', (data: RawData, isBinary: boolean) => {
-      metrics?.message('in');
-      idle.refresh();
-      if (closed) return;
-      if (isBinary) return drop('binary_frame', SOCKET_CLOSE.binary, 'binary frames are not served: JSON text frames only');
-      const handled = connection.receive(textOf(data));
-      if (!paused && connection.pending >= PAUSE_AT) {
-        paused = true;
-        ws.pause();
-      }
-      handled.then(
-        (invalid) => {
-          if (invalid !== null) return drop('invalid_frame', SOCKET_CLOSE.invalidFrame, `invalid frame: ${invalid.invalid}`.slice(0, 120));
-          if (paused && connection.pending <= RESUME_AT) {
-            paused = false;
-            ws.resume();
-          }
-        },
-        () => drop('error', SOCKET_CLOSE.internal, 'internal error'),
-      );
-    });
-    ws.on('ping', () => idle.refresh());
-    ws.on('pong', () => idle.refresh());
-    // ws closes the connection itself on a protocol error (1009 for a frame over maxPayload)
-    ws.on('error', (error: Error & { code?: string }) => {
-      if (closed) return;
-      closed = true;
-      metrics?.drop(error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? 'frame_too_large' : 'error');
-      connection.end();
-    });
-    ws.on('close', () => {
-      closed = true;
-      clearTimeout(idle);
-      connection.end();
-      metrics?.connections(-1);
-    });
-  }
-
-  /** follow a topic of the chain for a caller: its unsubscribe function (once), or why not */
-  function subscribe(topic: string, deliver: (event: LiveEvent) => void, chainId: string, caller: Caller): (() => void) | { readonly reason: string } {
-    if (deps.explorer.subscribe === undefined) return { reason: 'live updates are off: the explorer follows no change feed' };
-    let unsubscribe: () => void;
-    try {
-      unsubscribe = deps.explorer.subscribe(topic, deliver, { chainId });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return { reason: /no change feed/.test(message) ? 'live updates are off on this chain: it has no change feed' : message.replace(/^subscribe: /, '') };
-    }
-    caller.topics++;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      caller.topics--;
-      forget(caller);
-      unsubscribe();
-    };
-  }
-
   return {
     get connections() {
-      return wss.clients.size;
+      return hub.wss.clients.size;
     },
-    async close(graceMs = 2000) {
-      closing = true;
-      server.off('upgrade', onUpgrade);
-      const clients = [...wss.clients];
-      const gone = Promise.all(clients.map((ws) => (ws.readyState === ws.CLOSED ? undefined : new Promise<void>((resolve) => ws.once('close', () => resolve())))));
-      for (const ws of clients) ws.close(SOCKET_CLOSE.goingAway, 'server shutting down');
-      const timer = setTimeout(() => {
-        for (const ws of clients) ws.terminate();
-      }, graceMs);
-      await gone;
-      clearTimeout(timer);
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
-    },
+    close: (graceMs = 2000) => closeHub(hub, onUpgrade, graceMs),
   };
+}
+
+function upgrade(hub: Hub, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const { path, query } = splitUrl(req.url ?? '/');
+  if (route(hub.table, path, 'GET')?.kind !== 'socket') {
+    // another listener's, or nobody's
+    if (hub.server.listenerCount('upgrade') <= 1) refuse(socket, { kind: 'RouteNotFound' });
+    return;
+  }
+  // a client gone while it is judged is no error of ours
+  socket.on('error', () => undefined);
+  void accept(hub, req, socket, head, query).catch(() => socket.destroy());
+}
+
+async function accept(hub: Hub, req: IncomingMessage, socket: Duplex, head: Buffer, query: string): Promise<void> {
+  const { o, callers } = hub;
+  const vsn = parseQuery(query)['vsn'];
+  const serializer = serializerOf(Array.isArray(vsn) ? vsn[0] : vsn);
+  if (serializer === null) return refuse(socket, { kind: 'InvalidParams', errors: [{ name: 'vsn', detail: 'a serializer version Phoenix speaks: 2.0.0, or 1.0.0 (the default)' }] });
+  const verdict = await hub.deps.judgeUpgrade(req);
+  if (!verdict.allow) return refuseUpgrade(socket, verdict);
+  if (hub.closing) return refuse(socket, { kind: 'Unavailable', message: 'The server is shutting down' });
+  const id = verdict.info.identity?.id ?? `ip:${verdict.request.ip}`;
+  let caller = callers.get(id);
+  if (caller === undefined) callers.set(id, (caller = { id, connections: 0, topics: 0 }));
+  if (caller.connections >= o.maxConnectionsPerCaller) {
+    return refuse(socket, { kind: 'RateLimited', message: `Too many socket connections: at most ${o.maxConnectionsPerCaller} per caller` }, verdict.headers);
+  }
+  const held = caller;
+  held.connections++;
+  // the raw socket closes once, whether ws took it or refused its handshake
+  socket.once('close', () => {
+    held.connections--;
+    forget(hub, held);
+  });
+  hub.upgradeHeaders.set(req, verdict.headers);
+  hub.wss.handleUpgrade(req, socket, head, (ws) => open(hub, ws, serializer, verdict, held));
+}
+
+function forget(hub: Hub, caller: Caller): void {
+  if (caller.connections === 0 && caller.topics === 0 && hub.callers.get(caller.id) === caller) hub.callers.delete(caller.id);
+}
+
+/** One open connection. */
+interface Conn {
+  readonly ws: WebSocket;
+  readonly idle: NodeJS.Timeout;
+  connection: PhoenixConnection | undefined;
+  closed: boolean;
+  paused: boolean;
+}
+
+function open(hub: Hub, ws: WebSocket, serializer: Serializer, verdict: Allowed, caller: Caller): void {
+  const { o } = hub;
+  const metrics = hub.deps.metrics;
+  metrics?.connections(1);
+  const conn: Conn = {
+    ws,
+    idle: setTimeout(() => drop(hub, conn, 'idle', SOCKET_CLOSE.idle, `heartbeat timeout: no frame in ${o.heartbeatTimeoutMs} ms`), o.heartbeatTimeoutMs),
+    connection: undefined,
+    closed: false,
+    paused: false,
+  };
+  conn.idle.unref();
+  conn.connection = phoenixConnection(
+    { serializer, maxTopics: o.maxTopicsPerConnection },
+    {
+      send: (text) => send(hub, conn, text),
+      join: (topic, deliver) => join(hub, verdict, caller, topic, deliver),
+      joined: (ok) => metrics?.join(ok),
+    },
+  );
+  ws.on('message', (data: RawData, isBinary: boolean) => receive(hub, conn, data, isBinary));
+  ws.on('ping', () => conn.idle.refresh());
+  ws.on('pong', () => conn.idle.refresh());
+  // ws closes the connection itself on a protocol error (1009 for a frame over maxPayload)
+  ws.on('error', (error: Error & { code?: string }) => {
+    if (conn.closed) return;
+    conn.closed = true;
+    metrics?.drop(error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? 'frame_too_large' : 'error');
+    conn.connection?.end();
+  });
+  ws.on('close', () => {
+    conn.closed = true;
+    clearTimeout(conn.idle);
+    conn.connection?.end();
+    metrics?.connections(-1);
+  });
+}
+
+function drop(hub: Hub, conn: Conn, reason: SocketDropReason, code: number, text: string): void {
+  if (conn.closed) return;
+  conn.closed = true;
+  hub.deps.metrics?.drop(reason);
+  conn.connection?.end();
+  conn.ws.close(code, text);
+}
+
+function send(hub: Hub, conn: Conn, text: string): void {
+  if (conn.closed) return;
+  const { maxBufferedBytes } = hub.o;
+  if (conn.ws.bufferedAmount > maxBufferedBytes) return drop(hub, conn, 'slow', SOCKET_CLOSE.slow, `too slow: more than ${maxBufferedBytes} bytes waiting to be sent`);
+  conn.ws.send(bytesOf(text), { binary: false });
+  hub.deps.metrics?.message('out');
+}
+
+/** A join, judged by the steps as a GET of `{socket path}/{topic}`, within the caller's topics. */
+async function join(hub: Hub, verdict: Allowed, caller: Caller, topic: string, deliver: (event: LiveEvent) => void): Promise<(() => void) | { readonly reason: string }> {
+  const { maxTopicsPerCaller } = hub.o;
+  const tooMany = { reason: `too many topics: at most ${maxTopicsPerCaller} per caller` };
+  if (caller.topics >= maxTopicsPerCaller) return tooMany;
+  const refusal = await hub.deps.judgeJoin(verdict.request, verdict.info, topic);
+  if (refusal !== null) return { reason: refusalReason(refusal) };
+  if (caller.topics >= maxTopicsPerCaller) return tooMany;
+  return subscribe(hub, topic, deliver, verdict.info.chainId, caller);
+}
+
+/** A frame from the client: handled in order; many waiting pause the reading until few are left. */
+function receive(hub: Hub, conn: Conn, data: RawData, isBinary: boolean): void {
+  hub.deps.metrics?.message('in');
+  conn.idle.refresh();
+  const connection = conn.connection;
+  if (conn.closed || connection === undefined) return;
+  if (isBinary) return drop(hub, conn, 'binary_frame', SOCKET_CLOSE.binary, 'binary frames are not served: JSON text frames only');
+  const handled = connection.receive(textOf(data));
+  if (!conn.paused && connection.pending >= PAUSE_AT) {
+    conn.paused = true;
+    conn.ws.pause();
+  }
+  handled.then(
+    (invalid) => {
+      if (invalid !== null) return drop(hub, conn, 'invalid_frame', SOCKET_CLOSE.invalidFrame, `invalid frame: ${invalid.invalid}`.slice(0, 120));
+      if (conn.paused && connection.pending <= RESUME_AT) {
+        conn.paused = false;
+        conn.ws.resume();
+      }
+    },
+    () => drop(hub, conn, 'error', SOCKET_CLOSE.internal, 'internal error'),
+  );
+}
+
+/** follow a topic of the chain for a caller: its unsubscribe function (once), or why not */
+function subscribe(hub: Hub, topic: string, deliver: (event: LiveEvent) => void, chainId: string, caller: Caller): (() => void) | { readonly reason: string } {
+  const { explorer } = hub.deps;
+  if (explorer.subscribe === undefined) return { reason: 'live updates are off: the explorer follows no change feed' };
+  let unsubscribe: () => void;
+  try {
+    unsubscribe = explorer.subscribe(topic, deliver, { chainId });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { reason: /no change feed/.test(message) ? 'live updates are off on this chain: it has no change feed' : message.replace(/^subscribe: /, '') };
+  }
+  caller.topics++;
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    caller.topics--;
+    forget(hub, caller);
+    unsubscribe();
+  };
+}
+
+/** Close every connection (1001, going away) and stop; those still open after `graceMs` are ended. */
+async function closeHub(hub: Hub, onUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void, graceMs: number): Promise<void> {
+  hub.closing = true;
+  hub.server.off('upgrade', onUpgrade);
+  const clients = [...hub.wss.clients];
+  const gone = Promise.all(clients.map((ws) => (ws.readyState === ws.CLOSED ? undefined : new Promise<void>((resolve) => ws.once('close', () => resolve())))));
+  for (const ws of clients) ws.close(SOCKET_CLOSE.goingAway, 'server shutting down');
+  const timer = setTimeout(() => {
+    for (const ws of clients) ws.terminate();
+  }, graceMs);
+  await gone;
+  clearTimeout(timer);
+  await new Promise<void>((resolve) => hub.wss.close(() => resolve()));
 }
 
 /** A join's refusal as a Phoenix reason: Blockscout's for a restricted address, else the API's message. */
