@@ -8,6 +8,9 @@
  * instead of Koa's context and N layers. The server counts and logs each request it answers
  * (`done`), as its Koa layers would.
  *
+ * It is the listener's adapter of the host's one pipeline (host/pipeline/): `parseQuery` and
+ * `clientIp`, `route`, `runSteps`, `render` — only the writing of the answer is its own.
+ *
  * Anything else is not taken (`false`): the Koa chain answers it as before. What decides is
  * read before any step runs, so a request is never charged twice.
  */

@@ -10,6 +10,10 @@
  *
  *   identify → rateLimit → knownChain → authorize → answer, inside renderErrors
  *
+ * This is the Koa adapter of the host's one pipeline (host/pipeline/): the path is classified by
+ * `route`, the steps run by `runSteps`, a failure rendered by `render`, as on the fast path
+ * (host/fast.ts) and for upgrades (host/upgrade.ts).
+ *
  * The steps judge a plain request value (`HostRequest`: a Koa context is one as it is), so an
  * HTTP upgrade is judged by the same code (`judgeUpgrade`, host/upgrade.ts). renderErrors is
  * outermost so that headers set before a failure (the limit headers) survive; answer reads the
