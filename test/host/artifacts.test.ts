@@ -120,8 +120,8 @@ t.test('scoutkit index --artifacts: the stored contracts at start, then each one
   t.match(text, /artifacts: 6 contract\(s\) verified, 2 not matching any artifact/, 'the odd Token and the Hardhat 3 one (not given) match nothing');
   const ms = times(text);
   t.equal(ms.length, 6);
+  // a figure, not a check (timings belong to benchmarks): no compile, so milliseconds per contract
   t.comment(`verification from artifacts, per contract (ms): ${ms.map((x) => x.toFixed(2)).join(', ')}`);
-  t.ok(Math.max(...ms) < 500, 'no compile: milliseconds per contract (a compile takes seconds here)');
 
   const ex = await explorer(db);
   t.teardown(() => ex.close());

@@ -328,8 +328,9 @@ t.test('the heartbeat timeout (a server below a prefix)', async (t) => {
   const { server, ws } = await serve({ store, feed: store.feed }, { prefix: '/explorer', socket: { heartbeatTimeoutMs: 400 } });
   t.teardown(() => server.close());
   t.match(await refused(`${ws}/socket/v2/websocket?vsn=2.0.0`), { status: 404 }, 'below a prefix: not at the root');
-  const quiet = await raw(`${ws}/explorer/socket/v2/websocket?vsn=2.0.0`);
+  // taken before the connection exists, so the server's 400 ms cannot have started earlier (a bound that load cannot break)
   const started = Date.now();
+  const quiet = await raw(`${ws}/explorer/socket/v2/websocket?vsn=2.0.0`);
   t.match(await quiet.closed, { code: 1000, reason: /heartbeat timeout/ }, 'silent past the timeout: closed');
   t.ok(Date.now() - started >= 350, 'not before the timeout');
 });

@@ -40,21 +40,39 @@ for (const factory of await storeFactories()) {
       const { job } = await contracts.createJob({ uid: 'a1', address: ODD_ADDRESS, inputHash: hash(1), now: Date.now() });
       t.equal(job.state, 'pending');
 
-      let startedAt = Date.now();
-      t.match(await verificationStatus(chain, 'a1'), { kind: 'job', job: { state: 'pending' } }, 'by default: at once, pending');
-      t.ok(Date.now() - startedAt < 5000, 'at once (no wait by default; the bound is loose for a loaded machine)');
+      // reads of the job, counted: "at once" is one read, "held" is reads until it settles (no clock in the checks)
+      let reads = 0;
+      const counted = { contracts: { ...contracts, getJob: (uid: string) => (reads++, contracts.getJob(uid)) } };
+      t.match(await verificationStatus(counted, 'a1'), { kind: 'job', job: { state: 'pending' } }, 'by default: at once, pending');
+      t.equal(reads, 1, 'at once: one read, no wait by default');
 
-      startedAt = Date.now();
+      let startedAt = Date.now();
       t.match(await verificationStatus(chain, 'a1', { waitMs: 300, pollMs: 20 }), { kind: 'job', job: { state: 'pending' } }, 'never settled: pending');
       t.ok(Date.now() - startedAt >= 300, 'after waitMs');
 
-      // settled meanwhile through another contract store over the same data (another host, for SQL)
+      // settled meanwhile through another contract store over the same data (another host, for SQL),
+      // once the held status has read it pending three times
       const other = factory.name === 'memory' ? contracts : contractStoreBeside(store);
-      setTimeout(() => void other.updateJob('a1', { state: 'pass', message: null, now: Date.now() }), 150);
+      reads = 0;
+      let settledAt = -1;
+      const settling = {
+        contracts: {
+          ...contracts,
+          getJob: async (uid: string) => {
+            const job = await contracts.getJob(uid);
+            if (++reads === 3) {
+              await other.updateJob('a1', { state: 'pass', message: null, now: Date.now() });
+              settledAt = reads;
+            }
+            return job;
+          },
+        },
+      };
       startedAt = Date.now();
-      t.match(await verificationStatus(chain, 'a1', { waitMs: 10_000, pollMs: 20 }), { kind: 'job', job: { state: 'pass' } }, 'settled while held: its final state');
-      const held = Date.now() - startedAt;
-      t.ok(held >= 100 && held < 9000, `answered once it settled (${held} ms), not after waitMs`);
+      const waitMs = 120_000;
+      t.match(await verificationStatus(settling, 'a1', { waitMs, pollMs: 20 }), { kind: 'job', job: { state: 'pass' } }, 'settled while held: its final state');
+      t.equal(reads, settledAt + 1, 'answered at the first read after it settled');
+      t.ok(Date.now() - startedAt < waitMs, 'not after waitMs');
 
       t.same(await verificationStatus(chain, 'nope', { waitMs: 5000 }), { kind: 'unknown' }, 'an unknown uid: at once');
     });
@@ -78,7 +96,8 @@ for (const factory of await storeFactories()) {
       const status = await scan({ module: 'contract', action: 'checkverifystatus', guid: submitted['result'] as string });
       const held = Date.now() - startedAt;
       t.match(status, { status: '1', message: 'OK', result: 'Fail - Unable to verify', reason: /does not match/ }, 'the first answer is final (no "Pending in queue")');
-      t.ok(held >= 200 && held < STATUS_WAIT_MS, `held until the job settled (${held} ms)`);
+      // held until the job settled: a pending job's answer within STATUS_WAIT_MS would be "Pending in queue"
+      t.comment(`held ${held} ms (at most STATUS_WAIT_MS, ${STATUS_WAIT_MS} ms)`);
     });
   });
 }
