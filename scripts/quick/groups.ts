@@ -1,0 +1,52 @@
+/**
+ * test:quick's files (see run.ts), in two groups that tap runs side by side, each in one
+ * process. Not here: what needs anvil, Postgres, Redis, a browser, a child process or the build
+ * (test/host/examples.test.ts imports `scoutkit`, which is dist/); the npm script sets
+ * SCOUTKIT_STORES=memory, so the port and conformance suites run on the memory store only.
+ */
+import { testsUnder } from './run.ts';
+
+/**
+ * Every answer against the official OpenAPI documents: the conformance suite (the explorer's
+ * own answers, the Etherscan dialect, the advanced filters), every endpoint over real HTTP in
+ * both forms (and the fast path answering as the Koa chain does), and the lib tests that
+ * validate against the documents too. One group because
+ * they load and compile the same documents' schemas (cached per process: routes.test.ts takes
+ * a third of its time alone). And, so that the two groups take about as long, the advanced
+ * filters' scan budget and the layering rules.
+ */
+export const CONFORMANCE: readonly string[] = [
+  'test/conformance/memory.test.ts',
+  'test/conformance/etherscan-memory.test.ts',
+  'test/conformance/advanced-memory.test.ts',
+  'test/host/routes.test.ts',
+  'test/host/fast.test.ts',
+  'test/lib/openapi.test.ts',
+  'test/lib/endpoints/verified.test.ts',
+  'test/lib/endpoints/verified-constructor-args.test.ts',
+  'test/lib/stats/averageBlockTime.test.ts',
+  'test/lib/advanced.test.ts',
+  'test/layering.test.ts',
+];
+
+/**
+ * The rest: every test of lib/ (a new one joins by itself), the memory store, the port suite,
+ * the fixture chain, and the host in this process over real HTTP and WebSocket.
+ */
+export const MAIN: readonly string[] = [
+  ...testsUnder('test/lib'),
+  ...testsUnder('test/adapters/memory'),
+  ...testsUnder('test/ports'),
+  ...testsUnder('test/fixture'),
+  'test/host/compress.test.ts',
+  'test/host/cors.test.ts',
+  'test/host/csv.test.ts',
+  'test/host/door.test.ts',
+  'test/host/limits.test.ts',
+  'test/host/log.test.ts',
+  'test/host/verification.test.ts',
+  'test/host/readers.test.ts',
+  'test/host/socket.test.ts',
+  'test/host/socket-balances.test.ts',
+  'test/host/socket-verification.test.ts',
+].filter((f) => !CONFORMANCE.includes(f)); // the lib tests listed there

@@ -1,0 +1,73 @@
+/**
+ * `npm run test:quick`: test files that need no anvil, no Postgres, no external process and no
+ * build, run in one process per group (the lists: groups.ts; tap runs the two groups side by
+ * side) instead of one process each. Starting node, tsx and the modules a test imports costs
+ * about a second a file; most of these files test for less than that, so a group of them in one
+ * process is several times quicker. `npm test` still runs every file alone.
+ *
+ * One file at a time, as if each had the process to itself: a file is imported (its top level
+ * runs and queues its tests on tap's root), its tests run to the end, then the root
+ * `t.teardown`s it registered run (servers closed, stores closed, temp dirs removed), a comment
+ * `# test:quick: <file> <seconds> s` is printed, and only then is the next file imported. Its
+ * root teardowns are run here rather than registered with tap, because tap ends the root as
+ * soon as it is idle once a teardown exists (it would end the group after the first file); a
+ * file's root `t.setTimeout` is ignored (the group's cap is tap's `--timeout`, set by the npm
+ * script). A file that fails to load is one failing assertion, and the others still run.
+ */
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import t from 'tap';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/** every `*.test.ts` under a folder of the repository (recursively), sorted */
+export function testsUnder(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(join(ROOT, d), { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.test.ts')) found.push(p);
+    }
+  };
+  walk(dir);
+  return found.sort();
+}
+
+/** resolves when tap's root has no test queued or running */
+const rootIdle = (): Promise<void> => (t.idle ? Promise.resolve() : new Promise((done) => t.once('idle', () => done())));
+
+/** Run each test file (a path relative to the repository) in this process, one after another. */
+export async function runInOneProcess(files: readonly string[]): Promise<void> {
+  const teardown = t.teardown;
+  const setRootTimeout = t.setTimeout;
+  let teardowns: Array<() => unknown> = [];
+  t.teardown = (fn: () => unknown) => void teardowns.push(fn);
+  t.setTimeout = () => {};
+  try {
+    for (const file of files) {
+      const started = performance.now();
+      try {
+        await import(pathToFileURL(resolve(ROOT, file)).href);
+      } catch (err) {
+        t.error(err, `${file} loads and runs its top level`); // fails; the other files still run
+      }
+      await rootIdle();
+      const fns = teardowns;
+      teardowns = [];
+      for (const fn of fns) {
+        try {
+          await fn();
+        } catch (err) {
+          t.error(err, `${file}: a teardown`);
+        }
+      }
+      t.comment(`test:quick: ${file} ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    t.teardown = teardown;
+    t.setTimeout = setRootTimeout;
+  }
+  t.end();
+}
