@@ -1,7 +1,10 @@
 /**
  * The request log line, built in one place for every way in (the Koa chain's log layer and the
- * fast path), and the one line on stderr that tells an unexpected error (rendered as 500).
+ * fast path, upgrades and socket joins), and the one line on stderr that tells an unexpected error
+ * (rendered as 500), written as every log line of the process is: through pino's asynchronous
+ * destination (host/log.ts `processOutput`), held and flushed on shutdown and on exit.
  */
+import { processOutput } from '../log.ts';
 import type { RequestInfo } from '../request.ts';
 
 export interface RequestLogLine {
@@ -35,8 +38,8 @@ export function requestLine(request: { readonly method: string; readonly path: s
   };
 }
 
-/** An unexpected error as one JSON line on stderr: `level`, the request's `fields`, then the error's stack. */
+/** An unexpected error as one JSON line on stderr (asynchronous, host/log.ts): `level`, the request's `fields`, then the error's stack. */
 export function reportUnexpected(error: unknown, fields: Readonly<Record<string, unknown>>): void {
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`${JSON.stringify({ level: 'error', ...fields, error: message })}\n`);
+  processOutput(2).write(`${JSON.stringify({ level: 'error', ...fields, error: message })}\n`);
 }

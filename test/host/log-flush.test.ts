@@ -193,3 +193,23 @@ t.test('lines held when the process dies of an uncaught error are written out', 
   const lines = out.split('\n').filter((l) => l !== '');
   t.same(lines, Array.from({ length: LINES }, (_, i) => `line ${i}`), 'every line written out, in order');
 });
+
+t.test('an unexpected error is told through the same buffered output (stderr), and written out on exit', async (t) => {
+  const script = [
+    "import { reportUnexpected } from './host/pipeline/log.ts';",
+    "reportUnexpected(new Error('boom'), { method: 'GET', path: '/api/v2/blocks' });",
+    // a synchronous write after it: out first, since the error's line is held
+    "process.stderr.write('after\\n');",
+  ].join('\n');
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  t.equal(code, 0);
+  const lines = err.split('\n').filter((l) => l !== '');
+  t.equal(lines.length, 2, 'two lines');
+  t.equal(lines[0], 'after', 'not written at once: held by the buffered output');
+  const line = JSON.parse(lines[1] ?? '{}') as Record<string, unknown>;
+  t.same(Object.keys(line), ['level', 'method', 'path', 'error'], 'its fields, in order');
+  t.match(line, { level: 'error', method: 'GET', path: '/api/v2/blocks', error: /^Error: boom\n/ });
+});
