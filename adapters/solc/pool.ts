@@ -1,13 +1,12 @@
 /**
- * A bounded pool of compile workers (worker.ts): at most `size` (≤ the cores) compiles at once,
+ * A bounded pool of compile workers (worker.ts, messages.ts): at most `size` (≤ the cores) compiles at once,
  * at most `queue` waiting; each compile capped in time (the worker is terminated and replaced)
  * and in heap (resourceLimits; a worker running out dies alone and is replaced).
  */
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { WORKER_SOURCE } from './worker.ts';
-import type { CompileReply, CompileRequest } from './worker.ts';
+import type { CompileReply, CompileRequest, WorkerData } from './messages.ts';
 
 export interface PoolOptions {
   /** workers, default 1, at most the cores */
@@ -37,6 +36,18 @@ interface Slot {
 }
 
 const wrapper = createRequire(import.meta.url).resolve('solc/wrapper');
+
+/**
+ * The worker's module beside this one: worker.js when this is dist/'s pool.js; worker.ts when
+ * this runs from the sources, loaded through tsx's API because Node 20 does not carry the
+ * parent's `--import` loader into a worker thread.
+ */
+function workerEntry(): { readonly entry: string | URL; readonly eval: boolean } {
+  if (!import.meta.url.endsWith('.ts')) return { entry: new URL('./worker.js', import.meta.url), eval: false };
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const worker = JSON.stringify(new URL('./worker.ts', import.meta.url).href);
+  return { entry: `import(${tsx}).then((tsx) => { tsx.register(); return import(${worker}); });`, eval: true };
+}
 
 export class CompilePool {
   readonly size: number;
@@ -89,7 +100,9 @@ export class CompilePool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { wrapper }, resourceLimits: { maxOldGenerationSizeMb: this.memoryMb } });
+    const { entry, eval: evaluated } = workerEntry();
+    const workerData: WorkerData = { wrapper };
+    const worker = new Worker(entry, { eval: evaluated, workerData, resourceLimits: { maxOldGenerationSizeMb: this.memoryMb } });
     worker.unref();
     const slot: Slot = { worker, task: null, timer: null };
     worker.on('message', (reply: CompileReply) => {
