@@ -8,46 +8,9 @@
  * (./describe.ts), and catches up after a reconnect from the last version it saw (`since`).
  */
 import type { Address, BlockBundle, Hash } from '../domain/records.ts';
+import type { Change, ChangeFeed, ChangeListener, ChangeNotice } from '../ports/feed.ts';
 
-/** The small form of a change: what a store logs and what crosses processes. */
-export interface ChangeNotice {
-  /** the store's data version after the write (DataSource.getDataVersion, as a number) */
-  readonly version: number;
-  /** consensus blocks added, lowest to highest (null: none) */
-  readonly blocks: { readonly from: number; readonly to: number } | null;
-  /** blocks above this height were removed first (rollback, or a reorg replacing them); null: none */
-  readonly rolledBackTo: number | null;
-  /** pending transactions added */
-  readonly pendingAdded: readonly Hash[];
-  /** pending transactions that left the pool: mined in the added blocks, replaced (same sender and nonce) or gone from the node's pool */
-  readonly pendingDropped: readonly Hash[];
-}
-
-/** What one write changed. */
-export interface Change extends ChangeNotice {
-  /** transactions of the added blocks */
-  readonly transactions: readonly Hash[];
-  /** addresses touched: from, to and created contracts of those transactions, token transfer parties, pending senders and receivers */
-  readonly addresses: readonly Address[];
-  /** tokens whose transfers the added blocks hold */
-  readonly tokens: readonly Address[];
-}
-
-export type ChangeListener = (change: Change) => void;
-
-/** The port: a store's (or a database's) changes. */
-export interface ChangeFeed {
-  /**
-   * Call `listener` with every change from now on, once each, in version order (in process:
-   * synchronously after the commit). Returns the unsubscribe function.
-   */
-  subscribe(listener: ChangeListener): () => void;
-  /**
-   * The changes after `version`, oldest first (a client that reconnects catches up from the
-   * version it last saw). null: that version is too old to be derived; start afresh.
-   */
-  since(version: number): Promise<readonly Change[] | null>;
-}
+export type { Change, ChangeFeed, ChangeListener, ChangeNotice } from '../ports/feed.ts';
 
 const lower = (a: string): Address => a.toLowerCase() as Address;
 
