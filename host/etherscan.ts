@@ -5,11 +5,12 @@
  * bounded form-urlencoded, multipart (busboy, host/body.ts) or JSON-object body, whose
  * parameters win over the query's. The body
  * is read before the chain (`readEtherscanBody`), so that an `apikey` sent in it identifies the
- * caller as one in the query string does.
+ * caller as one in the query string does (it joins the request value's query: host/pipeline/parse.ts).
  */
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Explorer, JsonValue, RawQuery, UploadedFile } from '../lib/index.ts';
 import { parseBody } from './body.ts';
+import { contextRequest, setContextRequest } from './pipeline/parse.ts';
 import { ApiException, requestInfo } from './request.ts';
 import type { WriteJson } from './rpc.ts';
 import { readBody } from './rpc.ts';
@@ -77,7 +78,9 @@ export async function readEtherscanBody(ctx: ParameterizedContext): Promise<void
   const { params } = read;
   // `apiKey` (the etherscan-api client's spelling) stands for `apikey`
   const key = params['apikey'] ?? params['apiKey'];
-  if (key !== undefined && key.trim() !== '' && ctx.query.apikey === undefined && ctx.query.apiKey === undefined) ctx.query = { ...ctx.query, apikey: key };
+  const request = contextRequest(ctx);
+  const { query } = request;
+  if (key !== undefined && key.trim() !== '' && query['apikey'] === undefined && query['apiKey'] === undefined) setContextRequest(ctx, { ...request, query: { ...query, apikey: key } });
 }
 
 export function answerEtherscan(explorer: Explorer, write: WriteJson): Middleware {
@@ -88,7 +91,7 @@ export function answerEtherscan(explorer: Explorer, write: WriteJson): Middlewar
     }
     const info = requestInfo(ctx);
     if (!info) throw new ApiException({ kind: 'RouteNotFound' });
-    let query: RawQuery = ctx.query as RawQuery;
+    let query: RawQuery = contextRequest(ctx).query;
     const form = forms.get(ctx);
     if (form !== undefined) {
       if ('tooLarge' in form) {

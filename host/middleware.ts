@@ -14,8 +14,9 @@
  * `route`, the steps run by `runSteps`, a failure rendered by `render`, as on the fast path
  * (host/fast.ts) and for upgrades (host/upgrade.ts).
  *
- * The steps judge a plain request value (`HostRequest`: a Koa context is one as it is), so an
- * HTTP upgrade is judged by the same code (`judgeUpgrade`, host/upgrade.ts). renderErrors is
+ * The steps judge a plain request value (`HostRequest`: read from the context once by
+ * host/pipeline/parse.ts's `contextRequest`, with its one query parser and one client-IP reader;
+ * the handlers read the query from it, never `ctx.query`), so an HTTP upgrade is judged by the same code (`judgeUpgrade`, host/upgrade.ts). renderErrors is
  * outermost so that headers set before a failure (the limit headers) survive; answer reads the
  * body of a route that declares one (host/body.ts, within the route's cap), hands lib a plain
  * `EndpointRequest` and writes the `ExplorerResponse` it gets back.
@@ -49,6 +50,7 @@ import type { FastPath, FastPathOptions } from './fast.ts';
 import type { CorsOptions } from './cors.ts';
 import { judgeJoinBy, judgeUpgradeBy } from './upgrade.ts';
 import { reportUnexpected } from './pipeline/log.ts';
+import { contextRequest } from './pipeline/parse.ts';
 import { failureOf, render } from './pipeline/render.ts';
 import { route, routeTable } from './pipeline/route.ts';
 import { requestSteps, runSteps } from './pipeline/steps.ts';
@@ -177,8 +179,8 @@ function serveSteps(
 ): (ctx: ParameterizedContext, next: () => Promise<unknown>, info: RequestInfo) => Promise<void> {
   const run = async (ctx: ParameterizedContext, next: () => Promise<unknown>, info: RequestInfo): Promise<void> => {
     try {
-      // a Koa context is a plain request value (and a header sink) as it is: no copy
-      const waiting = runSteps(steps, ctx, info, ctx);
+      // the request value read once (host/pipeline/parse.ts); the context is the header sink
+      const waiting = runSteps(steps, contextRequest(ctx), info, ctx);
       if (waiting !== undefined) await waiting;
       await last(ctx, next);
     } catch (e) {
@@ -223,7 +225,8 @@ function answer(explorer: Explorer, compressor: Compressor, servers?: (document:
     if (!info || !isEndpoint(info.endpoint)) throw new ApiException({ kind: 'RouteNotFound' });
     // server-sent events: a reconnecting EventSource names the last event it saw in a header
     const lastEventId = info.endpoint === 'events' ? ctx.get('last-event-id') : '';
-    const query = (lastEventId !== '' && ctx.query['last_event_id'] === undefined ? { ...ctx.query, last_event_id: lastEventId } : ctx.query) as RawQuery;
+    const parsed = contextRequest(ctx).query;
+    const query: RawQuery = lastEventId !== '' && parsed['last_event_id'] === undefined ? { ...parsed, last_event_id: lastEventId } : parsed;
     const request: EndpointRequest =
       info.bodyLimit === undefined
         ? { endpoint: info.endpoint, chainId: info.chainId, form: info.form, params: info.params, query }

@@ -24,6 +24,7 @@ import { explorerMiddleware, writeJson } from './middleware.ts';
 import type { ExplorerMiddleware, ExplorerMiddlewareOptions } from './middleware.ts';
 import { requestInfo } from './request.ts';
 import { requestLine } from './pipeline/log.ts';
+import { contextIp } from './pipeline/parse.ts';
 import { render } from './pipeline/render.ts';
 import { serverRoutes } from './pipeline/route.ts';
 import type { OwnPaths, OwnRoute } from './pipeline/route.ts';
@@ -376,7 +377,7 @@ function requestLog(log: (line: RequestLogLine) => void): Middleware {
     try {
       await next();
     } finally {
-      log(requestLine(ctx, requestInfo(ctx), ctx.status, performance.now() - started));
+      log(requestLine({ method: ctx.method, path: ctx.path, ip: contextIp(ctx) }, requestInfo(ctx), ctx.status, performance.now() - started));
     }
   };
 }

@@ -11,7 +11,7 @@ import Koa from 'koa';
 import t from 'tap';
 import { createServer } from '../../host/index.ts';
 import type { RequestLogLine } from '../../host/index.ts';
-import { clientIp, parseQuery, parseRequest } from '../../host/pipeline/parse.ts';
+import { clientIp, contextIp, contextRequest, parseQuery, parseRequest } from '../../host/pipeline/parse.ts';
 import { createMemoryStore } from '../../adapters/memory/index.ts';
 import { echoExplorer } from './helpers.ts';
 
@@ -55,6 +55,39 @@ t.test("clientIp is Koa's ctx.ip, behind a trusted proxy and not", async (t) => 
     for (const headers of cases) {
       const koa = koaReading('/', headers, proxy).ip;
       t.equal(clientIp(headers, '192.0.2.7', proxy), koa, `${proxy} ${JSON.stringify(headers)}`);
+    }
+  }
+});
+
+t.test("contextRequest reads a Koa context as Koa does: its query, and its IP by the app's proxy, proxyIpHeader and maxIpsCount", async (t) => {
+  const apps: { proxy: boolean; proxyIpHeader?: string; maxIpsCount?: number }[] = [
+    { proxy: false },
+    { proxy: true },
+    { proxy: true, maxIpsCount: 1 },
+    { proxy: true, maxIpsCount: 2 },
+    { proxy: true, maxIpsCount: 5 },
+    { proxy: true, proxyIpHeader: 'X-Real-Client' },
+    { proxy: true, proxyIpHeader: 'X-Real-Client', maxIpsCount: 1 },
+  ];
+  const headerSets: Record<string, string>[] = [
+    {},
+    { 'x-forwarded-for': ' 10.0.0.1 , 10.0.0.2, 10.0.0.3 ' },
+    { 'x-forwarded-for': '10.0.0.1, ' },
+    { 'x-real-client': '10.9.9.9, 10.9.9.8', 'x-forwarded-for': '10.0.0.1' },
+  ];
+  for (const options of apps) {
+    for (const headers of headerSets) {
+      const app = new Koa(options);
+      const req = Object.assign(new http.IncomingMessage(new Socket()), { url: '/api/v2/blocks?a=1&a=2&b=%ZZ', method: 'GET', headers });
+      Object.defineProperty(req.socket, 'remoteAddress', { value: '192.0.2.7' });
+      const ctx = app.createContext(req, new http.ServerResponse(req));
+      const label = `${JSON.stringify(options)} ${JSON.stringify(headers)}`;
+      t.equal(contextIp(ctx), ctx.ip, label);
+      const request = contextRequest(ctx);
+      t.equal(request.ip, ctx.ip, label);
+      t.same({ ...request.query }, { ...ctx.query }, label);
+      t.equal(request.path, '/api/v2/blocks');
+      t.equal(contextRequest(ctx), request, 'read once, kept on the context');
     }
   }
 });
