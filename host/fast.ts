@@ -9,21 +9,23 @@
  * (`done`), as its Koa layers would.
  *
  * It is the listener's adapter of the host's one pipeline (host/pipeline/): `parseQuery` and
- * `clientIp`, `route`, `runSteps`, `render` — only the writing of the answer is its own.
+ * `clientIp` (parse.ts), `route` (route.ts), `runSteps` (steps.ts), then render.ts from a failure
+ * to its status and body and from an answer to the bytes on the wire (`ResponseHeaders`,
+ * `varyWith`, `writeAnswer`: what Koa's `respond` and `ctx.vary` would write).
  *
  * Anything else is not taken (`false`): the Koa chain answers it as before. What decides is
  * read before any step runs, so a request is never charged twice.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ENDPOINTS, isCachedResponse, matchRoute } from '../lib/index.ts';
-import type { EndpointName, EndpointRequest, Explorer } from '../lib/index.ts';
+import type { EndpointName, EndpointRequest, Explorer, JsonValue } from '../lib/index.ts';
 import type { Compressor, Encoded } from './compress.ts';
 import { jsonText } from './jsonText.ts';
 import { clientIp, parseQuery } from './pipeline/parse.ts';
-import { failureOf, render } from './pipeline/render.ts';
+import { failureOf, render, ResponseHeaders, varyWith, writeAnswer } from './pipeline/render.ts';
 import { route, routeTable } from './pipeline/route.ts';
 import { runSteps } from './pipeline/steps.ts';
-import type { HeaderSink, HostRequest, RequestInfo, Step } from './request.ts';
+import type { HostRequest, RequestInfo, Step } from './request.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -67,28 +69,6 @@ const isPlain = (info: RequestInfo): info is RequestInfo & { endpoint: EndpointN
 /** a URL parseurl (Koa's) reads with url.parse rather than as `path?query`: left to Koa */
 const UNUSUAL = /[\t\n\f\r #\u00a0\ufeff]/;
 
-/** The response's headers as node keeps them: by lower-cased name, in the order first set, each with the name as last given. */
-class Headers implements HeaderSink {
-  readonly map = new Map<string, readonly [string, string]>();
-  set(name: string, value: string): void {
-    this.map.set(name.toLowerCase(), [name, value]);
-  }
-  has(lower: string): boolean {
-    return this.map.has(lower);
-  }
-  get(lower: string): string | undefined {
-    return this.map.get(lower)?.[1];
-  }
-  delete(lower: string): void {
-    this.map.delete(lower);
-  }
-  flat(): string[] {
-    const out: string[] = [];
-    for (const [name, value] of this.map.values()) out.push(name, value);
-    return out;
-  }
-}
-
 export function createFastPath(options: FastPathOptions): FastPath | undefined {
   const { explorer, steps, compressor, prefix, proxy, cors, report, ownPath, closing } = options;
   // an explorer with endpoints of its own routes by its own table: Koa's chain serves it
@@ -96,7 +76,7 @@ export function createFastPath(options: FastPathOptions): FastPath | undefined {
   const table = routeTable(prefix, matchRoute, explorer.defaultChain);
 
   const serve = async (req: IncomingMessage, res: ServerResponse, request: HostRequest, info: RequestInfo & { endpoint: EndpointName }, done: (answer: FastAnswer) => void): Promise<void> => {
-    const headers = new Headers();
+    const headers = new ResponseHeaders();
     if (cors !== undefined) for (const [name, value] of cors) headers.set(name, value);
     const accept = compressor.varies ? headerText(req.headers['accept-encoding']) : '';
     let status: number;
@@ -109,22 +89,18 @@ export function createFastPath(options: FastPathOptions): FastPath | undefined {
       if (response.stream !== undefined) throw new Error(`fast path: ${info.endpoint} answered a stream`);
       for (const name in response.headers) headers.set(name, response.headers[name] as string);
       status = response.status;
-      if (!headers.has('content-type')) headers.set('Content-Type', JSON_TYPE);
-      if (compressor.varies) headers.set('Vary', varyWith(headers.get('vary')));
       const body = response.body;
       const keep = isCachedResponse(response) && body !== null && typeof body === 'object' ? body : undefined;
-      const encoded = compressor.encode(accept, jsonText(body), keep);
+      const encoded = encodeJson(compressor, headers, accept, body, keep, false);
       out = encoded instanceof Promise ? await encoded : encoded;
     } catch (e) {
       const rendered = render(failureOf(e, (error) => report(error, request)), headers);
       status = rendered.status;
-      headers.set('Content-Type', JSON_TYPE);
-      if (compressor.varies) headers.set('Vary', varyWith(headers.get('vary')));
-      const encoded = compressor.encode(accept, jsonText(rendered.body), undefined);
+      const encoded = encodeJson(compressor, headers, accept, rendered.body, undefined, true);
       out = encoded instanceof Promise ? await encoded : encoded;
     }
     done({ request, info, status });
-    write(res, request.method, status, headers, out, closing?.() === true);
+    writeAnswer(res, request.method, status, headers, out, closing?.() === true);
   };
 
   return (req, res, done) => {
@@ -150,32 +126,11 @@ export function createFastPath(options: FastPathOptions): FastPath | undefined {
   };
 }
 
-/** Write the answer as Koa's `respond` does: the headers in the order set, the length of the body, no body for HEAD. */
-function write(res: ServerResponse, method: string, status: number, headers: Headers, out: Encoded, close: boolean): void {
-  if (out.encoding !== undefined) headers.set('content-encoding', out.encoding);
-  const body = out.body;
-  headers.set('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length));
-  if (close) headers.set('connection', 'close');
-  if (status === 204 || status === 205 || status === 304) {
-    // Koa drops the body of an empty status, and its length and type with it
-    headers.delete('content-type');
-    headers.delete('content-length');
-    headers.delete('transfer-encoding');
-    res.writeHead(status, headers.flat());
-    res.end();
-    return;
-  }
-  res.writeHead(status, headers.flat());
-  if (method === 'HEAD') res.end();
-  else res.end(body);
-}
-
-/** `Vary` with `accept-encoding` added as the `vary` package (Koa's `ctx.vary`) adds it. */
-function varyWith(existing: string | undefined): string {
-  if (existing === undefined || existing === '') return 'accept-encoding';
-  if (existing === '*') return existing;
-  const fields = existing.split(',').map((f) => f.trim().toLowerCase());
-  return fields.includes('accept-encoding') || fields.includes('*') ? existing : `${existing}, accept-encoding`;
+/** A JSON answer's content type (the answer's own kept, unless it is a failure's), `Vary`, and its bytes, compressed as `accept` asks. */
+function encodeJson(compressor: Compressor, headers: ResponseHeaders, accept: string, body: JsonValue, keep: object | undefined, failure: boolean): Encoded | Promise<Encoded> {
+  if (failure || !headers.has('content-type')) headers.set('Content-Type', JSON_TYPE);
+  if (compressor.varies) headers.set('Vary', varyWith(headers.get('vary')));
+  return compressor.encode(accept, jsonText(body), keep);
 }
 
 function headerText(value: string | readonly string[] | undefined): string {

@@ -7,13 +7,12 @@
  * back on the socket (`refuseUpgrade`). No socket protocol lives here.
  */
 import type { IncomingMessage } from 'node:http';
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { RPC_ENDPOINT, toJson } from '../lib/index.ts';
+import { RPC_ENDPOINT } from '../lib/index.ts';
 import type { ApiError, Explorer, JsonValue, RouteMatcher } from '../lib/index.ts';
 import { reportUnexpected } from './pipeline/log.ts';
 import { parseRequest } from './pipeline/parse.ts';
-import { failureOf, recordHeaders, render } from './pipeline/render.ts';
+import { failureOf, recordHeaders, render, writeRefusal } from './pipeline/render.ts';
 import { route, routeTable, SOCKET_JOIN_ENDPOINT } from './pipeline/route.ts';
 import type { RouteTable } from './pipeline/route.ts';
 import { runSteps } from './pipeline/steps.ts';
@@ -94,16 +93,8 @@ export function judgeJoinBy(steps: readonly Step[]): (upgrade: HostRequest, info
   };
 }
 
-/** Answer a refused upgrade on its socket (status, headers, JSON body) and close it. */
+/** Answer a refused upgrade on its socket (status, headers, JSON body: host/pipeline/render.ts) and close it. */
 export function refuseUpgrade(socket: Duplex, verdict: Extract<UpgradeVerdict, { readonly allow: false }>): void {
-  const body = toJson(verdict.body);
-  const head = [
-    `HTTP/1.1 ${verdict.status} ${STATUS_CODES[verdict.status] ?? ''}`,
-    ...Object.entries(verdict.headers).map(([name, value]) => `${name}: ${value}`),
-    'content-type: application/json; charset=utf-8',
-    `content-length: ${Buffer.byteLength(body)}`,
-    'connection: close',
-  ];
-  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+  writeRefusal(socket, verdict.status, verdict.headers, verdict.body);
 }
 
