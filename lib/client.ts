@@ -19,6 +19,7 @@ import type * as t from 'io-ts';
 import type { Explorer, ExplorerResponse } from './api.ts';
 import type { ENDPOINTS } from './endpoints/index.ts';
 import { ENDPOINT_NAMES } from './endpoints/index.ts';
+import type { RawQuery } from './request.ts';
 import type { InvalidParamsError, MessageError } from './schema/page.ts';
 
 type Endpoints = typeof ENDPOINTS;
@@ -122,6 +123,34 @@ function wireAll(values: object): Record<string, string> {
 /** The typed answer: the response as it is, with `ok` (status 200). */
 function typed(response: ExplorerResponse): ClientSuccess<unknown> | ClientStream | ClientFailure {
   return { ok: response.status === 200, ...response } as ClientSuccess<unknown> | ClientStream | ClientFailure;
+}
+
+/** A path parameter or query value of `call`: a string, as the URL carries it. */
+export type CallPath<N extends Name> = { readonly [K in keyof Endpoints[N]['path']]: string };
+/** `call`'s query: the endpoint's own parameter names (and the API key), values as the query string carries them. */
+export type CallQuery<N extends Name> = { readonly [K in keyof Endpoints[N]['query']]?: string | readonly string[] } & {
+  readonly apikey?: string;
+  readonly key?: string;
+};
+/** What `call` takes: `params` (required where the route has path parameters), `query`, and another chain than the default. */
+export type CallRequest<N extends Name> = (keyof Endpoints[N]['path'] extends never ? { readonly params?: CallPath<N> } : { readonly params: CallPath<N> }) & {
+  readonly query?: CallQuery<N>;
+  readonly chainId?: string;
+};
+
+/**
+ * One endpoint called by name with the URL's strings (`explorerClient` takes typed values):
+ * `call(explorer, 'blocks', { query: { type: 'block' } })`. Path and query names are checked
+ * against the endpoint's at compile time; the answer is typed as the client's.
+ */
+export async function call<N extends Name>(
+  explorer: Explorer,
+  endpoint: N,
+  ...[request]: keyof Endpoints[N]['path'] extends never ? [request?: CallRequest<N>] : [request: CallRequest<N>]
+): Promise<ClientAnswer<N>> {
+  const { params = {}, query = {}, chainId = explorer.defaultChain }: { readonly params?: Readonly<Record<string, string>>; readonly query?: RawQuery; readonly chainId?: string } =
+    request ?? {};
+  return typed(await explorer.dispatch({ endpoint, chainId, params, query })) as ClientAnswer<N>;
 }
 
 export function explorerClient(explorer: Explorer, chainId: string = explorer.defaultChain): ExplorerClient {

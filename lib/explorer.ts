@@ -4,7 +4,6 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import type {
-  EndpointName,
   EndpointRequest,
   EtherscanRequest,
   Explorer,
@@ -344,18 +343,4 @@ function firstValues(query: RawQuery): EtherscanQuery {
     if (first !== undefined) out[k] = first;
   }
   return out;
-}
-
-/** Typed library calls: `call(explorer, 'blocks', { query: { type: 'block' } })`. */
-export function call(
-  explorer: Explorer,
-  endpoint: EndpointName,
-  request: { readonly params?: Readonly<Record<string, string>>; readonly query?: RawQuery; readonly chainId?: string } = {},
-): Promise<ExplorerResponse> {
-  return explorer.dispatch({
-    endpoint,
-    chainId: request.chainId ?? explorer.defaultChain,
-    params: request.params ?? {},
-    query: request.query ?? {},
-  });
 }

@@ -52,9 +52,9 @@ export { MAX_LOG_BLOCK_RANGE, MAX_LOG_RESULTS, MAX_LOG_TRANSACTIONS } from './rp
 export { gatewayConfig } from './gateway/config.ts';
 export { CONFIG_PATH, INSTANCE_RPC_PATH, MULTICHAIN_RPC_PATH } from './paths.ts';
 export type { GatewayConfig, GatewayConfigOptions } from './gateway/config.ts';
-export { createExplorer, call, DEFAULT_IPFS_GATEWAY } from './explorer.ts';
+export { createExplorer, DEFAULT_IPFS_GATEWAY } from './explorer.ts';
 export { isCachedResponse } from './cache.ts';
-export { explorerClient } from './client.ts';
+export { call, explorerClient } from './client.ts';
 export type {
   ClientAnswer,
   ClientBody,
