@@ -44,6 +44,9 @@ import { createExplorer, toJson } from '../lib/index.ts';
 import { openSqlStore } from '../adapters/sql/index.ts';
 import type { SqlStore } from '../adapters/sql/index.ts';
 import type { Knex } from 'knex';
+import { coldTable } from './guard/coldTable.ts';
+import type { ListFigures, StoreFigures } from './guard/figures.ts';
+import { drawColdPages, entryDraft, guard, PLOT_PATH } from './guard/run.ts';
 
 const env = (k: string, d: number): number => {
   const v = process.env[k];
@@ -442,7 +445,10 @@ interface Line {
   readonly raw: { readonly stats: Stats; readonly statements: number } | null;
 }
 
-async function load(store: SqlStore, name: string): Promise<void> {
+/** the load's rates, for the guard */
+type LoadFigures = StoreFigures['load'];
+
+async function loadChain(store: SqlStore, name: string): Promise<LoadFigures> {
   seed = 0x2545f491;
   balances.clear();
   coins.clear();
@@ -489,6 +495,7 @@ async function load(store: SqlStore, name: string): Promise<void> {
     `${name}: settle (${BULK ? 'deferred indexes rebuilt, ' : ''}${name === 'postgres' ? 'VACUUM ANALYZE' : 'ANALYZE'}) ${settleS.toFixed(1)} s; ` +
       `bulk ${BULK ? 'on' : 'off'}: ${Math.round(TXS / seconds)} tx/s without settle, ${Math.round(TXS / (seconds + settleS))} tx/s with settle`,
   );
+  return { txPerS: Math.round(TXS / seconds), txPerSWithSettle: Math.round(TXS / (seconds + settleS)) };
 }
 
 /**
@@ -561,12 +568,13 @@ async function decodedListBench(name: string, store: SqlStore, after: Handle): P
   console.log(`| ${name} | ${med(p50s.before).toFixed(3)} ms | ${med(p50s.after).toFixed(3)} ms | ${ratio.toFixed(3)} | ${ratio <= 1.1 ? 'yes' : 'NO'} |`);
 }
 
-async function bench(name: string): Promise<Line[]> {
+async function bench(name: string): Promise<{ lines: Line[]; load: LoadFigures }> {
   const { store, loaded, drop } = await open(name);
   try {
+    let load: LoadFigures = null;
     if (loaded) console.log(`${name}: reusing the data set in ${name === 'sqlite' ? KEEP_SQLITE : `schema ${SCHEMA}`}`);
-    else await load(store, name);
-    if (LOAD_ONLY) return [];
+    else load = await loadChain(store, name);
+    if (LOAD_ONLY) return { lines: [], load };
     const explorer = createExplorer({ chains: { '1': store }, cache: { maxEntries: 0 } });
     await decodedListBench(name, store, explorer.handle);
     const lines: Line[] = [];
@@ -609,7 +617,7 @@ async function bench(name: string): Promise<Line[]> {
       const one = await measure(() => probe.page(null), 1, 300);
       console.log(`${name} queueing probe (ds token transfers, first page): 1 caller p50 ${one.p50.toFixed(2)} p99 ${one.p99.toFixed(2)} ms (${one.rps.toFixed(0)}/s)`);
     }
-    return lines;
+    return { lines, load };
   } finally {
     await drop();
   }
@@ -685,7 +693,12 @@ async function csvExport(store: SqlStore, name: string): Promise<void> {
 }
 
 const all: Line[] = [];
-for (const name of STORES) all.push(...(await bench(name)));
+const loads = new Map<string, LoadFigures>();
+for (const name of STORES) {
+  const { lines, load } = await bench(name);
+  all.push(...lines);
+  loads.set(name, load);
+}
 const f = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(2));
 console.log(`\nBENCH_SCALE=${SCALE}: ${TXS} transactions, ${TXS} token transfers, ${ADDRESSES} addresses; ${CONCURRENCY} concurrent callers, ${SAMPLES} samples, page size ${LIMIT}`);
 console.log(`targets: p99 ≤ 10 ms; page ${DEEP} p50 ≤ 1.3 × page 1 p50`);
@@ -700,15 +713,10 @@ for (const l of all) {
 }
 // issue 13: a cold API page at one caller next to the raw SQL it runs (same driver, same statements in order)
 console.log(`\ncold API pages (response cache off) at one caller, ${SAMPLES_ONE} samples, against their statements run raw; targets: p50 ≤ 1 ms, p99 ≤ 3 ms at 1 caller, p99 ≤ 15 ms at ${CONCURRENCY} callers`);
-console.log(`| store | case | API p50 / p99 1 caller | raw p50 (statements) | API ÷ raw | p99 ${CONCURRENCY} callers | targets met |`);
-console.log('|---|---|---|---|---|---|---|');
-for (const l of all) {
-  if (l.raw === null) continue;
-  const met = l.one.p50 <= 1 && l.one.p99 <= 3 && l.first.p99 <= 15;
-  console.log(
-    `| ${l.store} | ${l.name} | ${f(l.one.p50)} / ${f(l.one.p99)} | ${f(l.raw.stats.p50)} (${l.raw.statements}) | ${f(l.one.p50 / l.raw.stats.p50)} | ${f(l.first.p99)} | ${met ? 'yes' : `NO (${[l.one.p50 > 1 ? 'p50' : '', l.one.p99 > 3 ? 'p99' : '', l.first.p99 > 15 ? `p99 ${CONCURRENCY}` : ''].filter((x) => x !== '').join(', ')})`} |`,
-  );
-}
+const cold = all.flatMap((l) =>
+  l.raw === null ? [] : [{ store: l.store, name: l.name, p50: l.one.p50, p99: l.one.p99, raw: l.raw.stats.p50, statements: l.raw.statements, p99Busy: l.first.p99 }],
+);
+for (const line of coldTable(cold, CONCURRENCY)) console.log(line);
 
 // issue 9: the aggregate and search pages at one caller within 2 × a plain list page (/blocks)
 const VERSUS_BLOCKS = ['GET /stats', 'GET /tokens/', 'GET /tokens/{hot token}/holders', 'GET /tokens/?q=T12', 'GET /search?q=T12'];
@@ -731,3 +739,20 @@ if (STORES.includes('postgres') && process.env.BENCH_REPLICA !== '0') {
   console.log('');
   await import('./replica.ts');
 }
+
+// issue 41: each figure against the last RESULTS entry of the same store, scale and data set
+// (bench/guard/), the block a new entry carries for the next run, and RESULTS' plot drawn again
+const figures: StoreFigures[] = STORES.map((store) => ({
+  store,
+  scale: SCALE,
+  contractRecords: CONTRACT_RECORDS,
+  bulk: BULK,
+  callers: CONCURRENCY,
+  load: loads.get(store) ?? null,
+  lists: Object.fromEntries(cold.filter((c) => c.store === store).map((c): [string, ListFigures] => [c.name, { p50: c.p50, p99: c.p99, raw: c.raw, p99Busy: c.p99Busy }])),
+}));
+console.log('\nguard: each figure against the last RESULTS entry of the same store, scale and data set (worse: a time up or a rate down by more than 15 %)');
+for (const line of guard(figures)) console.log(line);
+console.log('\nfor a RESULTS entry (the next run compares with its json block):\n');
+for (const line of entryDraft(figures)) console.log(line);
+console.log(`\nplot of RESULTS' cold pages: ${PLOT_PATH} ${drawColdPages() ? 'drawn again' : 'unchanged'}`);

@@ -51,12 +51,13 @@ t.comment(`install into a fresh project: ${(installed.ms / 1000).toFixed(1)} s (
 t.test('the tarball holds the built package, its documents and examples, and nothing else', async (t) => {
   const strip = (p: string): string => p.replace(/^\.\//, '');
   const dirs = ['dist/', 'cjs/', 'docs/', 'examples/'];
-  const documents = ['package.json', 'README.md', 'LICENSE', 'bench/RESULTS.md'];
-  t.same(pkg.files, [...dirs.map((d) => d.slice(0, -1)), 'bench/RESULTS.md'], 'package.json "files"');
+  // bench/cold-pages.svg: the plot RESULTS links to
+  const documents = ['package.json', 'README.md', 'LICENSE', 'bench/RESULTS.md', 'bench/cold-pages.svg'];
+  t.same(pkg.files, [...dirs.map((d) => d.slice(0, -1)), 'bench/RESULTS.md', 'bench/cold-pages.svg'], 'package.json "files"');
   const outside = packed.files.filter((f) => !dirs.some((d) => f.startsWith(d)) && !documents.includes(f));
-  t.same(outside, [], 'only dist/, cjs/ (the ESM-only notice), docs/, examples/, package.json, README.md, bench/RESULTS.md (and a LICENSE)');
+  t.same(outside, [], 'only dist/, cjs/ (the ESM-only notice), docs/, examples/, package.json, README.md, bench/RESULTS.md and its plot (and a LICENSE)');
   t.same(packed.files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts') && !f.startsWith('examples/')), [], 'no TypeScript sources but the examples');
-  t.same(packed.files.filter((f) => /(^|\/)test\//.test(f) || (f.startsWith('bench/') && f !== 'bench/RESULTS.md')), [], 'no tests, no benchmark code');
+  t.same(packed.files.filter((f) => /(^|\/)test\//.test(f) || (f.startsWith('bench/') && !documents.includes(f))), [], 'no tests, no benchmark code');
   for (const dir of ['docs', 'examples']) {
     const inRepo = (await readdir(join(repoRoot, dir))).map((f) => `${dir}/${f}`).sort();
     t.same(packed.files.filter((f) => f.startsWith(`${dir}/`)), inRepo, `every file of ${dir}/`);
