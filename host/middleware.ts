@@ -56,7 +56,7 @@ import { route, routeTable } from './pipeline/route.ts';
 import { requestSteps, runSteps } from './pipeline/steps.ts';
 
 export { knownChain } from './pipeline/steps.ts';
-import type { UpgradeVerdict } from './upgrade.ts';
+import type { Join, UpgradeVerdict } from './upgrade.ts';
 
 export interface ExplorerMiddlewareOptions extends IdentityOptions, RateLimitOptions {
   /** serve below this path, e.g. `/explorer` → `/explorer/api/v2/blocks` */
@@ -89,8 +89,10 @@ export interface ExplorerMiddleware extends Middleware {
    * Judge the join of a live topic on a socket whose upgrade was allowed (`verdict.request`,
    * `verdict.info`) by the same steps, as a GET of `{socket path}/{topic}`: charged as one
    * request, refused for a restricted address. null: allowed; else the refusal. Never throws.
+   * `join` (host/upgrade.ts `joinOf`): the join's request value and info, kept by the caller to
+   * log what the steps learned.
    */
-  judgeJoin(upgrade: HostRequest, info: RequestInfo, topic: string): Promise<ApiError | null>;
+  judgeJoin(upgrade: HostRequest, info: RequestInfo, topic: string, join?: Join): Promise<ApiError | null>;
   /**
    * The fast path of a plain API read over the same steps and compressor (host/fast.ts), for a
    * server's request listener in front of its Koa app; undefined where it does not apply (an

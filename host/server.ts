@@ -23,7 +23,8 @@ import { flushLogs, processOutput } from './log.ts';
 import { explorerMiddleware, writeJson } from './middleware.ts';
 import type { ExplorerMiddleware, ExplorerMiddlewareOptions } from './middleware.ts';
 import { requestInfo } from './request.ts';
-import { requestLine } from './pipeline/log.ts';
+import { requestLog } from './pipeline/log.ts';
+import type { RequestLog } from './pipeline/log.ts';
 import { contextIp } from './pipeline/parse.ts';
 import { render } from './pipeline/render.ts';
 import { serverRoutes } from './pipeline/route.ts';
@@ -154,7 +155,8 @@ interface Parts {
   readonly chains: Readonly<Record<string, ChainConfig>>;
   readonly explorer: Explorer;
   readonly metrics: ExplorerMetrics | undefined;
-  readonly log: ((line: RequestLogLine) => void) | undefined;
+  /** the request log, for every way in (host/pipeline/log.ts) */
+  readonly log: RequestLog | undefined;
   readonly paths: OwnPaths;
   /** the server's own paths (host/pipeline/route.ts) */
   readonly own: (path: string) => OwnRoute | undefined;
@@ -175,7 +177,7 @@ export function createServer(options: ServerOptions): ScoutkitServer {
       ? undefined
       : createMetrics({ chainIds: Object.keys(chains), processMetrics: options.metrics?.processMetrics ?? true, replicas: replicasOf(chains) });
   const explorer = options.explorer ?? defaultExplorer(options, chains, metrics);
-  const log = options.log === false ? undefined : (options.log ?? writeLogLine);
+  const log = options.log === false ? undefined : requestLog(options.log ?? writeLogLine);
   const life: Life = { server: undefined, socket: undefined, closing: undefined };
   const parts: Parts = { options, chains, explorer, metrics, log, paths, own, life };
   const app = new Koa({ proxy: options.proxy ?? false });
@@ -240,7 +242,7 @@ function defaultExplorer(options: ServerOptions, chains: Readonly<Record<string,
 function useLayers(app: Koa, parts: Parts): ExplorerMiddleware {
   const { options, explorer, metrics, log, own } = parts;
   if (metrics) app.use(metrics.observe((ctx) => own(ctx.path)));
-  if (log) app.use(requestLog(log));
+  if (log) app.use(logLayer(log));
   // CORS on every answer of the server (the API's, its errors, /health, the docs, the 404)
   if (options.cors !== false) app.use(corsMiddleware(options.cors));
   const ownRoutes = serveOwnRoutes(parts);
@@ -330,7 +332,7 @@ function requestListener(app: Koa, api: ExplorerMiddleware, parts: Parts): Reque
     const { request, info, status } = answer;
     const ms = performance.now() - started;
     metrics?.count(info, status, ms / 1000);
-    log?.(requestLine(request, info, status, ms));
+    log?.(request, info, status, ms);
   };
   return (req, res) => {
     const started = performance.now();
@@ -340,15 +342,16 @@ function requestListener(app: Koa, api: ExplorerMiddleware, parts: Parts): Reque
 
 /** Blockscout's socket on the server's http.Server, judged by the API's steps. */
 function socketOn(http: Server, api: ExplorerMiddleware, parts: Parts): SocketServer {
-  const { options, explorer, metrics } = parts;
+  const { options, explorer, metrics, log } = parts;
   return attachSocket(
     http,
     {
       explorer,
       ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
       judgeUpgrade: (req) => api.judgeUpgrade(req),
-      judgeJoin: (upgrade, info, topic) => api.judgeJoin(upgrade, info, topic),
+      judgeJoin: (upgrade, info, topic, join) => api.judgeJoin(upgrade, info, topic, join),
       ...(metrics ? { metrics: metrics.socket } : {}),
+      ...(log ? { log, proxy: options.proxy ?? false } : {}),
     },
     options.socket === false ? {} : (options.socket ?? {}),
   );
@@ -371,13 +374,14 @@ async function closeServer(life: Life, options: ServerOptions): Promise<void> {
   await flushLogs();
 }
 
-function requestLog(log: (line: RequestLogLine) => void): Middleware {
+/** The Koa chain's request log layer: each request's line once it is answered. */
+function logLayer(log: RequestLog): Middleware {
   return async (ctx, next) => {
     const started = performance.now();
     try {
       await next();
     } finally {
-      log(requestLine({ method: ctx.method, path: ctx.path, ip: contextIp(ctx) }, requestInfo(ctx), ctx.status, performance.now() - started));
+      log({ method: ctx.method, path: ctx.path, ip: contextIp(ctx) }, requestInfo(ctx), ctx.status, performance.now() - started);
     }
   };
 }

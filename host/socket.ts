@@ -16,6 +16,8 @@
  *   `heartbeatTimeoutMs` (Phoenix's 45 s) is closed with 1000. While a client's frames wait to
  *   be handled (joins being judged), more than a few pause its reading.
  * - On close, every connection is closed with 1001 (going away), and ended after a grace.
+ * - The server's request log (`log`) has a line for each upgrade answered (101, or the refusal's
+ *   status) and for each join the steps judged (200, or the refusal's), as for any request.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -25,14 +27,15 @@ import { matchRoute } from '../lib/index.ts';
 import type { ApiError, Explorer, LiveEvent } from '../lib/index.ts';
 import { phoenixConnection, serializerOf } from '../lib/live/phoenix.ts';
 import type { PhoenixConnection, Serializer } from '../lib/live/phoenix.ts';
-import { parseQuery, splitUrl } from './pipeline/parse.ts';
-import { recordHeaders, render } from './pipeline/render.ts';
+import type { RequestLog } from './pipeline/log.ts';
+import { parseQuery, parseRequest, splitUrl } from './pipeline/parse.ts';
+import { recordHeaders, render, writeRefusal } from './pipeline/render.ts';
 import { route, routeTable } from './pipeline/route.ts';
 import type { RouteTable } from './pipeline/route.ts';
 import type { SocketDropReason, SocketMetrics } from './metrics.ts';
 import type { HostRequest, RequestInfo } from './request.ts';
-import { refuseUpgrade } from './upgrade.ts';
-import type { UpgradeVerdict } from './upgrade.ts';
+import { joinOf, refuseUpgrade } from './upgrade.ts';
+import type { Join, UpgradeVerdict } from './upgrade.ts';
 
 export interface SocketOptions {
   /** the largest frame a client may send, in bytes (default 64 KiB): a larger one closes the connection (1009) */
@@ -86,8 +89,19 @@ export interface SocketDeps {
   /** the mount prefix of the server's API (the socket is below it too) */
   readonly prefix?: string;
   judgeUpgrade(req: IncomingMessage): Promise<UpgradeVerdict>;
-  judgeJoin(upgrade: HostRequest, info: RequestInfo, topic: string): Promise<ApiError | null>;
+  judgeJoin(upgrade: HostRequest, info: RequestInfo, topic: string, join?: Join): Promise<ApiError | null>;
   readonly metrics?: SocketMetrics;
+  /** the server's request log (host/pipeline/log.ts): one line per upgrade answered and per join judged */
+  readonly log?: RequestLog;
+  /** the client IP of an upgrade refused before its steps (for its log line) from X-Forwarded-For */
+  readonly proxy?: boolean;
+}
+
+/** How an upgrade was answered, for its log line: the status, and the request value and info as far as the steps got. */
+interface Answered {
+  readonly status: number;
+  readonly request?: HostRequest | undefined;
+  readonly info?: RequestInfo | undefined;
 }
 
 interface Caller {
@@ -139,30 +153,38 @@ export function attachSocket(server: Server, deps: SocketDeps, options: SocketOp
 }
 
 function upgrade(hub: Hub, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const started = performance.now();
   const { path, query } = splitUrl(req.url ?? '/');
   if (route(hub.table, path, 'GET')?.kind !== 'socket') {
     // another listener's, or nobody's
-    if (hub.server.listenerCount('upgrade') <= 1) refuse(socket, { kind: 'RouteNotFound' });
+    if (hub.server.listenerCount('upgrade') <= 1) logUpgrade(hub, req, { status: refuse(socket, { kind: 'RouteNotFound' }) }, started);
     return;
   }
   // a client gone while it is judged is no error of ours
   socket.on('error', () => undefined);
-  void accept(hub, req, socket, head, query).catch(() => socket.destroy());
+  void accept(hub, req, socket, head, query)
+    .then((answered) => logUpgrade(hub, req, answered, started))
+    .catch(() => socket.destroy());
 }
 
-async function accept(hub: Hub, req: IncomingMessage, socket: Duplex, head: Buffer, query: string): Promise<void> {
+async function accept(hub: Hub, req: IncomingMessage, socket: Duplex, head: Buffer, query: string): Promise<Answered> {
   const { o, callers } = hub;
   const vsn = parseQuery(query)['vsn'];
   const serializer = serializerOf(Array.isArray(vsn) ? vsn[0] : vsn);
-  if (serializer === null) return refuse(socket, { kind: 'InvalidParams', errors: [{ name: 'vsn', detail: 'a serializer version Phoenix speaks: 2.0.0, or 1.0.0 (the default)' }] });
+  if (serializer === null) return { status: refuse(socket, { kind: 'InvalidParams', errors: [{ name: 'vsn', detail: 'a serializer version Phoenix speaks: 2.0.0, or 1.0.0 (the default)' }] }) };
   const verdict = await hub.deps.judgeUpgrade(req);
-  if (!verdict.allow) return refuseUpgrade(socket, verdict);
-  if (hub.closing) return refuse(socket, { kind: 'Unavailable', message: 'The server is shutting down' });
-  const id = verdict.info.identity?.id ?? `ip:${verdict.request.ip}`;
+  if (!verdict.allow) {
+    refuseUpgrade(socket, verdict);
+    return { status: verdict.status, request: verdict.request, info: verdict.info };
+  }
+  const { request, info } = verdict;
+  if (hub.closing) return { status: refuse(socket, { kind: 'Unavailable', message: 'The server is shutting down' }), request, info };
+  const id = info.identity?.id ?? `ip:${request.ip}`;
   let caller = callers.get(id);
   if (caller === undefined) callers.set(id, (caller = { id, connections: 0, topics: 0 }));
   if (caller.connections >= o.maxConnectionsPerCaller) {
-    return refuse(socket, { kind: 'RateLimited', message: `Too many socket connections: at most ${o.maxConnectionsPerCaller} per caller` }, verdict.headers);
+    const status = refuse(socket, { kind: 'RateLimited', message: `Too many socket connections: at most ${o.maxConnectionsPerCaller} per caller` }, verdict.headers);
+    return { status, request, info };
   }
   const held = caller;
   held.connections++;
@@ -172,7 +194,29 @@ async function accept(hub: Hub, req: IncomingMessage, socket: Duplex, head: Buff
     forget(hub, held);
   });
   hub.upgradeHeaders.set(req, verdict.headers);
-  hub.wss.handleUpgrade(req, socket, head, (ws) => open(hub, ws, serializer, verdict, held));
+  const status = await handOver(hub, req, socket, head, (ws) => open(hub, ws, serializer, verdict, held));
+  return { status, request, info };
+}
+
+/**
+ * ws's handshake: 101 once it switched protocols (`opened`); a handshake it refuses (malformed:
+ * ws writes 400, or 405 to a method other than GET) closes the socket without it.
+ */
+function handOver(hub: Hub, req: IncomingMessage, socket: Duplex, head: Buffer, opened: (ws: WebSocket) => void): Promise<number> {
+  return new Promise((resolve) => {
+    socket.once('close', () => resolve(req.method === 'GET' ? 400 : 405));
+    hub.wss.handleUpgrade(req, socket, head, (ws) => {
+      resolve(101);
+      opened(ws);
+    });
+  });
+}
+
+/** An upgrade's request log line (the request value read here when the steps did not get to it). */
+function logUpgrade(hub: Hub, req: IncomingMessage, answered: Answered, started: number): void {
+  const { log, proxy } = hub.deps;
+  if (log === undefined) return;
+  log(answered.request ?? parseRequest(req, proxy ?? false), answered.info, answered.status, performance.now() - started);
 }
 
 function forget(hub: Hub, caller: Caller): void {
@@ -247,7 +291,11 @@ async function join(hub: Hub, verdict: Allowed, caller: Caller, topic: string, d
   const { maxTopicsPerCaller } = hub.o;
   const tooMany = { reason: `too many topics: at most ${maxTopicsPerCaller} per caller` };
   if (caller.topics >= maxTopicsPerCaller) return tooMany;
-  const refusal = await hub.deps.judgeJoin(verdict.request, verdict.info, topic);
+  const judged = joinOf(verdict.request, verdict.info, topic);
+  const started = performance.now();
+  const refusal = await hub.deps.judgeJoin(verdict.request, verdict.info, topic, judged);
+  // a join is charged as a request: its line says what the steps said (200: allowed)
+  hub.deps.log?.(judged.request, judged.info, refusal === null ? 200 : render(refusal).status, performance.now() - started);
   if (refusal !== null) return { reason: refusalReason(refusal) };
   if (caller.topics >= maxTopicsPerCaller) return tooMany;
   return subscribe(hub, topic, deliver, verdict.info.chainId, caller);
@@ -322,12 +370,13 @@ function refusalReason(error: ApiError): string {
   return typeof message === 'string' ? message : error.kind;
 }
 
-/** Answer an upgrade with the JSON error of `error` and close it. */
-function refuse(socket: Duplex, error: ApiError, headers: Readonly<Record<string, string>> = {}): void {
+/** Answer an upgrade with the JSON error of `error` and close it; its status. */
+function refuse(socket: Duplex, error: ApiError, headers: Readonly<Record<string, string>> = {}): number {
   const withLimits: Record<string, string> = { ...headers };
   // the socket's own refusals (not the steps'): the limit headers only on a 429
   const { status, body } = render(error, error.kind === 'RateLimited' ? recordHeaders(withLimits) : undefined);
-  refuseUpgrade(socket, { allow: false, status, headers: withLimits, body });
+  writeRefusal(socket, status, withLimits, body);
+  return status;
 }
 
 // a broadcast's text is one string for every connection that follows its topic: its bytes are

@@ -23,7 +23,15 @@ export { SOCKET_ENDPOINT, SOCKET_JOIN_ENDPOINT } from './pipeline/route.ts';
 
 export type UpgradeVerdict =
   | { readonly allow: true; readonly info: RequestInfo; readonly headers: Readonly<Record<string, string>>; readonly request: HostRequest }
-  | { readonly allow: false; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: JsonValue };
+  | {
+      readonly allow: false;
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly body: JsonValue;
+      /** the request value and what the steps learned, as far as they got (the request log line's chain and key) */
+      readonly request?: HostRequest;
+      readonly info?: RequestInfo;
+    };
 
 /** The plain request value of an upgrade request, read as every request is (host/pipeline/parse.ts); the client IP from X-Forwarded-For's first entry when `proxy`. */
 export function upgradeRequest(req: IncomingMessage, proxy = false): HostRequest {
@@ -45,16 +53,18 @@ export function judgeUpgradeBy(options: UpgradeJudgeOptions): (req: IncomingMess
   return async (req) => {
     const headers: Record<string, string> = {};
     const sink = { set: (name: string, value: string) => (headers[name.toLowerCase()] = value) };
+    let request: HostRequest | undefined;
+    let info: RequestInfo | undefined;
     try {
-      const request = upgradeRequest(req, options.proxy);
-      const info = upgradeInfo(table, request.path, headers);
+      request = upgradeRequest(req, options.proxy);
+      info = upgradeInfo(table, request.path, headers);
       const waiting = runSteps(steps, request, info, sink);
       if (waiting !== undefined) await waiting;
       return { allow: true, info, headers, request };
     } catch (e) {
       const report = (error: unknown): void => reportUnexpected(error, { method: req.method, path: req.url?.split('?')[0], upgrade: true });
       const { status, body } = render(failureOf(e, report), recordHeaders(headers));
-      return { allow: false, status, headers, body };
+      return { allow: false, status, headers, body, ...(request === undefined ? {} : { request }), ...(info === undefined ? {} : { info }) };
     }
   };
 }
@@ -72,17 +82,32 @@ function upgradeInfo(table: RouteTable, path: string, headers: Record<string, st
   return info;
 }
 
+/** A join as the steps judge it: a GET of `{socket path}/{topic}` by the caller of the upgrade, charged as `socketJoin`. */
+export interface Join {
+  readonly request: HostRequest;
+  /** what the steps learn (the identity), for the request log line */
+  readonly info: RequestInfo;
+}
+
+/** The join of `topic` on the socket its upgrade (`upgrade`, `upgradeInfo`) opened. */
+export function joinOf(upgrade: HostRequest, upgradeInfo: RequestInfo, topic: string): Join {
+  return {
+    request: { ...upgrade, path: `${upgrade.path}/${topic}` },
+    info: { endpoint: SOCKET_JOIN_ENDPOINT, chainId: upgradeInfo.chainId, form: upgradeInfo.form, params: {} },
+  };
+}
+
 /**
  * `judgeJoin` over the middleware's own steps: the join of `topic` on a socket its upgrade
  * allowed is judged as a GET of `{socket path}/{topic}` by the caller of the upgrade — charged
  * as one request of `socketJoin`, refused for a restricted address (403) unless the upgrade
- * carried the secret `key`, refused when the key was revoked since. null: allowed.
+ * carried the secret `key`, refused when the key was revoked since. null: allowed. `join`: the
+ * join as `joinOf` makes it, when the caller keeps it (what the steps learned, for its log line).
  */
-export function judgeJoinBy(steps: readonly Step[]): (upgrade: HostRequest, info: RequestInfo, topic: string) => Promise<ApiError | null> {
+export function judgeJoinBy(steps: readonly Step[]): (upgrade: HostRequest, info: RequestInfo, topic: string, join?: Join) => Promise<ApiError | null> {
   const sink = { set: () => undefined };
-  return async (upgrade, upgradeInfo, topic) => {
-    const request: HostRequest = { ...upgrade, path: `${upgrade.path}/${topic}` };
-    const info: RequestInfo = { endpoint: SOCKET_JOIN_ENDPOINT, chainId: upgradeInfo.chainId, form: upgradeInfo.form, params: {} };
+  return async (upgrade, upgradeInfo, topic, join = joinOf(upgrade, upgradeInfo, topic)) => {
+    const { request, info } = join;
     try {
       const waiting = runSteps(steps, request, info, sink);
       if (waiting !== undefined) await waiting;

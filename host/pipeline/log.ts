@@ -23,7 +23,7 @@ export interface RequestLogLine {
 }
 
 /** One request's line, `ms` it took; the chain and the key's name from what the steps learned. */
-export function requestLine(request: { readonly method: string; readonly path: string; readonly ip: string }, info: RequestInfo | undefined, status: number, ms: number): RequestLogLine {
+export function requestLine(request: LoggedRequest, info: RequestInfo | undefined, status: number, ms: number): RequestLogLine {
   const chain = info?.chainId;
   const identity = info?.identity;
   return {
@@ -36,6 +36,21 @@ export function requestLine(request: { readonly method: string; readonly path: s
     ...(identity?.kind === 'key' && info?.rejection === undefined ? { key: identity.name ?? 'unnamed' } : {}),
     ip: request.ip,
   };
+}
+
+/** What a request's log line names of the request itself. */
+export interface LoggedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly ip: string;
+}
+
+/** Logs one request: every way in (the Koa chain, the fast path, upgrades, socket joins) calls the one the server made. */
+export type RequestLog = (request: LoggedRequest, info: RequestInfo | undefined, status: number, ms: number) => void;
+
+/** The request log writing each request's line (`requestLine`) to `write`. */
+export function requestLog(write: (line: RequestLogLine) => void): RequestLog {
+  return (request, info, status, ms) => write(requestLine(request, info, status, ms));
 }
 
 /** An unexpected error as one JSON line on stderr (asynchronous, host/log.ts): `level`, the request's `fields`, then the error's stack. */
