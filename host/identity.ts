@@ -107,7 +107,7 @@ interface Grant {
   readonly identity: Identity;
 }
 
-/** The key a request (a Koa context is one) carries, by the documented precedence; undefined when none. */
+/** The key a request carries, by the documented precedence; undefined when none. */
 export function requestKey(request: Pick<HostRequest, 'headers' | 'query'>): string | undefined {
   const auth = firstValue(request.headers['authorization']);
   const bearer = auth === undefined ? undefined : /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();

@@ -38,8 +38,9 @@ export interface RequestInfo {
 
 /**
  * The request as the steps judge it: a plain value, so that a Koa request and an HTTP upgrade
- * (a socket to come) are judged by the same code. A Koa context is one as it is (no copy per
- * request); an upgrade's `IncomingMessage` is turned into one (`upgradeRequest`).
+ * (a socket to come) are judged by the same code, read by host/pipeline/parse.ts: a Koa
+ * context's once per request (`contextRequest`), a node request's (the fast path, an upgrade) by
+ * `parseRequest`.
  */
 export interface HostRequest {
   readonly method: string;
