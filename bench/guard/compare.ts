@@ -75,7 +75,7 @@ const percent = (c: Comparison): string => {
   return `${change >= 0 ? '+' : '−'}${Math.abs(change).toFixed(1)} %`;
 };
 
-/** one line for a figure: `sqlite 1M GET /blocks?type=block cold p50: 1.20 → 1.52 ms (+26.7 %, entry 35)` */
+/** one line for a figure: `sqlite 1M GET /blocks?type=block cold p50: 1.20 → 1.52 ms (+26.7 %, RESULTS 35)` */
 export function describe(c: Comparison): string {
   return `${c.store} ${scaleName(c.scale)} ${c.subject} ${c.figure}: ${value(c.before, c.unit)} → ${value(c.now, c.unit)} ${c.unit} (${percent(c)}, RESULTS ${c.entry})`;
 }
