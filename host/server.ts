@@ -44,7 +44,7 @@ export interface ServerOptions extends ExplorerMiddlewareOptions {
   readonly chains: Readonly<Record<string, ChainSetting>>;
   /** chain of the per-instance form; default the first chain */
   readonly defaultChain?: string;
-  /** a ready-made explorer over the same chains (default: `createExplorer({ chains, defaultChain, live })`) */
+  /** a ready-made explorer over the same chains (default: `createExplorer({ chains, defaultChain, live })`); `/ready` and the metrics follow its chains (`explorer.chains`) */
   readonly explorer?: Explorer;
   /** live updates' options (createExplorer's `live`: caps, and `blockBroadcast: 'count'` for Blockscout's count mode); with `explorer`, its own */
   readonly live?: CreateExplorerOptions['live'];
@@ -152,6 +152,7 @@ interface Life {
 /** What a server's parts share, made once by createServer. */
 interface Parts {
   readonly options: ServerOptions;
+  /** the explorer's chains (one map: readiness and metrics read the chains the explorer serves) */
   readonly chains: Readonly<Record<string, ChainConfig>>;
   readonly explorer: Explorer;
   readonly metrics: ExplorerMetrics | undefined;
@@ -164,7 +165,6 @@ interface Parts {
 }
 
 export function createServer(options: ServerOptions): ScoutkitServer {
-  const chains = chainConfigs(options.chains);
   const paths: OwnPaths = {
     ...(options.metrics === false ? {} : { metricsPath: options.metrics?.path ?? DEFAULT_METRICS_PATH }),
     ...(options.docs === false ? {} : { docsPath: options.docs?.path ?? DEFAULT_DOCS_PATH }),
@@ -172,11 +172,15 @@ export function createServer(options: ServerOptions): ScoutkitServer {
   };
   // the server's own paths (checked: outside the API, and apart)
   const own = serverRoutes(paths);
-  const metrics =
+  // a store error is counted by the metrics, made once the explorer's chains are known
+  let metrics: ExplorerMetrics | undefined;
+  const explorer = options.explorer ?? defaultExplorer(options, (error, request) => metrics?.storeError(error, request));
+  // the explorer's own map of chains (an explorer that shows none: the options')
+  const chains = explorer.chains ?? chainConfigs(options.chains);
+  metrics =
     options.metrics === false
       ? undefined
       : createMetrics({ chainIds: Object.keys(chains), processMetrics: options.metrics?.processMetrics ?? true, replicas: replicasOf(chains) });
-  const explorer = options.explorer ?? defaultExplorer(options, chains, metrics);
   const log = options.log === false ? undefined : requestLog(options.log ?? writeLogLine);
   const life: Life = { server: undefined, socket: undefined, closing: undefined };
   const parts: Parts = { options, chains, explorer, metrics, log, paths, own, life };
@@ -224,15 +228,15 @@ export function createServer(options: ServerOptions): ScoutkitServer {
   };
 }
 
-/** The explorer over the server's chains, its store errors counted and told. */
-function defaultExplorer(options: ServerOptions, chains: Readonly<Record<string, ChainConfig>>, metrics: ExplorerMetrics | undefined): Explorer {
+/** The explorer over the server's chains, its store errors counted (`count`) and told. */
+function defaultExplorer(options: ServerOptions, count: (error: unknown, request: FailedRequest) => void): Explorer {
   const onStoreError = options.onStoreError ?? writeStoreError;
   return createExplorer({
-    chains,
+    chains: options.chains,
     ...(options.defaultChain !== undefined ? { defaultChain: options.defaultChain } : {}),
     ...(options.live !== undefined ? { live: options.live } : {}),
     onError(error, request) {
-      metrics?.storeError(error, request);
+      count(error, request);
       onStoreError(error, request);
     },
   });

@@ -12,6 +12,7 @@ import { createServer } from '../../host/index.ts';
 import type { RequestLogLine } from '../../host/index.ts';
 import { main, parseServeArgs } from '../../host/cli.ts';
 import { openStore, redact } from '../../host/stores.ts';
+import { createExplorer } from '../../lib/index.ts';
 import type { DataSource } from '../../lib/index.ts';
 import { fixtureChains, limitHeaders, request } from './helpers.ts';
 
@@ -52,6 +53,21 @@ t.test('health, readiness, fallback 404, request log', async (t) => {
   t.match(notReady.json, { status: 'unavailable', chains: { '1': { ready: true, highestBlock: facts.headBlockNumber }, '5': { ready: false } } });
   t.same(Object.keys((notReady.json as { chains: Record<string, object> }).chains['5'] ?? {}), ['ready'], 'a failing store: nothing more said');
   t.notOk(notReady.text.includes('pw'), 'store errors are not described');
+});
+
+t.test("one map of chains: /ready and the metrics read the explorer's chains", async (t) => {
+  // a ready-made explorer serving more chains than the server's options name
+  const explorer = createExplorer({ chains: { '1': chain1, '5': chain5 } });
+  const server = createServer({ chains: { '1': chain1 }, explorer, log: false });
+  const { url } = await server.listen(0);
+  t.teardown(() => server.close());
+  const ready = await request(`${url}/ready`);
+  t.same(Object.keys((ready.json as { chains: object }).chains), ['1', '5'], "/ready: the explorer's chains");
+  t.equal(explorer.chains?.['5']?.store, chain5);
+  await request(`${url}/5/api/v2/blocks`);
+  const scrape = await (await fetch(`${url}/metrics`)).text();
+  t.match(scrape, /chain="5"/, "metrics: the explorer's chains label their requests");
+  t.notMatch(scrape, /chain="unknown"/);
 });
 
 t.test('graceful close: in-flight requests finish, then the stores close', async (t) => {
