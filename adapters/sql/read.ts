@@ -63,7 +63,6 @@ export function createSqlReader(knex: Knex, d: Dialect): Omit<VersionedDataSourc
     getTransaction: (hash) => getTransaction(c, hash),
     getTransactions: (hashes) => getTransactions(c, hashes),
     getToken: async (address) => (await tokensByAddress(c, [address])).get(address) ?? null,
-    getTokenInstance: async (key) => (await getTokenInstances(c, [key]))[0] ?? null,
     getDataVersion: () => getDataVersion(c),
     getHighestBlockNumber: () => getHighestBlockNumber(c),
     getAddresses: (hashes) => getAddresses(c, hashes),

@@ -23,8 +23,8 @@ export const tokenInstance = defineEndpoint({
     async () => {
       const token = await ds.getToken(path.address_hash_param);
       if (token === null || token.type === 'ERC-20') return E.left(notFound);
-      const instance = await ds.getTokenInstance({ tokenAddress: token.address, tokenId: path.token_id_param });
-      if (instance === null) return E.left(notFound);
+      const [instance] = await ds.getTokenInstances([{ tokenAddress: token.address, tokenId: path.token_id_param }]);
+      if (instance === undefined) return E.left(notFound);
       const ctx = await loadContext(ds, { addresses: [instance.owner] }, render);
       return E.right(renderInstance(instance, ctx, { token, withOwner: true }));
     },

@@ -27,7 +27,7 @@ export const transactionRawTrace = defineEndpoint({
       const tx = await ds.getTransaction(path.transaction_hash_param);
       if (tx === null) return E.left(notFound);
       if (tx.blockNumber === null) return E.right([]);
-      const frames = await ds.getTransactionTrace(tx.hash);
+      const frames = (await ds.getTransactionTrace?.(tx.hash)) ?? [];
       return frames.length === 0 ? E.left({ kind: 'TraceUnavailable' }) : E.right(renderRawTrace(frames));
     },
 });

@@ -64,7 +64,7 @@ export const transactionStateChanges = defineEndpoint({
     async () => {
       const tx = await ds.getTransaction(path.transaction_hash_param);
       if (tx === null) return E.left(notFound);
-      const all = await ds.listStateChanges(tx.hash);
+      const all = (await ds.listStateChanges?.(tx.hash)) ?? [];
       const { offset, size } = window(query);
       const rows = all.slice(offset, offset + size);
       const hasTokenRows = rows.some((r) => r.type === 'token');

@@ -31,6 +31,9 @@ export interface BlockQueries {
   /** highest consensus block number, null when empty */
   getHighestBlockNumber(): Promise<number | null>;
   listBlocks(filter: BlockFilter, page: Page<BlockCursor>): Promise<readonly BlockRecord[]>;
-  /** listBlocks narrowed to each block's figures: the same filter, order, cursor and records. */
-  listBlockFigures(filter: BlockFilter, page: Page<BlockCursor>): Promise<readonly BlockFiguresRecord[]>;
+  /**
+   * Optional: listBlocks narrowed to each block's figures (the same filter, order, cursor and
+   * records), a narrower read for the chain statistics. Without it they read listBlocks.
+   */
+  listBlockFigures?(filter: BlockFilter, page: Page<BlockCursor>): Promise<readonly BlockFiguresRecord[]>;
 }

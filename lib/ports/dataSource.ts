@@ -100,5 +100,11 @@ export interface DataVersionSignal {
   local(): number;
 }
 
-/** A DataSource that reports a data version (both built-in stores do). */
-export type VersionedDataSource = DataSource & { getDataVersion(): Promise<string> };
+/**
+ * The optional queries of a DataSource: capabilities a store may lack. Each one's doc says what
+ * the host does without it (a wider query, or the answer for data the indexer did not keep).
+ */
+export type OptionalQuery = 'getTransactions' | 'getCoinBalance' | 'listBlockFigures' | 'listStateChanges' | 'getTransactionTrace';
+
+/** A DataSource that reports a data version and answers every optional query (both built-in stores do). */
+export type VersionedDataSource = DataSource & Required<Pick<DataSource, 'getDataVersion' | OptionalQuery>>;

@@ -46,7 +46,6 @@ export interface TokenListCursor {
 /** The token and token instance queries of a DataSource. */
 export interface TokenQueries {
   getToken(address: Address): Promise<TokenRecord | null>;
-  getTokenInstance(key: TokenInstanceKey): Promise<TokenInstanceRecord | null>;
   getTokens(addresses: readonly Address[]): Promise<readonly TokenRecord[]>;
   getTokenInstances(keys: readonly TokenInstanceKey[]): Promise<readonly TokenInstanceRecord[]>;
   listTokenInstances(

@@ -45,13 +45,18 @@ export interface TransactionQueries {
     filter: TransactionFilter,
     page: Page<TransactionCursor>,
   ): Promise<readonly TransactionRecord[]>;
-  /** All state changes of a transaction, ordered by ordinal (a bounded, per-transaction list). */
-  listStateChanges(transactionHash: Hash): Promise<readonly StateChangeRecord[]>;
+  /**
+   * Optional: all state changes of a transaction, ordered by ordinal (a bounded, per-transaction
+   * list). Without it a transaction's state changes answer as for one the indexer kept none of:
+   * an empty list.
+   */
+  listStateChanges?(transactionHash: Hash): Promise<readonly StateChangeRecord[]>;
   /**
    * The stored callTracer frames of a transaction in a consensus block, by index ASC (a bounded,
-   * per-transaction list); empty when the indexer kept none (a node without traces).
+   * per-transaction list); empty when the indexer kept none (a node without traces). Optional:
+   * without it every raw trace answers as one the indexer kept none of (404, RAW_TRACE_UNAVAILABLE).
    */
-  getTransactionTrace(transactionHash: Hash): Promise<readonly TraceFrameRecord[]>;
+  getTransactionTrace?(transactionHash: Hash): Promise<readonly TraceFrameRecord[]>;
   /** Pending (mempool) transactions, optionally only those seen since an instant. */
   countPendingTransactions(filter: PendingTransactionFilter): Promise<number>;
 }

@@ -8,7 +8,7 @@
 import t from 'tap';
 import { createPublicClient, decodeErrorResult, http, keccak256, parseAbi, toHex } from 'viem';
 import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
-import type { DataSource } from '../../lib/ports.ts';
+import type { VersionedDataSource } from '../../lib/ports.ts';
 import { createExplorer, toJson } from '../../lib/index.ts';
 import type { IndexerEvent } from '../../lib/indexer/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
@@ -51,7 +51,7 @@ async function indexAll(store: TestStore): Promise<{ sink: RecordingSink; logs: 
   return { sink, logs };
 }
 
-async function allStateChanges(ds: DataSource, hash: Hash) {
+async function allStateChanges(ds: VersionedDataSource, hash: Hash) {
   return ds.listStateChanges(hash);
 }
 
@@ -328,11 +328,11 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       // ---- NFT owners against ownerOf ----
       const nftIds = [facts.tokenIds.nft.first, facts.tokenIds.nft.second, facts.tokenIds.nft.big, ...facts.tokenIds.roundNfts];
       for (const id of nftIds) {
-        const instance = await store.getTokenInstance({ tokenAddress: lc(facts.contracts.nft), tokenId: id });
+        const instance = (await store.getTokenInstances([{ tokenAddress: lc(facts.contracts.nft), tokenId: id }]))[0] ?? null;
         const owner = await client.readContract({ address: facts.contracts.nft, abi: ABI, functionName: 'ownerOf', args: [id] });
         t.equal(instance?.owner, lc(owner), `owner of NFT ${id}`);
       }
-      const burned = await store.getTokenInstance({ tokenAddress: lc(facts.contracts.nft), tokenId: facts.tokenIds.nft.burned });
+      const burned = (await store.getTokenInstances([{ tokenAddress: lc(facts.contracts.nft), tokenId: facts.tokenIds.nft.burned }]))[0] ?? null;
       t.ok(burned?.owner === null || burned?.owner === '0x0000000000000000000000000000000000000000', 'a burned NFT is owned by nobody (or the zero address)');
 
       // ---- the token API against the node (issue 9): /tokens/{h} total_supply = totalSupply(),

@@ -89,7 +89,7 @@ t.test('examples from the store: real values; an empty store gives none', async 
   t.equal(tx?.hash, ex.transaction, 'a stored transaction');
   t.equal(ex.address, tx?.from, 'its sender: an address with activity');
   t.ok(await store.getToken(ex.token as never), 'a stored token');
-  const nft = await store.getTokenInstance({ tokenAddress: ex.nftToken as never, tokenId: BigInt(ex.tokenId ?? -1) });
+  const nft = (await store.getTokenInstances([{ tokenAddress: ex.nftToken as never, tokenId: BigInt(ex.tokenId ?? -1) }]))[0] ?? null;
   t.ok(nft, 'a stored NFT instance (token and id)');
   t.ok((await store.getContracts([ex.contract as never])).length === 1, 'a stored contract');
 

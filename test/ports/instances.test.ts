@@ -30,7 +30,7 @@ storeTest('ERC-1155 / ERC-404 uniqueness and ERC-721 ownership', async (t, s) =>
     }),
   ]);
   const owner = async (tokenAddress: Address, tokenId: bigint) => {
-    const i = await s.getTokenInstance({ tokenAddress, tokenId });
+    const i = (await s.getTokenInstances([{ tokenAddress, tokenId }]))[0] ?? null;
     return i === null ? 'missing' : `${i.owner ?? 'null'}/${i.isUnique}`;
   };
   t.equal(await owner(T721, 1n), `${B}/true`, 'latest transfer wins (same block, higher log index)');

@@ -34,9 +34,9 @@ storeTest('batch lookups; inputs and outputs are copies', async (t, s) => {
   attempt(() => { (got as { value: bigint }).value = 5n; });
   attempt(() => { (got?.kinds as string[]).push('x'); });
   t.same(await s.getTransaction(x.hash), { ...x, kinds: ['coin_transfer'] }, 'the stored transaction is unchanged');
-  const instance = await s.getTokenInstance({ tokenAddress: T721, tokenId: 1n });
+  const instance = (await s.getTokenInstances([{ tokenAddress: T721, tokenId: 1n }]))[0] ?? null;
   attempt(() => { (instance?.metadata as Record<string, unknown>).name = 'evil'; });
-  t.same((await s.getTokenInstance({ tokenAddress: T721, tokenId: 1n }))?.metadata, { name: '#1' }, 'the stored metadata is unchanged');
+  t.same((await s.getTokenInstances([{ tokenAddress: T721, tokenId: 1n }]))[0]?.metadata, { name: '#1' }, 'the stored metadata is unchanged');
   const list = await s.listTransactions({ status: 'validated' }, page());
   (list as TransactionRecord[]).length = 0;
   t.equal((await s.listTransactions({ status: 'validated' }, page())).length, 1, 'returned arrays are the caller’s own');

@@ -144,8 +144,8 @@ storeTest('rollbackAbove restores balances, holdersCount, owners, addresses, tok
 
   t.equal((await s.getToken(T20))?.holdersCount, 1n, 'only B is positive at 3 (zero address excluded)');
   t.equal((await s.getToken(T20))?.name, 'Renamed');
-  t.equal((await s.getTokenInstance({ tokenAddress: T721, tokenId: 7n }))?.owner, B);
-  t.same(await s.getTokenInstance({ tokenAddress: T1155, tokenId: 5n }), {
+  t.equal((await s.getTokenInstances([{ tokenAddress: T721, tokenId: 7n }]))[0]?.owner, B);
+  t.same((await s.getTokenInstances([{ tokenAddress: T1155, tokenId: 5n }]))[0] ?? null, {
     tokenAddress: T1155, tokenId: 5n, tokenType: 'ERC-1155', metadata: { name: 'renamed' }, owner: null, isUnique: false,
   });
   t.same(await s.getAddresses([A]), [{ hash: A, isContract: false, name: 'alice-renamed', creationTransactionHash: null, creatorAddress: null }]);
@@ -158,8 +158,8 @@ storeTest('rollbackAbove restores balances, holdersCount, owners, addresses, tok
   t.equal((await s.getToken(T20))?.holdersCount, 2n, 'B and C again');
   t.equal((await s.getToken(T721))?.holdersCount, 1n);
   t.equal(await s.getToken(T404), null, 'token first written above the height is gone');
-  t.equal((await s.getTokenInstance({ tokenAddress: T721, tokenId: 7n }))?.owner, A);
-  t.same(await s.getTokenInstance({ tokenAddress: T1155, tokenId: 5n }), {
+  t.equal((await s.getTokenInstances([{ tokenAddress: T721, tokenId: 7n }]))[0]?.owner, A);
+  t.same((await s.getTokenInstances([{ tokenAddress: T1155, tokenId: 5n }]))[0] ?? null, {
     tokenAddress: T1155, tokenId: 5n, tokenType: 'ERC-1155', metadata: { name: '#5' }, owner: A, isUnique: true,
   });
   t.equal((await s.getAddresses([A]))[0]?.name, 'alice');

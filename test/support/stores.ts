@@ -10,14 +10,14 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory from 'knex';
-import type { DataSink, DataSource } from '../../lib/ports.ts';
+import type { DataSink, VersionedDataSource } from '../../lib/ports.ts';
 import { createMemoryStore } from '../../adapters/memory/index.ts';
 import { openSqlStore } from '../../adapters/sql/index.ts';
 
 export type StoreName = 'memory' | 'sqlite' | 'postgres';
 export const STORE_NAMES: readonly StoreName[] = ['memory', 'sqlite', 'postgres'];
 
-export type TestStore = DataSource & DataSink & { close(): Promise<void> };
+export type TestStore = VersionedDataSource & DataSink & { close(): Promise<void> };
 
 export interface StoreFactory {
   readonly name: StoreName;

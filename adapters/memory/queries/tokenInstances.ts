@@ -13,12 +13,8 @@ function held(instance: TokenInstanceRecord | null, value: bigint | null): HeldT
   return Object.freeze({ instance, value });
 }
 
-export function tokenInstanceQueries({ views }: MemoryReadContext): Pick<VersionedDataSource, 'getTokenInstance' | 'getTokenInstances' | 'listTokenInstances'> {
+export function tokenInstanceQueries({ views }: MemoryReadContext): Pick<VersionedDataSource, 'getTokenInstances' | 'listTokenInstances'> {
   return {
-    async getTokenInstance(key) {
-      return views().instance(key.tokenAddress, key.tokenId);
-    },
-
     async getTokenInstances(keys: readonly TokenInstanceKey[]): Promise<readonly TokenInstanceRecord[]> {
       const v = views();
       const seen = new Set<string>();

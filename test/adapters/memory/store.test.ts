@@ -15,7 +15,7 @@ t.test('records handed out are frozen', async (t) => {
   const got = await s.getTransaction(x.hash);
   t.throws(() => { (got as { value: bigint }).value = 5n; }, TypeError);
   t.throws(() => { (got?.kinds as string[]).push('x'); }, TypeError);
-  const instance = await s.getTokenInstance({ tokenAddress: T721, tokenId: 1n });
+  const instance = (await s.getTokenInstances([{ tokenAddress: T721, tokenId: 1n }]))[0] ?? null;
   t.throws(() => { (instance?.metadata as Record<string, unknown>).name = 'evil'; }, TypeError);
   const [listed] = await s.listTransactions({ status: 'validated' }, page());
   t.throws(() => { (listed as { hash: string }).hash = '0x'; }, TypeError);

@@ -182,6 +182,8 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
   const stride = options.stride ?? 1;
   const every = <T>(xs: readonly T[]): T[] => xs.filter((_, i) => i % stride === 0 || i === xs.length - 1);
   const out: DigestEntry[] = [];
+  // the optional queries the digest reads: both built-in stores answer them
+  if (ds.listStateChanges === undefined || ds.getTransactionTrace === undefined) throw new Error('the store lacks listStateChanges or getTransactionTrace');
   const add = (label: string, value: unknown) => out.push({ label, value });
   let lists = 0;
   /** Walk a list to its end in both orders; records both walks, returns the 'desc' one. */
@@ -213,7 +215,7 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
   add('getProxyHistory all', await ds.getProxyHistory(keys.addresses));
   for (const a of keys.tokens) add(`getToken ${a}`, await ds.getToken(a));
   add('getTokenInstances all', await ds.getTokenInstances([...keys.instances, ...keys.transferIds]));
-  for (const k of every(keys.instances)) add(`getTokenInstance ${k.tokenAddress}#${k.tokenId}`, await ds.getTokenInstance(k));
+  for (const k of every(keys.instances)) add(`getTokenInstance ${k.tokenAddress}#${k.tokenId}`, (await ds.getTokenInstances([k]))[0] ?? null);
 
   // ---- blocks --------------------------------------------------------------------------------
   const blockCursor = (b: BlockRecord) => ({ number: b.number });
