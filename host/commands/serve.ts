@@ -238,10 +238,13 @@ interface Resources {
   limiter?: LimiterStore;
 }
 
-/** a served chain: its id and the store opened for it */
-interface ServedStore {
+type RpcNode = ReturnType<typeof createRpcNode>;
+
+/** a served chain, one entry each: its id, the store opened for it (its records, contract store and change feed), and its node (--rpc) */
+interface ServedChain {
   readonly id: string;
   readonly store: OpenedStore;
+  readonly node?: RpcNode;
 }
 
 export async function runServeCommand(args: readonly string[]): Promise<number> {
@@ -258,18 +261,17 @@ export async function runServeCommand(args: readonly string[]): Promise<number> 
     await Promise.allSettled([...resources.opened.map((s) => s.close()), resources.closeVerifier?.()]);
   };
   try {
-    const served = await openChains(options, resources.opened, info);
-    const defaultChain = served[0]?.id ?? UNRECORDED_CHAIN_ID;
+    const opened = await openChains(options, resources.opened, info);
+    const defaultChain = opened[0]?.id ?? UNRECORDED_CHAIN_ID;
     const first = resources.opened[0];
     if (options.artifacts !== undefined && first !== undefined) resources.watcher = await watchArtifacts(options.artifacts, first, defaultChain, log, info);
-    const rpcNodes = options.rpc.map(([id, url]) => [id ?? defaultChain, url] as const);
     if (options.redis) resources.limiter = await openRedisLimiter(options.redis, options.redisPrefix, info);
-    for (const [id] of rpcNodes) if (!served.some((chain) => chain.id === id)) throw new Error(`--rpc names chain ${id}, which is not served`);
+    const served = withNodes(opened, options.rpc, defaultChain);
     // one verifier (one bounded compile pool) for every chain
     const { verifier, note: verifierNote } = await openVerifier(options.compilers !== undefined ? { compilers: options.compilers } : {});
     if (verifier !== undefined) resources.closeVerifier = () => verifier.close();
     info({ msg: verifierNote });
-    const chains = chainSettings(served, new Map(rpcNodes.map(([id, url]) => [id, createRpcNode(url)])), verifier);
+    const chains = chainSettings(served, verifier);
     const { keys: _grants, anonymousPlan: _anonymous, restrictedAddresses: _restricted, secretKey: _secret, ...keysRest } = keys;
     const server = createServer({ ...serverOptions(options, log, keyRing, resources.limiter), ...keysRest, chains, defaultChain, onClose: closeStores });
     const { url } = await server.listen(options.port, options.host);
@@ -309,12 +311,12 @@ function keyRingOf(keys: KeysConfig): KeyRing {
 }
 
 /** Each store under the chain id it records (host/servedChain.ts), in the order given; --db first: the default chain. */
-async function openChains(options: ServeArgs, opened: OpenedStore[], info: Info): Promise<ServedStore[]> {
+async function openChains(options: ServeArgs, opened: OpenedStore[], info: Info): Promise<ServedChain[]> {
   const wanted: (readonly [string | undefined, string, string, OpenStoreOptions])[] = [
     ...(options.db !== undefined ? [[options.defaultChain, options.db, '--default-chain', replicaOptions(options)] as const] : []),
     ...options.chains.map(([id, url]) => [id, url, `--chain ${id}=…`, {}] as const),
   ];
-  const served: ServedStore[] = [];
+  const served: ServedChain[] = [];
   for (const [given, url, flag, openOptions] of wanted) {
     const store = await openStore(url, openOptions);
     opened.push(store);
@@ -356,11 +358,20 @@ async function openRedisLimiter(url: string, prefix: string | undefined, info: I
 
 type Verifier = Awaited<ReturnType<typeof openVerifier>>['verifier'];
 
+/** Each --rpc node beside the chain it names (no id: the default chain); naming a chain not served is an error. */
+function withNodes(served: readonly ServedChain[], rpc: ServeArgs['rpc'], defaultChain: string): ServedChain[] {
+  const urls = new Map(rpc.map(([id, url]) => [id ?? defaultChain, url] as const));
+  for (const id of urls.keys()) if (!served.some((chain) => chain.id === id)) throw new Error(`--rpc names chain ${id}, which is not served`);
+  return served.map((chain) => {
+    const url = urls.get(chain.id);
+    return url === undefined ? chain : { ...chain, node: createRpcNode(url) };
+  });
+}
+
 /** One setting per chain: its store, its contract store (and the verifier), its change feed, and its node when --rpc names one. */
-function chainSettings(served: readonly ServedStore[], nodes: ReadonlyMap<string, ReturnType<typeof createRpcNode>>, verifier: Verifier): Record<string, ChainSetting> {
+function chainSettings(served: readonly ServedChain[], verifier: Verifier): Record<string, ChainSetting> {
   const settings: Record<string, ChainSetting> = {};
-  for (const { id, store } of served) {
-    const node = nodes.get(id);
+  for (const { id, store, node } of served) {
     // its change feed: live updates (/events), and the cache sees another process's write at once
     settings[id] = {
       store: store.source,

@@ -209,4 +209,7 @@ t.test('scoutkit --help and errors', async (t) => {
   const bad = await run(['serve', '--db', 'nope:']);
   t.equal(bad.code, 1);
   t.match(bad.out, /unsupported store URL "nope:"/);
+  const strayNode = await run(['serve', '--db', 'memory:', '--chain', '5=memory:', '--rpc', '5=http://127.0.0.1:1', '--rpc', '9=http://127.0.0.1:1', '--port', '0']);
+  t.equal(strayNode.code, 1);
+  t.match(strayNode.out, /--rpc names chain 9, which is not served/, 'a node for a chain not served');
 });
