@@ -17,6 +17,7 @@
  */
 import type * as t from 'io-ts';
 import type { Explorer, ExplorerResponse } from './api.ts';
+import type { StreamCodec } from './endpoints/endpoint.ts';
 import type { ENDPOINTS } from './endpoints/index.ts';
 import { ENDPOINT_NAMES } from './endpoints/index.ts';
 import type { RawQuery } from './request.ts';
@@ -94,7 +95,7 @@ export interface ClientFailure extends Answered {
 
 /** What a typed call of endpoint `N` answers: discriminated on `ok` (`ok` ⇔ status 200). */
 export type ClientAnswer<N extends Name> =
-  | (ResponseCodec<N> extends { readonly mediaType: 'text/csv' } ? ClientStream : ClientSuccess<ClientBody<N>>)
+  | (ResponseCodec<N> extends StreamCodec ? ClientStream : ClientSuccess<ClientBody<N>>)
   | ClientFailure;
 
 export type ExplorerClient = {

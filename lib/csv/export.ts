@@ -26,7 +26,7 @@ export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 /**
  * The 200 body as our OpenAPI document describes it (media type text/csv). A codec of its own
  * (a schema attached to io-ts's shared `t.string` would describe every string as CSV); its
- * `mediaType` tells the typed client (lib/client.ts) that the answer is a stream.
+ * `mediaType` (a StreamCodec, lib/endpoints/endpoint.ts) types the handler's answer as a stream, and the typed client's.
  */
 export const CsvText = Object.assign(
   describedString('CsvText', { type: 'string', description: 'RFC 4180 CSV: a header record, then one record per row (CRLF)' }),

@@ -9,9 +9,9 @@ import { itemsCount, listBody, pageSize } from '../paging/page.ts';
 import { readCoinBalanceChanges, renderCoinBalanceChanges } from '../render/coinBalance.ts';
 import { CoinBalance } from '../schema/coinBalance.ts';
 import { page } from '../schema/page.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineUncheckedEndpoint } from './endpoint.ts';
 
-export const addressCoinBalanceHistory = defineEndpoint({
+export const addressCoinBalanceHistory = defineUncheckedEndpoint({
   route: '/addresses/{address_hash_param}/coin-balance-history',
   summary: 'Native balance changes of an address, newest first',
   path: { address_hash_param: addressHash },

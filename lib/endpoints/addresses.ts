@@ -15,9 +15,9 @@ import type { AccountCursor, AccountFilter, Order } from '../ports.ts';
 import { renderAddress } from '../render/address.ts';
 import { loadContext } from '../render/context.ts';
 import { TopAddressesPage } from '../schema/topAddress.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineUncheckedEndpoint } from './endpoint.ts';
 
-export const addresses = defineEndpoint({
+export const addresses = defineUncheckedEndpoint({
   route: '/addresses',
   summary: 'Addresses holding the native coin, by balance or transactions count (top accounts)',
   path: {},

@@ -19,7 +19,7 @@ import type { AbiIndex } from '../decode/abiIndex.ts';
 import { knownMethodName } from '../render/decode.ts';
 import { renderToken } from '../render/token.ts';
 import { AdvancedFilterPage } from '../schema/advanced.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineUncheckedEndpoint } from './endpoint.ts';
 
 const small = (v: bigint | null | undefined): number | null =>
   v === null || v === undefined ? null : v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : v < 0n ? -1 : Number(v);
@@ -103,7 +103,7 @@ export const ADVANCED_FILTER_POSITION = {
   token_transfer_batch_index: integerStringOrNull,
 } as const;
 
-export const advancedFilters = defineEndpoint({
+export const advancedFilters = defineUncheckedEndpoint({
   route: '/advanced-filters',
   summary: 'Transactions, internal transactions and token transfers matching the advanced filter, merged in one keyset-paged list',
   path: {},

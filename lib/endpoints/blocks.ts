@@ -9,7 +9,7 @@ import { loadContext } from '../render/context.ts';
 import type { RenderOptions } from '../render/context.ts';
 import { renderBlock } from '../render/block.ts';
 import type { JsonObject } from '../json.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineUncheckedEndpoint } from './endpoint.ts';
 import { Block } from '../schema/block.ts';
 import { page } from '../schema/page.ts';
 
@@ -36,7 +36,7 @@ export async function blockPage(
   );
 }
 
-export const blocks = defineEndpoint({
+export const blocks = defineUncheckedEndpoint({
   route: '/blocks',
   summary: 'Consensus, reorged or uncle blocks, newest first',
   path: {},

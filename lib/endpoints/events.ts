@@ -12,13 +12,16 @@ import { sseStream } from '../live/sse.ts';
 import { StreamedBody } from '../streamed.ts';
 import { defineEndpoint } from './endpoint.ts';
 
+/** The 200 body: an event stream (its own codec: a media type set on io-ts's shared `t.string` would mark every string). */
+const EventStream = Object.assign(new t.Type<string>('EventStream', t.string.is, t.string.validate, t.identity), { mediaType: 'text/event-stream' as const });
+
 export const events = defineEndpoint({
   route: '/events',
   summary: 'Server-sent events of live topics (blocks:new_block, transactions:new_transaction, addresses:{hash}, tokens:{hash})',
   path: {},
   query: { topics: anyString, last_event_id: integer({ min: 0 }) },
   requiredQuery: ['topics'],
-  response: t.string,
+  response: EventStream,
   produces: 'text/event-stream',
   // a live stream, not a Blockscout REST answer: left out of the document and the explorer endpoints' table
   meta: true,

@@ -11,7 +11,7 @@ import type { DataSource } from '../ports.ts';
 import { checksum } from '../render/format.ts';
 import { SearchRedirect } from '../schema/search.ts';
 import { redirectTarget } from '../search/classify.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineUncheckedEndpoint } from './endpoint.ts';
 
 const NONE: JsonObject = { redirect: false, type: null, parameter: null };
 const to = (type: string, parameter: string): JsonObject => ({ redirect: true, type, parameter });
@@ -36,7 +36,7 @@ async function redirectOf(ds: DataSource, q: string | undefined): Promise<JsonOb
   }
 }
 
-export const searchCheckRedirect = defineEndpoint({
+export const searchCheckRedirect = defineUncheckedEndpoint({
   route: '/search/check-redirect',
   summary: 'Whether a search query names one entity page',
   path: {},

@@ -27,7 +27,7 @@ import { renderVerifiedItem } from '../render/verified.ts';
 import { SmartContractListItem } from '../schema/contract.ts';
 import { page } from '../schema/page.ts';
 import type { JsonObject } from '../json.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineUncheckedEndpoint } from './endpoint.ts';
 
 export const SMART_CONTRACT_LANGUAGES = ['solidity', 'vyper', 'yul', 'geas'] as const;
 
@@ -56,7 +56,7 @@ async function verifiedPage(ds: DataSource, contracts: ContractStore, render: Re
   );
 }
 
-export const smartContracts = defineEndpoint({
+export const smartContracts = defineUncheckedEndpoint({
   route: '/smart-contracts/',
   summary: 'Verified contracts, newest verification first (without a contract store: contracts the indexer saw created)',
   path: {},

@@ -10,9 +10,9 @@ import { boolean, fullHash } from '../params/codecs.ts';
 import { loadContext } from '../render/context.ts';
 import { renderPreview } from '../render/preview.ts';
 import { Preview } from '../schema/preview.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineUncheckedEndpoint } from './endpoint.ts';
 
-export const transactionPreview = defineEndpoint({
+export const transactionPreview = defineUncheckedEndpoint({
   route: '/transactions/{transaction_hash_param}/preview',
   summary: 'A lightweight transaction preview: status, timestamp, method, from and to',
   path: { transaction_hash_param: fullHash },

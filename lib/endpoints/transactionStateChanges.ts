@@ -17,7 +17,7 @@ import type { RenderContext } from '../render/context.ts';
 import { loadContext } from '../render/context.ts';
 import { renderToken, unknownToken } from '../render/token.ts';
 import { expandTransfer, renderTotal } from '../render/transfer.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineUncheckedEndpoint } from './endpoint.ts';
 import { page } from '../schema/page.ts';
 import { StateChange } from '../schema/stateChange.ts';
 
@@ -52,7 +52,7 @@ function renderChange(sc: StateChangeRecord, transfers: readonly TokenTransferRe
   };
 }
 
-export const transactionStateChanges = defineEndpoint({
+export const transactionStateChanges = defineUncheckedEndpoint({
   route: '/transactions/{transaction_hash_param}/state-changes',
   summary: 'Coin and token balance changes of a transaction',
   path: { transaction_hash_param: fullHash },

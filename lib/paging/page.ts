@@ -30,7 +30,13 @@ export function splitPage<R>(probe: readonly R[], size: number): Paged<R> {
   return { rows, last: rows[rows.length - 1] ?? null };
 }
 
-export const listBody = (items: readonly JsonValue[], next: JsonObject | null): JsonObject => ({
+/** A list's body: its items and the keys of the next page (the `page` codec of lib/schema/page.ts). */
+export type ListBody<T> = {
+  readonly items: readonly T[];
+  readonly next_page_params: JsonObject | null;
+};
+
+export const listBody = <T,>(items: readonly T[], next: JsonObject | null): ListBody<T> => ({
   items,
   next_page_params: next,
 });

@@ -9,7 +9,6 @@ import type { ContractStore } from '../contracts/store.ts';
 import type { AbiIndex } from '../decode/abiIndex.ts';
 import { indexAbiKeyed } from '../decode/abiIndex.ts';
 import type { Address, ProxyRecord } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
 import type { DataSource } from '../ports.ts';
 import { checksum } from '../render/format.ts';
 import type { ResolvedProxy } from './history.ts';
@@ -56,7 +55,13 @@ export function proxyOf(view: Partial<ProxyView>, address: Address, block: numbe
 }
 
 /** Blockscout's `proxy_type` and `implementations` (`[{address_hash, name}]`, the name once verified) of an address, now. */
-export function proxyFields(view: Partial<ProxyView>, address: Address): { proxy_type: string | null; implementations: JsonObject[] } {
+/** The proxy fields of the embedded Address object (and of a smart contract). */
+export interface ProxyFields {
+  readonly proxy_type: ProxyRecord['type'] | null;
+  readonly implementations: { address_hash: string; name: string | null }[];
+}
+
+export function proxyFields(view: Partial<ProxyView>, address: Address): ProxyFields {
   const current = proxyOf(view, address);
   if (current === null) return { proxy_type: null, implementations: [] };
   return {

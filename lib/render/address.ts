@@ -1,6 +1,7 @@
 /** The embedded Address object (spec: Address; Blockscout: address_with_info). */
 import type { Address } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
+import type * as t from 'io-ts';
+import type { Address as AddressObject } from '../schema/address.ts';
 import type { RenderContext } from './context.ts';
 import { checksum } from './format.ts';
 import { proxyFields } from '../proxy/view.ts';
@@ -10,7 +11,10 @@ import { proxyFields } from '../proxy/view.ts';
  * true` and the contract's name (Blockscout names the address after it on verification); a
  * bytecode twin stays `is_verified: false` with its own name, as Blockscout shows twins.
  */
-export function renderAddress(hash: Address, ctx: Pick<RenderContext, 'addresses'> & Partial<Pick<RenderContext, 'verified' | 'proxies' | 'implementationsVerified'>>): JsonObject {
+/** The embedded Address object as the API writes it (its schema's output type). */
+export type AddressJson = t.OutputOf<typeof AddressObject>;
+
+export function renderAddress(hash: Address, ctx: Pick<RenderContext, 'addresses'> & Partial<Pick<RenderContext, 'verified' | 'proxies' | 'implementationsVerified'>>): AddressJson {
   const info = ctx.addresses.get(hash);
   const verification = ctx.verified?.get(hash);
   const own = verification?.own === true ? verification.contract : undefined;
@@ -32,5 +36,5 @@ export function renderAddress(hash: Address, ctx: Pick<RenderContext, 'addresses
   };
 }
 
-export const renderAddressOrNull = (hash: Address | null, ctx: Pick<RenderContext, 'addresses'> & Partial<Pick<RenderContext, 'verified' | 'proxies' | 'implementationsVerified'>>): JsonObject | null =>
+export const renderAddressOrNull = (hash: Address | null, ctx: Pick<RenderContext, 'addresses'> & Partial<Pick<RenderContext, 'verified' | 'proxies' | 'implementationsVerified'>>): AddressJson | null =>
   hash === null ? null : renderAddress(hash, ctx);

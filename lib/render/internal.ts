@@ -1,11 +1,15 @@
 /** The InternalTransaction object. */
 import type { InternalTransactionRecord } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
+import type * as t from 'io-ts';
+import type { InternalTransaction } from '../schema/internal.ts';
 import { renderAddress, renderAddressOrNull } from './address.ts';
 import type { RenderContext } from './context.ts';
 import { dec, iso } from './format.ts';
 
-export function renderInternalTransaction(it: InternalTransactionRecord, ctx: RenderContext): JsonObject {
+/** The InternalTransaction object as the API writes it. */
+export type InternalTransactionJson = t.OutputOf<typeof InternalTransaction>;
+
+export function renderInternalTransaction(it: InternalTransactionRecord, ctx: RenderContext): InternalTransactionJson {
   return {
     block_number: it.blockNumber,
     created_contract: renderAddressOrNull(it.createdContract, ctx),

@@ -1,9 +1,13 @@
 /** The Token object. */
 import type { Address, TokenRecord, TokenType } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
+import type * as t from 'io-ts';
+import type { Token } from '../schema/token.ts';
 import { checksum, decOrNull } from './format.ts';
 
-export function renderToken(token: TokenRecord): JsonObject {
+/** The Token object as the API writes it. */
+export type TokenJson = t.OutputOf<typeof Token>;
+
+export function renderToken(token: TokenRecord): TokenJson {
   return {
     address_hash: checksum(token.address),
     circulating_market_cap: null,

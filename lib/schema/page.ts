@@ -14,11 +14,11 @@ export const NextPageParams = component(
   }),
 );
 
-export const page = <C extends t.Mixed>(item: C) => t.type({ items: t.array(item), next_page_params: NextPageParams });
+export const page = <C extends t.Mixed>(item: C) => t.type({ items: t.readonlyArray(item), next_page_params: NextPageParams });
 
 /** The Pro API's internal-transaction lists add a fetch status (1: complete). */
 export const pageWithMeta = <C extends t.Mixed>(item: C) =>
-  t.type({ items: t.array(item), next_page_params: NextPageParams, meta: t.type({ message: t.null, status: Integer }) });
+  t.type({ items: t.readonlyArray(item), next_page_params: NextPageParams, meta: t.type({ message: t.null, status: Integer }) });
 
 export const InvalidParamsError = component(
   'InvalidParamsError',

@@ -45,7 +45,7 @@ t.test('subscribe: payloads equal the API answers, in block order, each once', a
   t.ok(blocks.every((e) => e.event === 'new_block' && typeof e.payload['average_block_time'] === 'string'));
   for (const e of blocks) {
     const block = e.payload['block'] as JsonObject;
-    const api = (await call(explorer, 'blocks', { query: { block_number: String(Number(block['height']) + 1), items_count: '1' } })).body as { items: JsonObject[] };
+    const api = (await call(explorer, 'blocks', { query: { block_number: String(Number(block['height']) + 1), items_count: '1' } })).body as { readonly items: readonly JsonObject[] };
     t.same(block, api.items[0], `block ${String(block['height'])} equals the /blocks item`);
   }
   const txCount = chain.bundles.slice(5, 10).reduce((n, b) => n + b.transactions.length, 0);
@@ -53,7 +53,7 @@ t.test('subscribe: payloads equal the API answers, in block order, each once', a
 
   const txEvent = mine.find((e) => e.event === 'transaction');
   t.ok(txEvent, 'addresses:{hash} transaction');
-  const api = (await call(explorer, 'addressTransactions', { params: { address_hash_param: sender } })).body as { items: JsonObject[] };
+  const api = (await call(explorer, 'addressTransactions', { params: { address_hash_param: sender } })).body as { readonly items: readonly JsonObject[] };
   for (const tx of (txEvent?.payload['transactions'] ?? []) as JsonObject[]) {
     const same = api.items.find((i) => i['hash'] === tx['hash']);
     t.same(tx, same, `transaction ${String(tx['hash']).slice(0, 10)} equals the /addresses/{h}/transactions item`);

@@ -38,7 +38,7 @@ for (const factory of await storeFactories()) {
         explorer.subscribe(topic, (e) => heard.push(e));
       }
       const blocksItem = async (height: number): Promise<JsonObject | undefined> =>
-        ((await call(explorer, 'blocks', { query: { block_number: String(height + 1), items_count: '1' } })).body as { items: JsonObject[] }).items[0];
+        ((await call(explorer, 'blocks', { query: { block_number: String(height + 1), items_count: '1' } })).body as { readonly items: readonly JsonObject[] }).items[0];
 
       // the indexer's way: back to the common ancestor, then the new branch (two changes)
       await store.rollbackAbove(7);
