@@ -7,10 +7,10 @@ import { addressHash, integer } from '../params/codecs.ts';
 import { itemsCount } from '../paging/page.ts';
 import { page } from '../schema/page.ts';
 import { AddressWithdrawal } from '../schema/withdrawal.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { withdrawalPage } from './withdrawalPage.ts';
 
-export const addressWithdrawals = defineUncheckedEndpoint({
+export const addressWithdrawals = defineEndpoint({
   route: '/addresses/{address_hash_param}/withdrawals',
   summary: 'Beacon-chain withdrawals to an address, newest index first',
   path: { address_hash_param: addressHash },

@@ -8,12 +8,12 @@ import { blockHashOrNumber, boolean, enumOf, integer } from '../params/codecs.ts
 import { itemsCount } from '../paging/page.ts';
 import type { InternalTransactionCursor } from '../ports.ts';
 import { blockOfPath } from './blockOfPath.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { renderInternalPage } from './internalTransactionPage.ts';
 import { InternalTransaction } from '../schema/internal.ts';
 import { page, pageWithMeta } from '../schema/page.ts';
 
-export const blockInternalTransactions = defineUncheckedEndpoint({
+export const blockInternalTransactions = defineEndpoint({
   route: '/blocks/{block_hash_or_number_param}/internal-transactions',
   summary: 'Internal transactions of a block, in transaction and trace order',
   path: { block_hash_or_number_param: blockHashOrNumber },

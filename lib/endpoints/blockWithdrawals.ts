@@ -10,10 +10,10 @@ import { itemsCount, listBody } from '../paging/page.ts';
 import { page } from '../schema/page.ts';
 import { BlockWithdrawal } from '../schema/withdrawal.ts';
 import { blockOfPath } from './blockOfPath.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { withdrawalPage } from './withdrawalPage.ts';
 
-export const blockWithdrawals = defineUncheckedEndpoint({
+export const blockWithdrawals = defineEndpoint({
   route: '/blocks/{block_hash_or_number_param}/withdrawals',
   summary: 'Beacon-chain withdrawals of a block, newest index first',
   path: { block_hash_or_number_param: blockHashOrNumber },

@@ -4,10 +4,12 @@ import type { ApiForm } from '../request.ts';
 import type { JsonObject } from '../json.ts';
 import { boolean, integer } from '../params/codecs.ts';
 import { collect, echo, itemsCount, listBody, pageSize, splitPage } from '../paging/page.ts';
+import type { ListBody } from '../paging/page.ts';
 import type { DataSource, InternalTransactionCursor, InternalTransactionFilter } from '../ports.ts';
 import type { RenderOptions } from '../render/context.ts';
 import { loadContext } from '../render/context.ts';
 import { internalRefs, renderInternalTransaction } from '../render/internal.ts';
+import type { InternalTransactionJson } from '../render/internal.ts';
 
 export const INTERNAL_PAGING_QUERY = {
   block_number: integer({ min: 0 }),
@@ -26,6 +28,9 @@ export interface InternalPagingQuery {
   readonly include_zero_value?: boolean;
 }
 
+/** A page of internal transactions; the multichain form adds the Pro API's fetch status. */
+export type InternalPage = ListBody<InternalTransactionJson> & { readonly meta?: { readonly message: null; readonly status: number } };
+
 const MAX = Number.MAX_SAFE_INTEGER;
 
 export async function internalTransactionPage(
@@ -36,7 +41,7 @@ export async function internalTransactionPage(
   echoed: readonly string[],
   render: RenderOptions,
   form: ApiForm,
-): Promise<JsonObject> {
+): Promise<InternalPage> {
   const byTransaction = filter.transactionHash !== undefined;
   let first: InternalTransactionCursor | null = null;
   if (byTransaction ? q.index !== undefined : q.block_number !== undefined) {
@@ -65,7 +70,7 @@ export async function renderInternalPage(
   render: RenderOptions,
   form: ApiForm,
   nextKeys: (last: InternalTransactionRecord, size: number) => JsonObject,
-): Promise<JsonObject> {
+): Promise<InternalPage> {
   const size = pageSize(q);
   const keepZero = q.include_zero_value ?? true;
   const probe = await collect<InternalTransactionRecord, InternalTransactionCursor>(

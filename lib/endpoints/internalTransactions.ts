@@ -1,12 +1,12 @@
 /** GET /internal-transactions — all traces (newest first), or one transaction's (index ASC). */
 import * as E from 'fp-ts/lib/Either.js';
 import { fullHash, integer } from '../params/codecs.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { INTERNAL_PAGING_QUERY, internalTransactionPage } from './internalTransactionPage.ts';
 import { InternalTransaction } from '../schema/internal.ts';
 import { page, pageWithMeta } from '../schema/page.ts';
 
-export const internalTransactions = defineUncheckedEndpoint({
+export const internalTransactions = defineEndpoint({
   route: '/internal-transactions',
   summary: "Every internal transaction, newest first, or one transaction's",
   path: {},

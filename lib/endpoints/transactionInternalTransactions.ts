@@ -2,12 +2,12 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { notFound } from '../errors.ts';
 import { fullHash } from '../params/codecs.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { INTERNAL_PAGING_QUERY, internalTransactionPage } from './internalTransactionPage.ts';
 import { InternalTransaction } from '../schema/internal.ts';
 import { page, pageWithMeta } from '../schema/page.ts';
 
-export const transactionInternalTransactions = defineUncheckedEndpoint({
+export const transactionInternalTransactions = defineEndpoint({
   route: '/transactions/{transaction_hash_param}/internal-transactions',
   summary: 'Internal transactions of a transaction, in trace order',
   path: { transaction_hash_param: fullHash },

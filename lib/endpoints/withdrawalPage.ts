@@ -4,12 +4,12 @@
  * /blocks/{h}/withdrawals and /addresses/{h}/withdrawals.
  */
 import type { WithdrawalRecord } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
 import { listBody, pageSize, splitPage } from '../paging/page.ts';
+import type { ListBody } from '../paging/page.ts';
 import type { DataSource, WithdrawalFilter } from '../ports.ts';
 import type { RenderOptions } from '../render/context.ts';
 import { loadContext } from '../render/context.ts';
-import type { WithdrawalShape } from '../render/withdrawal.ts';
+import type { WithdrawalJson, WithdrawalShape } from '../render/withdrawal.ts';
 import { renderWithdrawal } from '../render/withdrawal.ts';
 
 export interface WithdrawalPageQuery {
@@ -17,13 +17,13 @@ export interface WithdrawalPageQuery {
   readonly items_count?: number;
 }
 
-export async function withdrawalPage(
+export async function withdrawalPage<S extends WithdrawalShape>(
   ds: DataSource,
   render: RenderOptions,
   filter: WithdrawalFilter,
   query: WithdrawalPageQuery,
-  shape: WithdrawalShape,
-): Promise<JsonObject> {
+  shape: S,
+): Promise<ListBody<WithdrawalJson[S]>> {
   const size = pageSize(query);
   const after = query.index === undefined ? null : { index: query.index };
   const probe = await ds.listWithdrawals(filter, { after, limit: size + 1, order: 'desc' });

@@ -4,10 +4,10 @@ import { integer } from '../params/codecs.ts';
 import { itemsCount } from '../paging/page.ts';
 import { page } from '../schema/page.ts';
 import { Withdrawal } from '../schema/withdrawal.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { withdrawalPage } from './withdrawalPage.ts';
 
-export const withdrawals = defineUncheckedEndpoint({
+export const withdrawals = defineEndpoint({
   route: '/withdrawals',
   summary: 'Beacon-chain withdrawals, newest index first',
   path: {},
