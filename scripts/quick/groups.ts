@@ -29,15 +29,15 @@ export const CONFORMANCE: readonly string[] = [
   'test/layering.test.ts',
 ];
 
-/**
- * The rest: every test of lib/ (a new one joins by itself), the memory store, the port suite,
- * the fixture chain, and the host in this process over real HTTP and WebSocket.
- */
-export const MAIN: readonly string[] = [
-  ...testsUnder('test/lib'),
+/** the lib tests not in CONFORMANCE (a new one joins by itself), the fixture chain, the bench's and the scripts' pure parts */
+const LIB: readonly string[] = [...testsUnder('test/lib'), ...testsUnder('test/fixture'), ...testsUnder('test/bench'), ...testsUnder('test/scripts')].filter((f) => !CONFORMANCE.includes(f));
+
+/** the port suite, one file per record type (on every store SCOUTKIT_STORES names) */
+const PORTS: readonly string[] = testsUnder('test/ports');
+
+/** the memory store, and the host in this process over real HTTP and WebSocket */
+const HOST: readonly string[] = [
   ...testsUnder('test/adapters/memory'),
-  ...testsUnder('test/ports'),
-  ...testsUnder('test/fixture'),
   'test/host/compress.test.ts',
   'test/host/cors.test.ts',
   'test/host/csv.test.ts',
@@ -49,4 +49,14 @@ export const MAIN: readonly string[] = [
   'test/host/socket.test.ts',
   'test/host/socket-balances.test.ts',
   'test/host/socket-verification.test.ts',
-].filter((f) => !CONFORMANCE.includes(f)); // the lib tests listed there
+];
+
+/** test:quick's other group: every test of lib/, the memory store, the port suite, the fixture chain, the host in process */
+export const MAIN: readonly string[] = [...LIB, ...PORTS, ...HOST];
+
+/**
+ * `npm test`'s groups (scripts/test/run.ts): the same files, on every store, in four processes
+ * (scripts/test/groups/<name>.ts) that tap runs beside the files that need a process of their
+ * own. The port suite on SQLite and Postgres is most of their time, so it is a group alone.
+ */
+export const TEST_GROUPS = { conformance: CONFORMANCE, lib: LIB, ports: PORTS, host: HOST } as const;

@@ -8,7 +8,7 @@
  * One file at a time, as if each had the process to itself: a file is imported (its top level
  * runs and queues its tests on tap's root), its tests run to the end, then the root
  * `t.teardown`s it registered run (servers closed, stores closed, temp dirs removed), a comment
- * `# test:quick: <file> <seconds> s` is printed, and only then is the next file imported. Its
+ * `# group: <file> <seconds> s` is printed, and only then is the next file imported. Its
  * root teardowns are run here rather than registered with tap, because tap ends the root as
  * soon as it is idle once a teardown exists (it would end the group after the first file); a
  * file's root `t.setTimeout` is ignored (the group's cap is tap's `--timeout`, set by the npm
@@ -21,13 +21,15 @@ import t from 'tap';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
-/** every `*.test.ts` under a folder of the repository (recursively), sorted */
+/** every `*.test.ts` under a folder of the repository (recursively, node_modules left out), sorted */
 export function testsUnder(dir: string): string[] {
   const found: string[] = [];
   const walk = (d: string): void => {
     for (const e of readdirSync(join(ROOT, d), { withFileTypes: true })) {
       const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
+      if (e.isDirectory()) {
+        if (e.name !== 'node_modules') walk(p);
+      }
       else if (e.name.endsWith('.test.ts')) found.push(p);
     }
   };
@@ -63,7 +65,7 @@ export async function runInOneProcess(files: readonly string[]): Promise<void> {
           t.error(err, `${file}: a teardown`);
         }
       }
-      t.comment(`test:quick: ${file} ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      t.comment(`group: ${file} ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
   } finally {
     t.teardown = teardown;

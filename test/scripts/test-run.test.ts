@@ -1,0 +1,37 @@
+// npm test's file list (scripts/test/run.ts): every test file runs, exactly once, alone or in
+// one group; each group has its runner file.
+import { existsSync } from 'node:fs';
+import t from 'tap';
+import { TEST_GROUPS } from '../../scripts/quick/groups.ts';
+import { testsUnder } from '../../scripts/quick/run.ts';
+import { SLOW_FIRST, tapFiles } from '../../scripts/test/run.ts';
+
+const all = testsUnder('test');
+
+t.test('every test file once: alone in the list or in exactly one group', async (t) => {
+  const files = tapFiles(all);
+  const groupFiles = files.filter((f) => f.startsWith('scripts/test/groups/'));
+  const alone = files.filter((f) => !f.startsWith('scripts/test/groups/'));
+  t.equal(new Set(files).size, files.length, 'no file named twice');
+  const inGroups = Object.values(TEST_GROUPS).flat();
+  t.equal(new Set(inGroups).size, inGroups.length, 'no file in two groups');
+  t.same([...alone, ...inGroups].sort(), [...all].sort(), 'together: every test/**/*.test.ts, nothing else');
+  t.ok(alone.every((f) => !inGroups.includes(f)), 'a grouped file does not run alone too');
+  t.same(groupFiles, Object.keys(TEST_GROUPS).map((g) => `scripts/test/groups/${g}.ts`), 'a runner per group, the groups first');
+  for (const g of groupFiles) t.ok(existsSync(g), `${g} exists`);
+  t.ok(all.includes('test/ports/blocks.test.ts') && TEST_GROUPS.ports.includes('test/ports/blocks.test.ts'), 'the port suite is a group');
+  t.notOk(all.some((f) => f.includes('node_modules')), "a workspace's node_modules is not searched");
+});
+
+t.test('the slow files start before the rest, after the groups', async (t) => {
+  const files = tapFiles(all);
+  const groups = Object.keys(TEST_GROUPS).length;
+  const slow = SLOW_FIRST.filter((f) => all.includes(f));
+  t.ok(slow.length >= 10, 'the slow files exist');
+  t.same(files.slice(groups, groups + slow.length), slow, 'right after the groups, slowest first');
+  t.ok(files.slice(groups + slow.length).every((f) => !slow.includes(f)), 'the rest after them');
+});
+
+t.test('a group naming a file that does not exist stops the run', async (t) => {
+  t.throws(() => tapFiles(all.filter((f) => f !== 'test/ports/blocks.test.ts')), /names files that do not exist: test\/ports\/blocks\.test\.ts/);
+});
