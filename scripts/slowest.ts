@@ -29,6 +29,8 @@ interface FileTime {
   readonly file: string;
   readonly ms: number;
   readonly failed: boolean;
+  /** a file npm test ran inside a group process (its time from the group's `# group:` line) */
+  readonly grouped?: boolean;
 }
 
 /** root test processes of tap's run (records written since `since`), by test file */
@@ -64,6 +66,11 @@ export function fromTapLog(text: string): { named: Set<string>; files: Map<strin
   let totalMs: number | undefined;
   let header: string | undefined;
   for (const line of text.split('\n')) {
+    const inGroup = /^\s+# group: (\S+) ([\d.]+) s\s*$/.exec(line); // scripts/quick/run.ts, after each file of a group
+    if (inGroup !== null) {
+      files.set(inGroup[1], { file: inGroup[1], ms: Number(inGroup[2]) * 1000, failed: false, grouped: true });
+      continue;
+    }
     const sub = /^# Subtest: (.+?)\s*$/.exec(line);
     if (sub !== null) {
       header = sub[1];
@@ -99,7 +106,7 @@ export function report(opts: { log?: string; since?: number; totalSeconds?: numb
   const sorted = [...times.values()].sort((a, b) => known(b.ms) - known(a.ms) || (a.file < b.file ? -1 : 1));
   const lines = ['ci: slowest test files'];
   if (sorted.length === 0) lines.push('  (none: tap did not run, or left no results)');
-  for (const f of sorted.slice(0, opts.top ?? 10)) lines.push(`  ${seconds(f.ms).padStart(7)} s  ${f.file}${f.failed ? '  (failed)' : ''}`);
+  for (const f of sorted.slice(0, opts.top ?? 10)) lines.push(`  ${seconds(f.ms).padStart(7)} s  ${f.file}${f.grouped === true ? '  (in a group)' : ''}${f.failed ? '  (failed)' : ''}`);
   const detail: string[] = [];
   if (fromLog.totalMs !== undefined) detail.push(`tap ${seconds(fromLog.totalMs)} s`);
   if (sorted.length > 0) detail.push(`${sorted.length} files`);
