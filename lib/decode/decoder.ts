@@ -8,7 +8,7 @@
 import type { AbiEvent, AbiFunction } from 'viem';
 import { decodeErrorResult, decodeEventLog, decodeFunctionData } from 'viem';
 import type { Hex } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
+import type { JsonValue } from '../json.ts';
 import type { AbiError, AbiIndex } from './abiIndex.ts';
 import { callSignature, paramName, renderParamValue } from './values.ts';
 
@@ -24,27 +24,41 @@ export interface DecodeTiers {
   readonly known: AbiIndex;
 }
 
+/** A decoded call input or revert (the API's DecodedInput). */
+export type DecodedCall = {
+  readonly method_call: string;
+  readonly method_id: string;
+  readonly parameters: readonly { readonly name: string; readonly type: string; readonly value: JsonValue }[];
+};
+/** A decoded event log (the API's DecodedLog). */
+export type DecodedEvent = {
+  readonly method_call: string;
+  readonly method_id: string;
+  readonly parameters: readonly { readonly indexed: boolean; readonly name: string; readonly type: string; readonly value: JsonValue }[];
+};
+
 const tiersOf = (t: DecodeTiers): readonly AbiIndex[] => [...t.own, ...(t.kind === null ? [] : [t.kind]), ...(t.verified === null ? [] : [t.verified]), t.known];
 
 /** Per ABI item, what it decoded each input to (items are shared objects: indexes are built once per ABI). */
-const memo = new WeakMap<object, Map<string, JsonObject | null>>();
+const memo = new WeakMap<object, Map<string, DecodedCall | DecodedEvent | null>>();
 const MAX_PER_ITEM = 2_000;
 
-function memoized(item: object, key: string, run: () => JsonObject | null): JsonObject | null {
+function memoized<D extends DecodedCall | DecodedEvent>(item: object, key: string, run: () => D | null): D | null {
   let m = memo.get(item);
   if (m === undefined) {
     m = new Map();
     memo.set(item, m);
   }
   const hit = m.get(key);
-  if (hit !== undefined || m.has(key)) return hit as JsonObject | null;
+  // the item decides the kind: a function's or an error's entries are calls, an event's events
+  if (hit !== undefined || m.has(key)) return hit as D | null;
   const value = run();
   if (m.size >= MAX_PER_ITEM) m.delete(m.keys().next().value as string);
   m.set(key, value);
   return value;
 }
 
-function tryFunction(f: AbiFunction, input: Hex): JsonObject | null {
+function tryFunction(f: AbiFunction, input: Hex): DecodedCall | null {
   return memoized(f, input, () => {
     try {
       const { args } = decodeFunctionData({ abi: [f], data: input });
@@ -60,7 +74,7 @@ function tryFunction(f: AbiFunction, input: Hex): JsonObject | null {
   });
 }
 
-function tryError(e: AbiError, data: Hex): JsonObject | null {
+function tryError(e: AbiError, data: Hex): DecodedCall | null {
   return memoized(e, data, () => {
     try {
       const { args } = decodeErrorResult({ abi: [e], data });
@@ -76,7 +90,7 @@ function tryError(e: AbiError, data: Hex): JsonObject | null {
   });
 }
 
-function tryEvent(e: AbiEvent, topics: readonly Hex[], data: Hex): JsonObject | null {
+function tryEvent(e: AbiEvent, topics: readonly Hex[], data: Hex): DecodedEvent | null {
   return memoized(e, `${topics.join(',')}|${data}`, () => {
     try {
       const { args } = decodeEventLog({ abi: [e], topics: topics as [Hex, ...Hex[]], data, strict: true });
@@ -99,7 +113,7 @@ function tryEvent(e: AbiEvent, topics: readonly Hex[], data: Hex): JsonObject | 
 }
 
 /** A call's input decoded (DecodedInput), null when no ABI decodes it. */
-export function decodeCall(tiers: DecodeTiers, input: Hex): JsonObject | null {
+export function decodeCall(tiers: DecodeTiers, input: Hex): DecodedCall | null {
   if (input.length < 10) return null;
   const selector = input.slice(0, 10).toLowerCase();
   for (const tier of tiersOf(tiers)) {
@@ -121,7 +135,7 @@ export function methodNameOf(tiers: DecodeTiers, selector: Hex): string | null {
 }
 
 /** An event log decoded (DecodedLog), null without topic0 or when no ABI decodes it. */
-export function decodeEvent(tiers: DecodeTiers, topics: readonly Hex[], data: Hex): JsonObject | null {
+export function decodeEvent(tiers: DecodeTiers, topics: readonly Hex[], data: Hex): DecodedEvent | null {
   const topic0 = topics[0];
   if (topic0 === undefined) return null;
   for (const tier of tiersOf(tiers)) {
@@ -156,15 +170,15 @@ const BUILTIN_ERRORS: readonly AbiError[] = [
  * `17 (arithmetic underflow or overflow)`), else a custom error by the ABIs in order; null when
  * nothing decodes it.
  */
-export function decodeRevertData(tiers: DecodeTiers, data: Hex): JsonObject | null {
+export function decodeRevertData(tiers: DecodeTiers, data: Hex): DecodedCall | null {
   if (data.length < 10) return null;
   const selector = data.slice(0, 10).toLowerCase();
   for (const e of BUILTIN_ERRORS) {
     const d = selector === (e.name === 'Error' ? '0x08c379a0' : '0x4e487b71') ? tryError(e, data) : null;
     if (d === null) continue;
     if (e.name !== 'Panic') return d;
-    const [param] = d['parameters'] as readonly JsonObject[];
-    const code = String(param?.['value']);
+    const [param] = d.parameters;
+    const code = String(param?.value);
     const text = PANIC_REASONS[code];
     return { ...d, parameters: [{ name: 'code', type: 'uint256', value: text === undefined ? code : `${code} (${text})` }] };
   }

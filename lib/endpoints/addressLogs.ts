@@ -11,9 +11,9 @@ import { loadContext } from '../render/context.ts';
 import { renderLog } from '../render/log.ts';
 import { Log } from '../schema/log.ts';
 import { page } from '../schema/page.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
-export const addressLogs = defineUncheckedEndpoint({
+export const addressLogs = defineEndpoint({
   route: '/addresses/{address_hash_param}/logs',
   summary: 'Event logs emitted by an address, newest first',
   path: { address_hash_param: addressHash },

@@ -6,11 +6,11 @@ import { fullHash, integer } from '../params/codecs.ts';
 import { itemsCount, listBody, pageSize, splitPage } from '../paging/page.ts';
 import { loadContext } from '../render/context.ts';
 import { renderLog } from '../render/log.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { Log } from '../schema/log.ts';
 import { page } from '../schema/page.ts';
 
-export const transactionLogs = defineUncheckedEndpoint({
+export const transactionLogs = defineEndpoint({
   route: '/transactions/{transaction_hash_param}/logs',
   summary: 'Event logs of a transaction',
   path: { transaction_hash_param: fullHash },

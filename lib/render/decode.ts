@@ -10,11 +10,10 @@ import type { AbiEvent, AbiFunction } from 'viem';
 import { parseAbi, toFunctionSelector } from 'viem';
 import type { AbiIndex } from '../decode/abiIndex.ts';
 import { concatIndexes, indexAbi, indexAbiKeyed } from '../decode/abiIndex.ts';
-import type { DecodeTiers } from '../decode/decoder.ts';
+import type { DecodedCall, DecodedEvent, DecodeTiers } from '../decode/decoder.ts';
 import { decodeCall, decodeEvent, decodeRevertData, methodNameOf } from '../decode/decoder.ts';
 import type { AddressVerification } from '../contracts/lookup.ts';
 import type { Address, Hex, LogRecord, TokenRecord, TokenType, TransactionRecord } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
 import { signatureIndex, signatureSelectorsNamed } from '../signatures/index.ts';
 
 /** The standard token methods and events (and a few the demo and fixtures call), before the generated table. */
@@ -101,7 +100,7 @@ export function tiersFor(ctx: DecodeContext, address: Address | null, block: num
 }
 
 /** A transaction's `decoded_input`: null for a creation or an input that nothing decodes. */
-export function decodeTransactionInput(tx: TransactionRecord, ctx: DecodeContext): JsonObject | null {
+export function decodeTransactionInput(tx: TransactionRecord, ctx: DecodeContext): DecodedCall | null {
   if (tx.to === null) return null;
   return decodeCall(tiersFor(ctx, tx.to, tx.blockNumber, tx.index), tx.input);
 }
@@ -116,20 +115,20 @@ export function transactionMethodOf(tx: TransactionRecord, toIsContract: boolean
 }
 
 /** The same rule on an input already decoded (`decodeTransactionInput`'s answer): a renderer that shows both decodes once. */
-export function methodOfDecoded(tx: Pick<TransactionRecord, 'to' | 'methodId'>, decoded: JsonObject | null, toIsContract: boolean): string | null {
+export function methodOfDecoded(tx: Pick<TransactionRecord, 'to' | 'methodId'>, decoded: DecodedCall | null, toIsContract: boolean): string | null {
   if (tx.to === null || tx.methodId === null) return null;
-  const call = decoded?.['method_call'];
-  if (typeof call === 'string') return call.slice(0, call.indexOf('('));
+  const call = decoded?.method_call;
+  if (call !== undefined) return call.slice(0, call.indexOf('('));
   return toIsContract ? tx.methodId : null;
 }
 
 /** A log's `decoded`, with the emitting address's ABI first. */
-export function decodeLogRecord(log: Pick<LogRecord, 'address' | 'blockNumber' | 'topics' | 'data'> & { readonly transactionIndex?: number }, ctx: DecodeContext): JsonObject | null {
+export function decodeLogRecord(log: Pick<LogRecord, 'address' | 'blockNumber' | 'topics' | 'data'> & { readonly transactionIndex?: number }, ctx: DecodeContext): DecodedEvent | null {
   return decodeEvent(tiersFor(ctx, log.address, log.blockNumber, log.transactionIndex ?? null), log.topics, log.data);
 }
 
 /** A revert's decoding (Error, Panic, a custom error of `to`'s ABI or any known one); null when nothing decodes it. */
-export function decodeRevertReason(tx: Pick<TransactionRecord, 'to' | 'blockNumber'> & { readonly index?: number | null }, data: Hex, ctx: DecodeContext): JsonObject | null {
+export function decodeRevertReason(tx: Pick<TransactionRecord, 'to' | 'blockNumber'> & { readonly index?: number | null }, data: Hex, ctx: DecodeContext): DecodedCall | null {
   return decodeRevertData(tiersFor(ctx, tx.to, tx.blockNumber, tx.index ?? null), data);
 }
 

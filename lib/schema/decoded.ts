@@ -12,7 +12,7 @@ export const DecodedInput = component(
   t.type({
     method_call: t.string,
     method_id: t.string,
-    parameters: t.array(t.type({ name: t.string, type: t.string, value: DecodedValue })),
+    parameters: t.readonlyArray(t.type({ name: t.string, type: t.string, value: DecodedValue })),
   }),
 );
 
@@ -21,6 +21,6 @@ export const DecodedLog = component(
   t.type({
     method_call: t.string,
     method_id: t.string,
-    parameters: t.array(t.type({ indexed: t.boolean, name: t.string, type: t.string, value: DecodedValue })),
+    parameters: t.readonlyArray(t.type({ indexed: t.boolean, name: t.string, type: t.string, value: DecodedValue })),
   }),
 );

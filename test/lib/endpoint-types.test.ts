@@ -19,7 +19,6 @@ import { StreamedBody } from '../../lib/streamed.ts';
 const UNCHECKED = [
   'addressBlocksValidated',
   'addressCoinBalanceHistory',
-  'addressLogs',
   'addressNft',
   'addressNftCollections',
   'addressTokenBalances',
@@ -48,7 +47,6 @@ const UNCHECKED = [
   'tokenTransfers',
   'tokenTransfersOfToken',
   'transaction',
-  'transactionLogs',
   'transactionPreview',
   'transactionRawTrace',
   'transactionStateChanges',
