@@ -47,6 +47,9 @@ export interface AddressQueries {
   listAccounts(filter: AccountFilter, page: Page<AccountCursor>): Promise<readonly AccountRecord[]>;
   /** Batch: the kept counters of these addresses (a key lookup each); addresses whose four counters are all 0 are absent. */
   getAddressCounters(addresses: readonly Address[]): Promise<readonly AddressCountersRecord[]>;
-  /** Named addresses by name prefix (see AddressListFilter, AddressListCursor). */
-  listAddresses(filter: AddressListFilter, page: Page<AddressListCursor>): Promise<readonly AddressRecord[]>;
+  /**
+   * Optional: named addresses by name prefix (see AddressListFilter, AddressListCursor). Without
+   * it a search finds no contract by its name (tokens, hashes and numbers as before).
+   */
+  listAddresses?(filter: AddressListFilter, page: Page<AddressListCursor>): Promise<readonly AddressRecord[]>;
 }

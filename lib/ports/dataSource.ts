@@ -104,7 +104,7 @@ export interface DataVersionSignal {
  * The optional queries of a DataSource: capabilities a store may lack. Each one's doc says what
  * the host does without it (a wider query, or the answer for data the indexer did not keep).
  */
-export type OptionalQuery = 'getTransactions' | 'getCoinBalance' | 'listBlockFigures' | 'listStateChanges' | 'getTransactionTrace';
+export type OptionalQuery = 'getTransactions' | 'getCoinBalance' | 'listBlockFigures' | 'listStateChanges' | 'getTransactionTrace' | 'listAddresses';
 
 /** A DataSource that reports a data version and answers every optional query (both built-in stores do). */
 export type VersionedDataSource = DataSource & Required<Pick<DataSource, 'getDataVersion' | OptionalQuery>>;

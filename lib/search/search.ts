@@ -65,7 +65,9 @@ export async function textRows(ds: DataSource, text: string | null, cursors: Tex
   const tokens = await ds.listTokens({ prefix: text }, { after: cursors.token, limit, order: 'desc' });
   const room = limit - tokens.length;
   const contracts =
-    room <= 0 ? [] : await ds.listAddresses({ namePrefix: text, isContract: true }, { after: cursors.contract, limit: room, order: 'desc' });
+    room <= 0 || ds.listAddresses === undefined
+      ? []
+      : await ds.listAddresses({ namePrefix: text, isContract: true }, { after: cursors.contract, limit: room, order: 'desc' });
   return { tokens, contracts: contracts.filter((a): a is AddressRecord & { readonly name: string } => a.name !== null) };
 }
 
@@ -138,7 +140,7 @@ export async function quickSearch(ds: DataSource, s: SearchQuery): Promise<JsonO
   const [tokens, contracts] =
     text === null
       ? [[], []]
-      : await Promise.all([ds.listTokens({ prefix: text }, first), ds.listAddresses({ namePrefix: text, isContract: true }, first)]);
+      : await Promise.all([ds.listTokens({ prefix: text }, first), ds.listAddresses?.({ namePrefix: text, isContract: true }, first) ?? []]);
   const categories: JsonObject[][] = [
     exact.filter((i) => i['type'] === 'block'),
     exact.filter((i) => i['type'] === 'transaction'),

@@ -183,7 +183,8 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
   const every = <T>(xs: readonly T[]): T[] => xs.filter((_, i) => i % stride === 0 || i === xs.length - 1);
   const out: DigestEntry[] = [];
   // the optional queries the digest reads: both built-in stores answer them
-  if (ds.listStateChanges === undefined || ds.getTransactionTrace === undefined) throw new Error('the store lacks listStateChanges or getTransactionTrace');
+  if (ds.listStateChanges === undefined || ds.getTransactionTrace === undefined || ds.listAddresses === undefined) throw new Error('the store lacks an optional query the digest reads');
+  const listAddresses = ds.listAddresses.bind(ds);
   const add = (label: string, value: unknown) => out.push({ label, value });
   let lists = 0;
   /** Walk a list to its end in both orders; records both walks, returns the 'desc' one. */
@@ -472,7 +473,7 @@ export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOpt
   for (const namePrefix of light ? ['b'] : ['', 'BULK1', 'zzz']) {
     for (const isContract of light ? [undefined] : [undefined, true, false]) {
       const f = isContract === undefined ? { namePrefix } : { namePrefix, isContract };
-      await both(`listAddresses ${namePrefix} contract=${String(isContract)}`, (page) => ds.listAddresses(f, page), nameCursor);
+      await both(`listAddresses ${namePrefix} contract=${String(isContract)}`, (page) => listAddresses(f, page), nameCursor);
     }
   }
   return out;

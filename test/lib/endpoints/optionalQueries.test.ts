@@ -3,7 +3,8 @@
  * hidden from the fixture store: the host then gives the answer each member's doc states — the
  * same bytes from the wider query (listBlockFigures → listBlocks; getTransactions → one
  * getTransaction each; getCoinBalance → the coin balance history), or the answer for data the
- * indexer did not keep (no trace: 404; no state changes: an empty list).
+ * indexer did not keep (no trace: 404; no state changes: an empty list; no name index: a search
+ * without contracts found by name).
  */
 import t from 'tap';
 import { createMemoryStore } from '../../../adapters/memory/index.ts';
@@ -31,8 +32,13 @@ function lacking(members: readonly OptionalQuery[]): DataSource {
 const now = () => 1_800_000_000_000;
 const explorer = (ds: DataSource) => createExplorer({ chains: { '1': ds }, now });
 const full = explorer(store);
+/** a request of a path with its query string */
+const request = (url: string) => {
+  const [path = '', search = ''] = url.split('?');
+  return { path, query: Object.fromEntries(new URLSearchParams(search)) };
+};
 const get = async (ex: ReturnType<typeof explorer>, path: string) => {
-  const r = await ex.handle({ path });
+  const r = await ex.handle(request(path));
   return { status: r.status, body: toJson(r.body) };
 };
 
@@ -78,4 +84,25 @@ t.test('without listStateChanges: every transaction has no state changes', async
     if (lacks.status !== 200 || lacks.body !== JSON.stringify({ items: [], next_page_params: null })) t.fail(`${path}: ${lacks.status} ${lacks.body}`);
   }
   t.ok(changed > 0, `${changed} of ${mined.length} transactions have state changes in the full store`);
+});
+
+t.test('without listAddresses: a search finds no contract by its name, the rest unchanged', async (t) => {
+  const ex = explorer(lacking(['listAddresses']));
+  const named = await store.listAddresses({ namePrefix: '', isContract: true }, { after: null, limit: 3, order: 'desc' });
+  t.ok(named.length > 0, 'the fixture names contracts');
+  const items = (body: unknown): readonly { readonly type?: unknown }[] => (Array.isArray(body) ? body : ((body as { items?: unknown[] }).items ?? [])) as { type?: unknown }[];
+  let contracts = 0;
+  for (const { name } of named) {
+    for (const q of [name ?? '', (name ?? '').slice(0, 3)]) {
+      for (const path of [`/api/v2/search?q=${encodeURIComponent(q)}`, `/api/v2/search/quick?q=${encodeURIComponent(q)}`]) {
+        const found = items((await full.handle(request(path))).body);
+        contracts += found.filter((i) => i.type === 'contract').length;
+        const rest = items((await ex.handle(request(path))).body);
+        t.notOk(rest.some((i) => i.type === 'contract'), `${path}: no contract`);
+        const kept = new Set(rest.map((i) => JSON.stringify(i)));
+        t.ok(found.filter((i) => i.type !== 'contract').every((i) => kept.has(JSON.stringify(i))), `${path}: and every other item the full store finds`);
+      }
+    }
+  }
+  t.ok(contracts > 0, `the full store finds ${contracts} contracts by name`);
 });
