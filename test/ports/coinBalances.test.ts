@@ -1,4 +1,4 @@
-/** listCoinBalances (the port suite, over every store): one address's history, both orders, ranges, reorgs. */
+/** listCoinBalances and getCoinBalance (the port suite, over every store): one address's history, both orders, ranges, reorgs; its current balance. */
 import type { CoinBalanceRecord } from '../../lib/domain/records.ts';
 import type { CoinBalanceCursor } from '../../lib/ports.ts';
 import { A, B, block, bundle, page, walksBothWays } from './records.ts';
@@ -27,7 +27,11 @@ storeTest('coin balance history of an address', async (t, s) => {
   t.same((await s.listCoinBalances({ address: A }, page({ blockNumber: 1 }, 1, 'asc'))).map(key), ['2:12']);
   t.same(await s.listCoinBalances({ address: block(9).miner }, page()), [], 'an address without history');
   t.same((await s.listCoinBalances({ address: A }, page(null, 1))).map(key), [`5:${2n ** 200n}`], 'the newest record is the current balance');
+  t.equal(await s.getCoinBalance(A), 2n ** 200n, 'getCoinBalance: the newest consensus record (not the side block\'s)');
+  t.equal(await s.getCoinBalance(B), 0n, 'a zero balance is one');
+  t.equal(await s.getCoinBalance(block(9).miner), null, 'an address without history: null');
 
   await s.rollbackAbove(2);
   t.same((await s.listCoinBalances({ address: A }, page())).map(key), ['2:12', '1:10'], 'a rollback removes the history above it');
+  t.equal(await s.getCoinBalance(A), 12n, 'and the current balance falls back to the newest record left');
 });
