@@ -15,7 +15,7 @@ import { renderInstance } from '../render/instance.ts';
 import { unknownToken } from '../render/token.ts';
 import { AddressNftItem } from '../schema/instance.ts';
 import { page } from '../schema/page.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
 interface Held {
   readonly tokenAddress: Address;
@@ -69,7 +69,7 @@ async function readHeld(
   return out.slice(0, want);
 }
 
-export const addressNft = defineUncheckedEndpoint({
+export const addressNft = defineEndpoint({
   route: '/addresses/{address_hash_param}/nft',
   summary: 'NFT instances held by an address, type by type',
   path: { address_hash_param: addressHash },

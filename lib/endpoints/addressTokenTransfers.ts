@@ -10,10 +10,10 @@ import { TRANSFER_PAGING_QUERY } from '../paging/transfers.ts';
 import type { TokenTransferFilter } from '../ports.ts';
 import { page } from '../schema/page.ts';
 import { TokenTransfer } from '../schema/transfer.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { transferListBody } from './transferList.ts';
 
-export const addressTokenTransfers = defineUncheckedEndpoint({
+export const addressTokenTransfers = defineEndpoint({
   route: '/addresses/{address_hash_param}/token-transfers',
   summary: 'Token transfers from or to an address, newest first',
   path: { address_hash_param: addressHash },

@@ -9,9 +9,9 @@ import { addressHash, integerString } from '../params/codecs.ts';
 import { loadContext } from '../render/context.ts';
 import { renderInstance } from '../render/instance.ts';
 import { TokenInstance } from '../schema/instance.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
-export const tokenInstance = defineUncheckedEndpoint({
+export const tokenInstance = defineEndpoint({
   route: '/tokens/{address_hash_param}/instances/{token_id_param}',
   summary: 'One NFT instance',
   path: { address_hash_param: addressHash, token_id_param: integerString },

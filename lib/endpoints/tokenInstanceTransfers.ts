@@ -3,12 +3,12 @@ import * as E from 'fp-ts/lib/Either.js';
 import { notFound } from '../errors.ts';
 import { addressHash, integer, integerString } from '../params/codecs.ts';
 import { itemsCount } from '../paging/page.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { transferListBody } from './transferList.ts';
 import { page } from '../schema/page.ts';
 import { TokenTransfer } from '../schema/transfer.ts';
 
-export const tokenInstanceTransfers = defineUncheckedEndpoint({
+export const tokenInstanceTransfers = defineEndpoint({
   route: '/tokens/{address_hash_param}/instances/{token_id_param}/transfers',
   summary: "One NFT instance's transfers",
   path: { address_hash_param: addressHash, token_id_param: integerString },

@@ -3,12 +3,12 @@ import * as E from 'fp-ts/lib/Either.js';
 import { integer, tokenTypeList } from '../params/codecs.ts';
 import { itemsCount } from '../paging/page.ts';
 import { TRANSFER_PAGING_QUERY } from '../paging/transfers.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { transferListBody } from './transferList.ts';
 import { page } from '../schema/page.ts';
 import { TokenTransfer } from '../schema/transfer.ts';
 
-export const tokenTransfers = defineUncheckedEndpoint({
+export const tokenTransfers = defineEndpoint({
   route: '/token-transfers',
   summary: 'Every token transfer, newest first',
   path: {},

@@ -4,12 +4,12 @@ import { notFound } from '../errors.ts';
 import { addressHash } from '../params/codecs.ts';
 import { itemsCount } from '../paging/page.ts';
 import { TRANSFER_PAGING_QUERY } from '../paging/transfers.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { transferListBody } from './transferList.ts';
 import { page } from '../schema/page.ts';
 import { TokenTransfer } from '../schema/transfer.ts';
 
-export const tokenTransfersOfToken = defineUncheckedEndpoint({
+export const tokenTransfersOfToken = defineEndpoint({
   route: '/tokens/{address_hash_param}/transfers',
   summary: "A token's transfers, newest first",
   path: { address_hash_param: addressHash },

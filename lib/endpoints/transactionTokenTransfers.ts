@@ -8,12 +8,12 @@ import { notFound } from '../errors.ts';
 import { fullHash, tokenTypeList } from '../params/codecs.ts';
 import { itemsCount, listBody } from '../paging/page.ts';
 import { TRANSFER_PAGING_QUERY } from '../paging/transfers.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { transferListBody } from './transferList.ts';
 import { page } from '../schema/page.ts';
 import { TokenTransfer } from '../schema/transfer.ts';
 
-export const transactionTokenTransfers = defineUncheckedEndpoint({
+export const transactionTokenTransfers = defineEndpoint({
   route: '/transactions/{transaction_hash_param}/token-transfers',
   summary: 'Token transfers of a transaction, in log order',
   path: { transaction_hash_param: fullHash },

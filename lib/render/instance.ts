@@ -1,6 +1,8 @@
 /** The TokenInstance (NFT instance) object. */
 import type { TokenInstanceRecord, TokenRecord } from '../domain/records.ts';
+import type * as t from 'io-ts';
 import type { JsonObject } from '../json.ts';
+import type { TokenInstance } from '../schema/instance.ts';
 import { renderAddress } from './address.ts';
 import type { RenderContext } from './context.ts';
 import { renderToken } from './token.ts';
@@ -12,12 +14,18 @@ export interface InstanceShape {
   readonly withOwner: boolean;
 }
 
-export function renderInstance(instance: TokenInstanceRecord, ctx: RenderContext, shape: InstanceShape): JsonObject {
+/** The TokenInstance object as the API writes it; without `token` where the shape omits it. */
+export type InstanceJson = t.OutputOf<typeof TokenInstance>;
+export type InstanceFields = Omit<InstanceJson, 'token'>;
+
+export function renderInstance(instance: TokenInstanceRecord, ctx: RenderContext, shape: InstanceShape & { readonly token: TokenRecord | null }): InstanceJson;
+export function renderInstance(instance: TokenInstanceRecord, ctx: RenderContext, shape: InstanceShape): InstanceJson | InstanceFields;
+export function renderInstance(instance: TokenInstanceRecord, ctx: RenderContext, shape: InstanceShape): InstanceJson | InstanceFields {
   const m = instance.metadata;
   const image = m === null ? null : imageOf(m);
   const animation = m === null ? null : stringField(m, 'animation_url');
   const owner = shape.withOwner && instance.isUnique && instance.owner !== null ? renderAddress(instance.owner, ctx) : null;
-  const rendered: JsonObject = {
+  const rendered: InstanceFields = {
     animation_url: toUrl(animation, ctx.ipfsGateway),
     external_app_url: toUrl(m === null ? null : stringField(m, 'external_url'), ctx.ipfsGateway),
     id: instance.tokenId.toString(),

@@ -3,12 +3,14 @@
  * distinct token id (repeated ids merged, amounts summed), listed in descending batch position.
  */
 import type { Address, TokenTransferRecord } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
+import type * as t from 'io-ts';
+import type { Total, TotalERC1155, TotalERC721, TokenTransfer } from '../schema/transfer.ts';
 import { renderAddress } from './address.ts';
 import type { RenderContext } from './context.ts';
 import { instanceKey } from './context.ts';
 import { ZERO_ADDRESS, checksum, dec, isoOrNull } from './format.ts';
 import { renderInstance } from './instance.ts';
+import type { InstanceJson } from './instance.ts';
 import { knownMethodName } from './decode.ts';
 import { renderToken, unknownToken } from './token.ts';
 
@@ -43,7 +45,11 @@ export function expandTransfer(record: TokenTransferRecord, onlyTokenId?: bigint
   return items.reverse();
 }
 
-export function transferType(from: Address, to: Address): string {
+/** The TokenTransfer object as the API writes it, and its `total`. */
+export type TransferJson = t.OutputOf<typeof TokenTransfer>;
+export type TotalJson = t.OutputOf<typeof TotalERC721> | t.OutputOf<typeof TotalERC1155> | t.OutputOf<typeof Total>;
+
+export function transferType(from: Address, to: Address): TransferJson['type'] {
   const fromZero = from === ZERO_ADDRESS;
   const toZero = to === ZERO_ADDRESS;
   if (fromZero && toZero) return 'token_spawning';
@@ -52,11 +58,11 @@ export function transferType(from: Address, to: Address): string {
   return 'token_transfer';
 }
 
-export function renderTotal(item: TransferItem, ctx: RenderContext): JsonObject | null {
+export function renderTotal(item: TransferItem, ctx: RenderContext): TotalJson | null {
   const r = item.record;
   const token = ctx.tokens.get(r.tokenAddress);
   const decimals = token?.decimals === null || token?.decimals === undefined ? null : dec(token.decimals);
-  const instanceOf = (id: bigint): JsonObject | null => {
+  const instanceOf = (id: bigint): InstanceJson | null => {
     const inst = ctx.instances.get(instanceKey({ tokenAddress: r.tokenAddress, tokenId: id }));
     return inst === undefined ? null : renderInstance(inst, ctx, { token: token ?? null, withOwner: true });
   };
@@ -87,7 +93,7 @@ export function renderTotal(item: TransferItem, ctx: RenderContext): JsonObject 
   }
 }
 
-export function renderTransfer(item: TransferItem, ctx: RenderContext): JsonObject {
+export function renderTransfer(item: TransferItem, ctx: RenderContext): TransferJson {
   const r = item.record;
   const token = ctx.tokens.get(r.tokenAddress) ?? unknownToken(r.tokenAddress, r.tokenType);
   return {

@@ -5,6 +5,7 @@
 import * as t from 'io-ts';
 import { TOKEN_TYPES, TRANSACTION_KINDS } from '../domain/records.ts';
 import type { Address, BlockHash, TransactionHash } from '../hashes.ts';
+import type { JsonObject } from '../json.ts';
 import type { JsonSchema } from '../openapi/jsonSchema.ts';
 import { component, withSchema } from '../openapi/jsonSchema.ts';
 
@@ -60,6 +61,6 @@ export function emptyList(why: string) {
 
 /** A free-form JSON object (token metadata as fetched). */
 export const AnyObject = withSchema(
-  new t.Type<Record<string, unknown>, Record<string, unknown>, unknown>('AnyObject', t.UnknownRecord.is, t.UnknownRecord.validate, t.identity),
+  new t.Type<JsonObject, JsonObject, unknown>('AnyObject', (u): u is JsonObject => t.UnknownRecord.is(u), (u, c) => (t.UnknownRecord.is(u) ? t.success(u as JsonObject) : t.failure(u, c)), t.identity),
   { type: 'object' },
 );

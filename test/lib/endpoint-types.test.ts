@@ -19,10 +19,8 @@ import { StreamedBody } from '../../lib/streamed.ts';
 const UNCHECKED = [
   'addressBlocksValidated',
   'addressCoinBalanceHistory',
-  'addressNft',
   'addressNftCollections',
   'addressTokenBalances',
-  'addressTokenTransfers',
   'addressTokens',
   'addressTransactions',
   'addresses',
@@ -40,17 +38,12 @@ const UNCHECKED = [
   'smartContracts',
   'statsHotSmartContracts',
   'tokenHolders',
-  'tokenInstance',
   'tokenInstanceHolders',
-  'tokenInstanceTransfers',
   'tokenInstances',
-  'tokenTransfers',
-  'tokenTransfersOfToken',
   'transaction',
   'transactionPreview',
   'transactionRawTrace',
   'transactionStateChanges',
-  'transactionTokenTransfers',
   'transactions',
 ];
 
