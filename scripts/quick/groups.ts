@@ -4,7 +4,7 @@
  * (test/host/examples.test.ts imports `scoutkit`, which is dist/); the npm script sets
  * SCOUTKIT_STORES=memory, so the port and conformance suites run on the memory store only.
  */
-import { testsUnder } from './run.ts';
+import { testsUnder } from './files.ts';
 
 /**
  * Every answer against the official OpenAPI documents: the conformance suite (the explorer's

@@ -14,28 +14,11 @@
  * file's root `t.setTimeout` is ignored (the group's cap is tap's `--timeout`, set by the npm
  * script). A file that fails to load is one failing assertion, and the others still run.
  */
-import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import t from 'tap';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-
-/** every `*.test.ts` under a folder of the repository (recursively, node_modules left out), sorted */
-export function testsUnder(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (d: string): void => {
-    for (const e of readdirSync(join(ROOT, d), { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) {
-        if (e.name !== 'node_modules') walk(p);
-      }
-      else if (e.name.endsWith('.test.ts')) found.push(p);
-    }
-  };
-  walk(dir);
-  return found.sort();
-}
 
 /** resolves when tap's root has no test queued or running */
 const rootIdle = (): Promise<void> => (t.idle ? Promise.resolve() : new Promise((done) => t.once('idle', () => done())));

@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TEST_GROUPS } from '../quick/groups.ts';
-import { testsUnder } from '../quick/run.ts';
+import { testsUnder } from '../quick/files.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import t from 'tap';
 import { TEST_GROUPS } from '../../scripts/quick/groups.ts';
-import { testsUnder } from '../../scripts/quick/run.ts';
+import { testsUnder } from '../../scripts/quick/files.ts';
 import { SLOW_FIRST, tapFiles } from '../../scripts/test/run.ts';
 
 const all = testsUnder('test');
@@ -34,4 +34,20 @@ t.test('the slow files start before the rest, after the groups', async (t) => {
 
 t.test('a group naming a file that does not exist stops the run', async (t) => {
   t.throws(() => tapFiles(all.filter((f) => f !== 'test/ports/blocks.test.ts')), /names files that do not exist: test\/ports\/blocks\.test\.ts/);
+});
+
+t.test("npm test's runner imports no tap (a process that does becomes a test, ended by tap's 30 s cap)", async (t) => {
+  const { readFileSync } = await import('node:fs');
+  const { dirname, join } = await import('node:path');
+  const seen = new Set<string>();
+  const walk = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/^import .* from '([^']+)';$/gm)) {
+      if (spec.startsWith('.')) walk(join(dirname(file), spec));
+      else t.not(spec, 'tap', `${file} imports ${spec}`);
+    }
+  };
+  walk('scripts/test/run.ts');
+  t.ok(seen.has('scripts/quick/groups.ts') && seen.has('scripts/quick/files.ts'), 'its lists read');
 });
