@@ -3,11 +3,11 @@ import * as E from 'fp-ts/lib/Either.js';
 import { addressHash, integer } from '../params/codecs.ts';
 import { itemsCount } from '../paging/page.ts';
 import { blockPage } from './blocks.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { Block } from '../schema/block.ts';
 import { page } from '../schema/page.ts';
 
-export const addressBlocksValidated = defineUncheckedEndpoint({
+export const addressBlocksValidated = defineEndpoint({
   route: '/addresses/{address_hash_param}/blocks-validated',
   summary: 'Blocks mined by an address',
   path: { address_hash_param: addressHash },

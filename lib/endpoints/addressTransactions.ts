@@ -14,7 +14,7 @@ import { loadContext } from '../render/context.ts';
 import { renderTransaction, transactionRefs } from '../render/transaction.ts';
 import { page } from '../schema/page.ts';
 import { Transaction } from '../schema/transaction.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
 type Section = 'pending' | 'validated';
 
@@ -66,7 +66,7 @@ async function readRows(
 /** Blockscout's paging fee: gas price × (gas used, else the gas limit); null without a price. */
 const feeOf = (tx: TransactionRecord): string | null => (tx.gasPrice === null ? null : String(tx.gasPrice * (tx.gasUsed ?? tx.gas)));
 
-export const addressTransactions = defineUncheckedEndpoint({
+export const addressTransactions = defineEndpoint({
   route: '/addresses/{address_hash_param}/transactions',
   summary: 'Transactions from, to or creating an address, pending first',
   path: { address_hash_param: addressHash },

@@ -4,11 +4,11 @@ import { notFound } from '../errors.ts';
 import { blockHashOrNumber } from '../params/codecs.ts';
 import { renderBlock } from '../render/block.ts';
 import { loadContext } from '../render/context.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { blockWithdrawalsCount } from './withdrawalPage.ts';
 import { Block } from '../schema/block.ts';
 
-export const block = defineUncheckedEndpoint({
+export const block = defineEndpoint({
   route: '/blocks/{block_hash_or_number_param}',
   summary: 'A block by number or hash',
   path: { block_hash_or_number_param: blockHashOrNumber },

@@ -11,11 +11,11 @@ import type { TransactionCursor } from '../ports.ts';
 import { loadContext } from '../render/context.ts';
 import { renderTransaction, transactionRefs } from '../render/transaction.ts';
 import { blockOfPath } from './blockOfPath.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { page } from '../schema/page.ts';
 import { Transaction } from '../schema/transaction.ts';
 
-export const blockTransactions = defineUncheckedEndpoint({
+export const blockTransactions = defineEndpoint({
   route: '/blocks/{block_hash_or_number_param}/transactions',
   summary: 'Transactions of a block, by position',
   path: { block_hash_or_number_param: blockHashOrNumber },

@@ -3,13 +3,14 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { BlockRecord } from '../domain/records.ts';
 import { enumOf, integer } from '../params/codecs.ts';
 import { itemsCount, listBody, pageSize, splitPage } from '../paging/page.ts';
+import type { ListBody } from '../paging/page.ts';
 import type { BlockFilter } from '../ports.ts';
 import type { DataSource } from '../ports.ts';
 import { loadContext } from '../render/context.ts';
 import type { RenderOptions } from '../render/context.ts';
 import { renderBlock } from '../render/block.ts';
-import type { JsonObject } from '../json.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import type { BlockJson } from '../render/block.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { Block } from '../schema/block.ts';
 import { page } from '../schema/page.ts';
 
@@ -25,7 +26,7 @@ export async function blockPage(
   filter: BlockFilter,
   q: { readonly block_number?: number; readonly items_count?: number },
   render: RenderOptions,
-): Promise<JsonObject> {
+): Promise<ListBody<BlockJson>> {
   const size = pageSize(q);
   const after = q.block_number === undefined ? null : { number: q.block_number };
   const { rows, last } = splitPage<BlockRecord>(await ds.listBlocks(filter, { after, limit: size + 1, order: 'desc' }), size);
@@ -36,7 +37,7 @@ export async function blockPage(
   );
 }
 
-export const blocks = defineUncheckedEndpoint({
+export const blocks = defineEndpoint({
   route: '/blocks',
   summary: 'Consensus, reorged or uncle blocks, newest first',
   path: {},

@@ -4,12 +4,12 @@ import * as t from 'io-ts';
 import { renderBlock } from '../render/block.ts';
 import { loadContext } from '../render/context.ts';
 import { Block } from '../schema/block.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
 /** Blockscout's home page shows this many blocks. */
 export const MAIN_PAGE_BLOCKS = 4;
 
-export const mainPageBlocks = defineUncheckedEndpoint({
+export const mainPageBlocks = defineEndpoint({
   route: '/main-page/blocks',
   summary: 'The newest blocks, as the home page shows them',
   path: {},

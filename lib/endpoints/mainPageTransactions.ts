@@ -4,12 +4,12 @@ import * as t from 'io-ts';
 import { loadContext } from '../render/context.ts';
 import { renderTransaction, transactionRefs } from '../render/transaction.ts';
 import { Transaction } from '../schema/transaction.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
 /** Blockscout's home page shows this many transactions. */
 export const MAIN_PAGE_TRANSACTIONS = 6;
 
-export const mainPageTransactions = defineUncheckedEndpoint({
+export const mainPageTransactions = defineEndpoint({
   route: '/main-page/transactions',
   summary: 'The newest validated transactions, as the home page shows them',
   path: {},

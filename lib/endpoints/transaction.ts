@@ -5,13 +5,13 @@ import { fullHash } from '../params/codecs.ts';
 import { loadContext } from '../render/context.ts';
 import { renderTransaction, transactionRefs } from '../render/transaction.ts';
 import { expandTransfer, renderTransfer, transferRefs } from '../render/transfer.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { Transaction } from '../schema/transaction.ts';
 
 /** Embedded token transfers cap, as Blockscout. */
 export const EMBEDDED_TRANSFERS = 10;
 
-export const transaction = defineUncheckedEndpoint({
+export const transaction = defineEndpoint({
   route: '/transactions/{transaction_hash_param}',
   summary: 'A transaction, with its first 10 token transfers',
   path: { transaction_hash_param: fullHash },

@@ -10,11 +10,11 @@ import type { TransactionCursor } from '../ports.ts';
 import { loadContext } from '../render/context.ts';
 import { renderTransaction, transactionRefs } from '../render/transaction.ts';
 import type { JsonObject } from '../json.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { page } from '../schema/page.ts';
 import { Transaction } from '../schema/transaction.ts';
 
-export const transactions = defineUncheckedEndpoint({
+export const transactions = defineEndpoint({
   route: '/transactions',
   summary: 'Validated or pending transactions, newest first',
   path: {},

@@ -1,6 +1,7 @@
 /** The Block object, with fees and percentages. */
 import type { BlockRecord } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
+import type * as t from 'io-ts';
+import type { Block } from '../schema/block.ts';
 import { renderAddress } from './address.ts';
 import type { RenderContext } from './context.ts';
 import { dec, decOrNull, iso } from './format.ts';
@@ -13,7 +14,10 @@ function percent(part: bigint, whole: bigint): number {
   return Number((part * 100_000_000n) / whole) / 1_000_000;
 }
 
-export function renderBlock(block: BlockRecord, ctx: RenderContext, detail: boolean): JsonObject {
+/** The Block object as the API writes it. */
+export type BlockJson = t.OutputOf<typeof Block>;
+
+export function renderBlock(block: BlockRecord, ctx: RenderContext, detail: boolean): BlockJson {
   const target = block.gasLimit / BigInt(ELASTICITY);
   return {
     base_fee_per_gas: decOrNull(block.baseFeePerGas),

@@ -1,12 +1,18 @@
 /** The Transaction object and its derived fields (fee, result, confirmations, method, ...). */
 import type { TransactionRecord } from '../domain/records.ts';
 import { effectiveGasPrice, priorityFeePerGas } from '../ingest/derive.ts';
-import type { JsonObject, JsonValue } from '../json.ts';
+import type * as t from 'io-ts';
+import type { DecodedCall } from '../decode/decoder.ts';
+import type { Fee, Transaction } from '../schema/transaction.ts';
 import { renderAddress, renderAddressOrNull } from './address.ts';
 import type { RenderContext } from './context.ts';
 import type { DecodeContext } from './decode.ts';
 import { decodeRevertReason, decodeTransactionInput, methodOfDecoded, transactionMethodOf } from './decode.ts';
 import { dec, decOrNull, isoOrNull } from './format.ts';
+import type { TransferJson } from './transfer.ts';
+
+/** The Transaction object as the API writes it. */
+export type TransactionJson = t.OutputOf<typeof Transaction>;
 
 export function transactionResult(tx: TransactionRecord): string {
   if (tx.error === 'dropped/replaced') return 'dropped/replaced';
@@ -16,7 +22,7 @@ export function transactionResult(tx: TransactionRecord): string {
   return tx.error ?? 'awaiting_internal_transactions';
 }
 
-export function transactionFee(tx: TransactionRecord): JsonObject {
+export function transactionFee(tx: TransactionRecord): t.OutputOf<typeof Fee> {
   if (tx.gasUsed !== null) {
     const price = effectiveGasPrice(tx, tx.baseFeePerGas);
     return { type: 'actual', value: price === null ? null : dec(price * tx.gasUsed) };
@@ -39,7 +45,7 @@ export function confirmations(tx: TransactionRecord, highestBlock: number | null
 }
 
 /** Lists: `{raw}`; the detail: decoded (Error, Panic, a custom error by ABI), else `{raw}`. */
-function revertReason(tx: TransactionRecord, detail: boolean, ctx: DecodeContext): JsonValue {
+function revertReason(tx: TransactionRecord, detail: boolean, ctx: DecodeContext): { readonly raw: string | null } | DecodedCall | null {
   if (!transactionResult(tx).toLowerCase().includes('reverted')) return null;
   if (tx.revertReason === null) return detail ? null : { raw: null };
   return (detail ? decodeRevertReason(tx, tx.revertReason, ctx) : null) ?? { raw: tx.revertReason };
@@ -47,11 +53,11 @@ function revertReason(tx: TransactionRecord, detail: boolean, ctx: DecodeContext
 
 export interface TransactionShape {
   /** detail view: embedded token transfers (≤ 10) and overflow flag; lists: null */
-  readonly tokenTransfers: { readonly items: readonly JsonObject[]; readonly overflow: boolean } | null;
+  readonly tokenTransfers: { readonly items: readonly TransferJson[]; readonly overflow: boolean } | null;
   readonly detail: boolean;
 }
 
-export function renderTransaction(tx: TransactionRecord, ctx: RenderContext, shape: TransactionShape): JsonObject {
+export function renderTransaction(tx: TransactionRecord, ctx: RenderContext, shape: TransactionShape): TransactionJson {
   const toIsContract = tx.to !== null && (ctx.addresses.get(tx.to)?.isContract ?? false);
   const price = effectiveGasPrice(tx, tx.baseFeePerGas);
   const tip = priorityFeePerGas(tx, tx.baseFeePerGas);

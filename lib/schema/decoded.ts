@@ -1,9 +1,10 @@
 /** Decoded call input, event and revert reason, as lib/render/decode.ts renders them. */
 import * as t from 'io-ts';
+import type { JsonValue } from '../json.ts';
 import { component, withSchema } from '../openapi/jsonSchema.ts';
 
-/** A decoded ABI value: a string, or a list of them (nested for nested arrays). */
-const DecodedValue = withSchema(new t.Type<unknown>('AbiValue', (u): u is unknown => true, t.success, t.identity), {
+/** A decoded ABI value: a string, or a list of them (nested for nested arrays); any value of a parsed JSON body passes. */
+const DecodedValue = withSchema(new t.Type<JsonValue>('AbiValue', (u): u is JsonValue => true, (u) => t.success(u as JsonValue), t.identity), {
   anyOf: [{ type: 'string' }, { type: 'array' }],
 });
 

@@ -43,7 +43,7 @@ export const Transaction = component(
     timestamp: nullable(Timestamp),
     to: nullable(Address),
     /** detail: the first 10 (log index ASC); lists: null */
-    token_transfers: nullable(t.array(TokenTransfer)),
+    token_transfers: nullable(t.readonlyArray(TokenTransfer)),
     token_transfers_overflow: nullable(t.boolean),
     transaction_burnt_fee: nullable(IntegerString),
     transaction_tag: t.null,
