@@ -2,14 +2,14 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { addressHash } from '../params/codecs.ts';
 import type { TokenHolding } from '../ports.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { renderBalances } from './tokenBalances.ts';
 import * as t from 'io-ts';
 import { TokenBalance } from '../schema/holdings.ts';
 
 const CHUNK = 1000;
 
-export const addressTokenBalances = defineUncheckedEndpoint({
+export const addressTokenBalances = defineEndpoint({
   route: '/addresses/{address_hash_param}/token-balances',
   summary: 'Every current token balance of an address (a bare array)',
   path: { address_hash_param: addressHash },

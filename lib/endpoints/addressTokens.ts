@@ -8,12 +8,12 @@ import * as E from 'fp-ts/lib/Either.js';
 import { addressHash, anyString, floatStringOrNull, integer, integerStringOrNull, tokenTypeList } from '../params/codecs.ts';
 import { itemsCount } from '../paging/page.ts';
 import type { TokenBalanceCursor } from '../ports.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { tokenBalancePage } from './tokenBalances.ts';
 import { TokenBalance } from '../schema/holdings.ts';
 import { page } from '../schema/page.ts';
 
-export const addressTokens = defineUncheckedEndpoint({
+export const addressTokens = defineEndpoint({
   route: '/addresses/{address_hash_param}/tokens',
   summary: 'Token balances of an address (value > 0)',
   path: { address_hash_param: addressHash },

@@ -5,14 +5,16 @@
  * that tie on value and holder are neither skipped nor repeated. A `value` without
  * `address_hash` continues below that value.
  */
-import type { JsonObject } from '../json.ts';
+import type * as t from 'io-ts';
 import { addressHash, integerStringOrNull } from '../params/codecs.ts';
 import { itemsCount, listBody, pageSize, splitPage } from '../paging/page.ts';
+import type { ListBody } from '../paging/page.ts';
 import type { Address } from '../domain/records.ts';
 import type { DataSource, TokenHolderCursor, TokenHolderFilter } from '../ports.ts';
 import { renderAddress } from '../render/address.ts';
 import type { RenderOptions } from '../render/context.ts';
 import { loadContext } from '../render/context.ts';
+import type { TokenHolder } from '../schema/holder.ts';
 
 export const holderQuery = { address_hash: addressHash, value: integerStringOrNull, token_id: integerStringOrNull, items_count: itemsCount };
 
@@ -23,7 +25,7 @@ interface HolderQuery {
   readonly items_count?: number;
 }
 
-export async function holderListBody(ds: DataSource, filter: TokenHolderFilter, query: HolderQuery, render: RenderOptions): Promise<JsonObject> {
+export async function holderListBody(ds: DataSource, filter: TokenHolderFilter, query: HolderQuery, render: RenderOptions): Promise<ListBody<t.OutputOf<typeof TokenHolder>>> {
   const size = pageSize(query);
   let after: TokenHolderCursor | null = null;
   if (query.value !== undefined && query.value !== null) {

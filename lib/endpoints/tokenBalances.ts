@@ -1,20 +1,26 @@
 /** Rendering current token balances (address token lists). */
 import type { Address } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
+import type * as t from 'io-ts';
 import { listBody, pageSize, splitPage } from '../paging/page.ts';
+import type { ListBody } from '../paging/page.ts';
 import type { DataSource, TokenBalanceCursor, TokenBalanceFilter, TokenHolding } from '../ports.ts';
 import type { RenderContext, RenderOptions } from '../render/context.ts';
 import { instanceKey, loadContext } from '../render/context.ts';
 import { renderInstance } from '../render/instance.ts';
 import { renderToken, unknownToken } from '../render/token.ts';
+import type { TokenJson } from '../render/token.ts';
+import type { TokenBalance } from '../schema/holdings.ts';
+
+/** A token balance as the API writes it. */
+export type TokenBalanceJson = t.OutputOf<typeof TokenBalance>;
 
 /**
  * The balances as Blockscout lists them, each with its token object. A token's object is
  * rendered once and shared by its balances (the ids of one collection); `ctx` null renders
  * every `token_instance` as null, else the instances it holds.
  */
-export function renderBalances(rows: readonly TokenHolding[], ctx: RenderContext | null): JsonObject[] {
-  const tokens = new Map<Address, JsonObject>();
+export function renderBalances(rows: readonly TokenHolding[], ctx: RenderContext | null): TokenBalanceJson[] {
+  const tokens = new Map<Address, TokenJson>();
   return rows.map((b) => {
     const record = b.token ?? unknownToken(b.tokenAddress, b.tokenType);
     let token = tokens.get(b.tokenAddress);
@@ -35,7 +41,7 @@ export async function tokenBalancePage(
   after: TokenBalanceCursor | null,
   q: { readonly items_count?: number },
   render: RenderOptions,
-): Promise<JsonObject> {
+): Promise<ListBody<TokenBalanceJson>> {
   const size = pageSize(q);
   const { rows, last } = splitPage(await ds.listTokenHoldings(filter, { after, limit: size + 1, order: 'desc' }), size);
   const ctx = await loadContext(ds, { instances: rows.flatMap((r) => (r.tokenId === null ? [] : [{ tokenAddress: r.tokenAddress, tokenId: r.tokenId }])) }, render);

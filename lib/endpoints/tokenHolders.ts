@@ -7,10 +7,10 @@ import { notFound } from '../errors.ts';
 import { addressHash } from '../params/codecs.ts';
 import { TokenHolder } from '../schema/holder.ts';
 import { page } from '../schema/page.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { holderListBody, holderQuery } from './holderList.ts';
 
-export const tokenHolders = defineUncheckedEndpoint({
+export const tokenHolders = defineEndpoint({
   route: '/tokens/{address_hash_param}/holders',
   summary: "A token's holders, by value",
   path: { address_hash_param: addressHash },

@@ -8,10 +8,10 @@ import { notFound } from '../errors.ts';
 import { addressHash, integerString } from '../params/codecs.ts';
 import { TokenHolder } from '../schema/holder.ts';
 import { page } from '../schema/page.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { holderListBody, holderQuery } from './holderList.ts';
 
-export const tokenInstanceHolders = defineUncheckedEndpoint({
+export const tokenInstanceHolders = defineEndpoint({
   route: '/tokens/{address_hash_param}/instances/{token_id_param}/holders',
   summary: 'Holders of one NFT instance, by value',
   path: { address_hash_param: addressHash, token_id_param: integerString },

@@ -19,8 +19,6 @@ import { StreamedBody } from '../../lib/streamed.ts';
 const UNCHECKED = [
   'addressCoinBalanceHistory',
   'addressNftCollections',
-  'addressTokenBalances',
-  'addressTokens',
   'addresses',
   'advancedFilters',
   'blockCountdown',
@@ -30,8 +28,6 @@ const UNCHECKED = [
   'smartContract',
   'smartContracts',
   'statsHotSmartContracts',
-  'tokenHolders',
-  'tokenInstanceHolders',
   'tokenInstances',
   'transactionPreview',
   'transactionRawTrace',
