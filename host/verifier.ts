@@ -1,9 +1,11 @@
 /**
  * The contract verifier `scoutkit serve` gives its chains (ChainConfig.verifier): solc-js in a
  * bounded pool of worker threads (adapters/solc), its compilers in a directory (`--compilers`,
- * default ~/.cache/scoutkit/compilers; a missing version downloaded from the official list when
- * online). solc is an optional peer dependency, loaded here on demand: without it the server
- * serves on, and the verification endpoints answer that verification is not available.
+ * default ~/.cache/scoutkit/compilers; the installed `solc` package's own version compiled with
+ * its soljson.js where it is; another version downloaded from the official list, or
+ * $SCOUTKIT_SOLC_BINARIES, when online). solc is an optional peer dependency, loaded here on
+ * demand: without it the server serves on, and the verification endpoints answer that
+ * verification is not available.
  */
 import type { ContractVerifier } from '../lib/contracts/verifier.ts';
 
@@ -31,5 +33,7 @@ export async function openVerifier(options: VerifierOptions = {}): Promise<Verif
   }
   const dir = options.compilers ?? solc.defaultCompilersDir();
   const verifier = solc.createSolcVerifier({ compilers: { dir }, ...(options.workers !== undefined ? { size: options.workers } : {}) });
-  return { verifier, note: `contract verification on: solc-js in worker threads, compilers in ${dir}` };
+  const packaged = verifier.compilers.packages.map((p) => `v${p.version}`);
+  const own = packaged.length > 0 ? ` and npm's solc (${packaged.join(', ')}, no download)` : '';
+  return { verifier, note: `contract verification on: solc-js in worker threads, compilers in ${dir}${own}` };
 }

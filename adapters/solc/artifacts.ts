@@ -11,7 +11,7 @@ import { failure, spdxLicense, UNABLE_TO_VERIFY } from '../../lib/contracts/veri
 import type { VerificationOutcome } from '../../lib/contracts/verifier.ts';
 import type { CodeMatcher } from '../../lib/contracts/verifyContract.ts';
 import type { Hex } from '../../lib/domain/records.ts';
-import { matchCode } from './match.ts';
+import { matchCode, settingsLibraries } from './match.ts';
 import type { CodeMatch } from './match.ts';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -46,7 +46,8 @@ function outcomeOf(c: ArtifactContract, m: CodeMatch): VerificationOutcome {
     compilerSettings: c.settings,
     sources: c.sources,
     match: m.runtimeMatch === 'full' || m.creationMatch === 'full' ? 'full' : 'partial',
-    libraries: m.libraries,
+    // solc linked `settings.libraries` itself: no link references name them
+    libraries: { ...settingsLibraries(c.settings), ...m.libraries },
     constructorArguments: m.constructorArguments ?? '',
     immutables: m.immutables,
     runtimeMatch: m.runtimeMatch,

@@ -1,17 +1,21 @@
 /**
  * The compiler directory: solc-js builds (`soljson-v0.8.26+commit.8a97fa7a.js`, or
  * `soljson-v0.8.26.js`) and native binaries (`solc-0.8.26` or `solc-v0.8.26+commit.8a97fa7a`,
- * executable), found by version. A missing version is downloaded from the official list
- * (binaries.soliditylang.org) with its sha256 and keccak256 checked; offline, the error names the
- * version and the file to put there.
+ * executable), found by version; then the solc-js build an installed npm package ships (scoutkit's
+ * optional dependency `solc`: its soljson.js, read where it is, no download and no copy). A version
+ * none of them has is downloaded from the official list (binaries.soliditylang.org, or
+ * $SCOUTKIT_SOLC_BINARIES) with its sha256 and keccak256 checked; offline, the error names the
+ * version and what to do.
  */
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { access, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { keccak256 } from 'viem';
-import { parseCompilerVersion } from '../../lib/contracts/verifier.ts';
+import { compilerUnavailableText, parseCompilerVersion } from '../../lib/contracts/verifier.ts';
 
 export const SOLC_BINARIES = 'https://binaries.soliditylang.org/bin';
 
@@ -31,8 +35,10 @@ export interface CompilerDirectoryOptions {
   readonly download?: boolean;
   /** default: global fetch */
   readonly fetch?: typeof fetch;
-  /** default https://binaries.soliditylang.org/bin */
+  /** default $SCOUTKIT_SOLC_BINARIES, else https://binaries.soliditylang.org/bin */
   readonly baseUrl?: string;
+  /** npm packages whose solc-js build (soljson.js) serves their version (default ['solc']; [] for none) */
+  readonly packages?: readonly string[];
   /** per request, default 60 s */
   readonly downloadTimeoutMs?: number;
 }
@@ -40,6 +46,38 @@ export interface CompilerDirectoryOptions {
 export function defaultCompilersDir(env: NodeJS.ProcessEnv = process.env): string {
   const cache = env['XDG_CACHE_HOME'] !== undefined && env['XDG_CACHE_HOME'] !== '' ? env['XDG_CACHE_HOME'] : join(homedir(), '.cache');
   return join(cache, 'scoutkit', 'compilers');
+}
+
+/** The download base: `baseUrl`, else $SCOUTKIT_SOLC_BINARIES, else the official list. */
+export function compilersBaseUrl(baseUrl?: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (baseUrl !== undefined) return baseUrl.replace(/\/+$/, '');
+  const fromEnv = env['SCOUTKIT_SOLC_BINARIES'];
+  return fromEnv !== undefined && fromEnv !== '' ? fromEnv.replace(/\/+$/, '') : SOLC_BINARIES;
+}
+
+/** A solc-js build an npm package ships: its version (the package's, e.g. 0.8.37) and its soljson.js. */
+export interface PackagedCompiler {
+  readonly version: string;
+  readonly path: string;
+}
+
+const require = createRequire(import.meta.url);
+
+/** The installed packages of `names` that ship a solc-js build (a package not installed is left out). */
+export function packagedCompilers(names: readonly string[]): readonly PackagedCompiler[] {
+  const found: PackagedCompiler[] = [];
+  for (const name of names) {
+    let manifest: string;
+    try {
+      manifest = require.resolve(`${name}/package.json`);
+    } catch {
+      continue;
+    }
+    const path = join(dirname(manifest), 'soljson.js');
+    const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown };
+    if (typeof version === 'string' && /^\d+\.\d+\.\d+$/.test(version) && existsSync(path)) found.push({ version, path });
+  }
+  return found;
 }
 
 interface ListBuild {
@@ -56,18 +94,32 @@ export class CompilerDirectory {
   readonly dir: string;
   private readonly options: CompilerDirectoryOptions;
   private readonly downloads = new Map<string, Promise<Compiler>>();
+  private packaged: readonly PackagedCompiler[] | undefined;
 
   constructor(options: CompilerDirectoryOptions = {}) {
     this.dir = options.dir ?? defaultCompilersDir();
     this.options = options;
   }
 
-  /** The compiler for a version: a native binary first, then a solc-js build, then a download. */
+  /** the installed packages' solc-js builds (resolved once) */
+  get packages(): readonly PackagedCompiler[] {
+    this.packaged ??= packagedCompilers(this.options.packages ?? ['solc']);
+    return this.packaged;
+  }
+
+  /**
+   * The compiler for a version: a native binary in the directory first, then a solc-js build
+   * there, then an installed package's build of that version, then a download. A package is
+   * known by its version only (its commit is the release's: a version asked with another commit
+   * is caught after compiling, by the commit the compiler's metadata names).
+   */
   async find(version: string): Promise<Compiler> {
     const parsed = parseCompilerVersion(version);
     if (parsed === null) throw new CompilerUnavailableError(`Invalid compiler version ${JSON.stringify(version)}: expected e.g. v0.8.26+commit.8a97fa7a`);
     const local = await this.lookup(parsed.semver, parsed.commit);
     if (local !== null) return local;
+    const packaged = this.packages.find((p) => p.version === parsed.semver);
+    if (packaged !== undefined) return { kind: 'soljson', path: packaged.path };
     if (this.options.download === false) throw this.missing(parsed.semver, parsed.commit, 'downloads are off');
     const key = `${parsed.semver}+${parsed.commit ?? ''}`;
     let pending = this.downloads.get(key);
@@ -78,7 +130,11 @@ export class CompilerDirectory {
     return pending;
   }
 
-  /** The versions in the directory (solc-js builds and native binaries), as `v0.8.26+commit.8a97fa7a` or `v0.8.26`, newest first. */
+  /**
+   * The versions at hand: the directory's (solc-js builds and native binaries), as
+   * `v0.8.26+commit.8a97fa7a` or `v0.8.26`, and the installed packages' (`v0.8.37`) unless the
+   * directory has that version already; newest first.
+   */
   async installed(): Promise<readonly string[]> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
     const found = new Set<string>();
@@ -87,6 +143,8 @@ export class CompilerDirectory {
       if (rest === null || parseCompilerVersion(rest) === null) continue;
       found.add(rest.startsWith('v') ? rest : `v${rest}`);
     }
+    const semvers = new Set([...found].map((v) => parseCompilerVersion(v)?.semver));
+    for (const p of this.packages) if (!semvers.has(p.version)) found.add(`v${p.version}`);
     const key = (v: string): number[] => (parseCompilerVersion(v)?.semver ?? '0.0.0').split('.').map(Number);
     return [...found].sort((a, b) => {
       const [x, y] = [key(a), key(b)];
@@ -110,13 +168,15 @@ export class CompilerDirectory {
 
   private missing(semver: string, commit: string | undefined, why: string): CompilerUnavailableError {
     const file = commit === undefined ? `soljson-v${semver}+commit.<hash>.js` : `soljson-v${semver}+commit.${commit}.js`;
-    return new CompilerUnavailableError(
-      `Compiler v${semver}${commit === undefined ? '' : `+commit.${commit}`} is not available (${why}): put ${file} (from ${SOLC_BINARIES}/ or npm's solc@${semver} soljson.js) or a native solc-${semver} in ${this.dir}`,
-    );
+    const at = this.packages.map((p) => `v${p.version}`);
+    const todo =
+      `put ${file} (from ${SOLC_BINARIES}/ or npm's solc@${semver} soljson.js) or a native solc-${semver} in ${this.dir}` +
+      (at.length > 0 ? `, or compile with ${at.join(', ')} (at hand without a download)` : '');
+    return new CompilerUnavailableError(compilerUnavailableText(`v${semver}${commit === undefined ? '' : `+commit.${commit}`}`, why, todo));
   }
 
   private async download(semver: string, commit: string | undefined): Promise<Compiler> {
-    const base = this.options.baseUrl ?? SOLC_BINARIES;
+    const base = compilersBaseUrl(this.options.baseUrl);
     const get = async (url: string): Promise<Uint8Array> => {
       let res: Response;
       try {

@@ -17,16 +17,16 @@ import {
 import type { ContractVerifier, StandardJsonInput, VerificationJob, VerificationOutcome } from '../../lib/contracts/verifier.ts';
 import { CompilerDirectory, CompilerUnavailableError } from './compilers.ts';
 import type { CompilerDirectoryOptions } from './compilers.ts';
-import { matchCode } from './match.ts';
+import { matchCode, settingsLibraries } from './match.ts';
 import type { ImmutableReferences, LinkReferences } from './match.ts';
 import { CompilePool } from './pool.ts';
 import type { PoolOptions } from './pool.ts';
 
-export { CompilerDirectory, CompilerUnavailableError, defaultCompilersDir, SOLC_BINARIES } from './compilers.ts';
-export type { Compiler, CompilerDirectoryOptions } from './compilers.ts';
+export { CompilerDirectory, CompilerUnavailableError, compilersBaseUrl, defaultCompilersDir, packagedCompilers, SOLC_BINARIES } from './compilers.ts';
+export type { Compiler, CompilerDirectoryOptions, PackagedCompiler } from './compilers.ts';
 export { CompilePool } from './pool.ts';
 export type { PoolOptions, PoolResult } from './pool.ts';
-export { matchCode } from './match.ts';
+export { matchCode, settingsLibraries } from './match.ts';
 export { createArtifactMatcher } from './artifacts.ts';
 
 export interface SolcVerifierOptions extends PoolOptions {
@@ -196,7 +196,8 @@ export function createSolcVerifier(options: SolcVerifierOptions = {}): ContractV
         compilerSettings: settings,
         sources,
         match: full ? 'full' : 'partial',
-        libraries: m.libraries,
+        // solc linked `settings.libraries` itself: no link references name them
+        libraries: { ...settingsLibraries(settings), ...m.libraries },
         constructorArguments,
         immutables: m.immutables,
         runtimeMatch: m.runtimeMatch,

@@ -77,6 +77,30 @@ function solcVersionOf(code: string): string | null {
 /** A partial match needs the metadata to name the same compiler (Blockscout rejects another solc version). */
 const sameCompiler = (a: string, b: string): boolean => solcVersionOf(a) === solcVersionOf(b);
 
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * The libraries a standard JSON's `settings.libraries` links (`{file: {Name: address}}`, or the
+ * flat `{Name: address}`), by `file:Name` (or `Name`): solc links these itself, so the compiled
+ * code has no link references left to read them from. Entries that are no address are left out.
+ */
+export function settingsLibraries(settings: Readonly<Record<string, unknown>>): Readonly<Record<string, Address>> {
+  const found: Record<string, Address> = {};
+  const libraries = settings['libraries'];
+  if (typeof libraries !== 'object' || libraries === null || Array.isArray(libraries)) return found;
+  for (const [file, value] of Object.entries(libraries as Record<string, unknown>)) {
+    if (typeof value === 'string') {
+      if (ADDRESS.test(value)) found[file] = value.toLowerCase() as Address;
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    for (const [name, address] of Object.entries(value as Record<string, unknown>)) {
+      if (typeof address === 'string' && ADDRESS.test(address)) found[`${file}:${name}`] = address.toLowerCase() as Address;
+    }
+  }
+  return found;
+}
+
 export function matchCode(
   compiled: CompiledCode,
   deployed: Hex,

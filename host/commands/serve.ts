@@ -55,9 +55,10 @@ Options:
   --public-url <url>      this host's public URL in /api/json/config and the OpenAPI document
                           (default: the request's origin)
   --compilers <dir>       contract verification's compilers: solc-js builds (soljson-v<version>.js)
-                          or native solc-<version>; default ~/.cache/scoutkit/compilers, a missing
-                          version downloaded from binaries.soliditylang.org when online (needs the
-                          optional dependency solc; without it verification answers unavailable)
+                          or native solc-<version>; default ~/.cache/scoutkit/compilers. The
+                          optional dependency solc serves its own version without a download
+                          (without it verification answers unavailable); another version is
+                          downloaded from binaries.soliditylang.org ($SCOUTKIT_SOLC_BINARIES) when online
   --cors <origins>        origins browsers may call from: * (the default, as Blockscout) or a
                           comma-separated list such as https://app.example,http://localhost:5173
   --no-cors               no CORS headers (browsers on other origins cannot call)

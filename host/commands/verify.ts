@@ -29,8 +29,9 @@ Options:
   --compiler-version <v>    e.g. v0.8.26+commit.8a97fa7a
   --constructor-args <hex>  ABI-encoded (default: read off the creation input)
   --library <Name=0x…>      a linked library's address (repeatable; default: read off the code)
-  --compilers <dir>         solc-js builds (default ~/.cache/scoutkit/compilers); a missing
-                            version is downloaded from binaries.soliditylang.org
+  --compilers <dir>         solc-js builds (default ~/.cache/scoutkit/compilers); npm's solc
+                            serves its own version; another is downloaded from
+                            binaries.soliditylang.org ($SCOUTKIT_SOLC_BINARIES)
   --offline                 never download a compiler
   -h, --help                this help
 

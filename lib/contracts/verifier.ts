@@ -92,6 +92,12 @@ export type VerificationOutcome =
 /** Blockscout's answer for a failed verification (checkverifystatus) */
 export const UNABLE_TO_VERIFY = 'Fail - Unable to verify';
 
+/** A verifier's text when it has no compiler for the version: `Compiler v0.8.26 is not available (<why>): <what to do>`. */
+export const compilerUnavailableText = (version: string, why: string, todo: string): string => `Compiler ${version} is not available (${why}): ${todo}`;
+
+/** A failure's text (`Fail - Unable to verify: …` or bare) that says the compiler was not at hand: nothing was compared. */
+export const isCompilerUnavailable = (message: string): boolean => /^(?:Fail - Unable to verify: )?Compiler v\S+ is not available \(/.test(message);
+
 export interface ContractVerifier {
   verify(job: VerificationJob): Promise<VerificationOutcome>;
   /** true while a new job would be refused as busy (its queue is full): submissions are then refused at once */

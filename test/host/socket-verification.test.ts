@@ -16,12 +16,13 @@ import { createMemoryContractStore, createMemoryStore } from '../../adapters/mem
 import { createSolcVerifier } from '../../adapters/solc/index.ts';
 import { createServer } from '../../host/index.ts';
 import type { JsonObject } from '../../lib/index.ts';
-import { compilerDir, compilerVersion, COUNTER, COUNTER_ADDRESS, ODD_ADDRESS, TOKEN_ADDRESS, writeVerifiableChain } from '../support/verification.ts';
+import { compilerVersion, COUNTER, COUNTER_ADDRESS, emptyCompilerDir, ODD_ADDRESS, offlineCompilers, TOKEN_ADDRESS, writeVerifiableChain } from '../support/verification.ts';
 
 t.setTimeout(60_000);
 
-const dir = await compilerDir(['solc']);
-const verifier = createSolcVerifier({ compilers: { dir, download: false }, size: 1 });
+// no network: an empty compiler directory, downloads refused (npm's solc serves its version)
+const dir = await emptyCompilerDir();
+const verifier = createSolcVerifier({ compilers: offlineCompilers(dir), size: 1 });
 const store = createMemoryStore();
 await writeVerifiableChain(store);
 const PLAN = { name: 'local', requestsPerSecond: 1000, credits: 1_000_000, creditPeriod: 'day' } as const;

@@ -2,10 +2,14 @@
  * A chain to verify against, built by code: the fixture's ERC-20 (constructor arguments) and a
  * small counter compiled with npm's solc in the test process (as a developer's toolchain would),
  * written into a store as created contracts (runtime code and creation input), beside an
- * address with code nothing compiles to and an account without code. And the compiler
- * directory the verifier reads (npm's solc build), with the version as forge names it.
+ * address with code nothing compiles to and an account without code. And what the verifier
+ * compiles with, as on a machine without network: an empty compiler directory and a download
+ * base that refuses (npm's solc serves its own version), with the version as forge names it.
  */
+import { mkdtemp } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodeAbiParameters } from 'viem';
 import type { Abi } from 'viem';
 import type { Address, ContractCodeRecord, Hex } from '../../lib/domain/records.ts';
@@ -107,3 +111,20 @@ export async function writeVerifiableChain(store: DataSink): Promise<VerifiableC
 }
 
 export { compilerDir };
+
+/**
+ * A download base that refuses every connection, as with no network: port 2 on the loopback,
+ * where nothing listens (ECONNREFUSED; fetch refuses port 1 itself, as a "bad port", without
+ * connecting).
+ */
+export const REFUSING_URL = 'http://127.0.0.1:2';
+
+/** An empty compiler directory (a fresh temp dir; the caller removes it). */
+export const emptyCompilerDir = (): Promise<string> => mkdtemp(join(tmpdir(), 'scoutkit-compilers-empty-'));
+
+/** The verifier's compilers with no network: an empty directory, downloads on but refused. */
+export const offlineCompilers = (dir: string): { readonly dir: string; readonly baseUrl: string; readonly downloadTimeoutMs: number } => ({
+  dir,
+  baseUrl: REFUSING_URL,
+  downloadTimeoutMs: 5_000,
+});

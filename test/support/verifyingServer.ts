@@ -1,5 +1,6 @@
 /**
- * A server with a solc-js verifier (compilers from npm's solc) over a chain's store and contract
+ * A server with a solc-js verifier (no network: an empty compiler directory, a download base that
+ * refuses, npm's solc serving its own version) over a chain's store and contract
  * store, closed at the test's end — what the verification tests over HTTP share; and for the
  * real-client ones (forge, hardhat-verify 2 and 3), the chain their project deployed to anvil
  * indexed into a SQLite file by `scoutkit index`, then served so.
@@ -12,7 +13,7 @@ import { runIndexCommand } from '../../host/commands/index.ts';
 import { createServer } from '../../host/index.ts';
 import type { ServerOptions } from '../../host/index.ts';
 import type { ChainConfig } from '../../lib/index.ts';
-import { compilerDir } from '../adapters/solc/fixture.ts';
+import { emptyCompilerDir, offlineCompilers } from './verification.ts';
 
 export interface VerifyingServerOptions {
   /** the node the project deployed to */
@@ -31,8 +32,8 @@ export async function serveVerifying(
   t: Test,
   o: { readonly chainId: string; readonly chain: Omit<ChainConfig, 'verifier'>; readonly workers?: number; readonly keys?: ServerOptions['keys'] },
 ): Promise<string> {
-  const dir = await compilerDir(['solc']);
-  const verifier = createSolcVerifier({ compilers: { dir, download: false }, size: o.workers ?? 1 });
+  const dir = await emptyCompilerDir();
+  const verifier = createSolcVerifier({ compilers: offlineCompilers(dir), size: o.workers ?? 1 });
   const server = createServer({
     chains: { [o.chainId]: { ...o.chain, verifier } },
     ...(o.keys === undefined ? {} : { keys: o.keys }),

@@ -2,7 +2,9 @@
  * `contract/checkverifystatus` (GET or POST): `guid` → the state of a verification job, read
  * from the chain's contract store (any host sharing it answers). Always status "1" (reference
  * §2.2): `Pending in queue`, `Pass - Verified`, `Fail - Unable to verify` (with the failure's
- * text in `reason`, a key Blockscout does not send), `Unknown UID`. A pending job is waited for
+ * text in `reason`, a key Blockscout does not send; when no compiler was at hand for the version,
+ * the result is that text, `Fail - Unable to verify: Compiler v… is not available (…): <what to
+ * do>`, as forge shows only the result), `Unknown UID`. A pending job is waited for
  * up to STATUS_WAIT_MS (10 s) before `Pending in queue` is answered: Blockscout answers at once,
  * but forge asks right after submitting and then only every 15 s.
  */
@@ -11,6 +13,7 @@ import { STATUS_WAIT_MS, VERIFICATION_TEXT, verificationStatus } from '../../con
 import type { EtherscanAction } from '../action.ts';
 import { ok } from '../action.ts';
 import { param } from '../params.ts';
+import { isCompilerUnavailable } from '../../contracts/verifier.ts';
 import { refuse } from '../verification.ts';
 
 export const checkverifystatus: EtherscanAction = {
@@ -30,6 +33,9 @@ export const checkverifystatus: EtherscanAction = {
     const { job } = status;
     if (job.state === 'pending') return ok(VERIFICATION_TEXT.pending);
     if (job.state === 'pass') return ok(VERIFICATION_TEXT.pass);
-    return { status: 200, body: { status: '1', message: 'OK', result: VERIFICATION_TEXT.fail, reason: job.message ?? VERIFICATION_TEXT.fail } };
+    const reason = job.message ?? VERIFICATION_TEXT.fail;
+    // no compiler at hand: the text itself is the result (forge shows only `result`), as Etherscan's `Fail - Unable to verify. <why>`
+    const result = isCompilerUnavailable(reason) ? reason : VERIFICATION_TEXT.fail;
+    return { status: 200, body: { status: '1', message: 'OK', result, reason } };
   },
 };

@@ -1,6 +1,7 @@
 /**
  * The verification flow through the explorer's public entry (`handle`), over every store
- * (SCOUTKIT_STORES), with the solc verifier (npm's solc in a compiler directory, no downloads):
+ * (SCOUTKIT_STORES), with the solc verifier as on a machine without network (an empty compiler
+ * directory, a download base that refuses: npm's solc serves its own version):
  * Etherscan's verifysourcecode → checkverifystatus until `Pass - Verified`, then getabi,
  * getsourcecode and `/smart-contracts/{h}` show it; a bytecode twin and a second submission are
  * already verified; not a contract, an unknown UID, a mismatch and a missing compiler fail with
@@ -18,11 +19,12 @@ import { validateOurs } from '../../support/openapiOurs.ts';
 import { storeFactories } from '../../support/stores.ts';
 import {
   ACCOUNT,
-  compilerDir,
   compilerVersion,
   COUNTER,
   COUNTER_ADDRESS,
+  emptyCompilerDir,
   ODD_ADDRESS,
+  offlineCompilers,
   TOKEN_ADDRESS,
   TOKEN_INPUT,
   TOKEN_TWIN,
@@ -32,8 +34,8 @@ import {
 
 type Body = Record<string, unknown>;
 
-const dir = await compilerDir(['solc']);
-const verifier = createSolcVerifier({ compilers: { dir, download: false }, size: 1 });
+const dir = await emptyCompilerDir();
+const verifier = createSolcVerifier({ compilers: offlineCompilers(dir), size: 1 });
 t.teardown(async () => {
   await verifier.close();
   await rm(dir, { recursive: true, force: true });
@@ -211,8 +213,10 @@ for (const factory of await storeFactories()) {
 
       const noCompiler = await scan(ex, submitToken(ODD_ADDRESS, { compilerversion: 'v0.8.99+commit.deadbeef' }));
       const missingCompiler = await settle(ex, noCompiler['result'] as string);
-      t.equal(missingCompiler['result'], 'Fail - Unable to verify', 'a compiler not at hand: a failure');
-      t.match(missingCompiler['reason'], /v0\.8\.99.*not available.*put soljson-v0\.8\.99/, 'naming the version and where to put it');
+      t.match(missingCompiler, { status: '1', message: 'OK' }, 'a compiler not at hand: a failure');
+      t.match(missingCompiler['result'], /^Fail - Unable to verify: Compiler v0\.8\.99\+commit\.deadbeef is not available \(cannot reach http:\/\/127\.0\.0\.1:2\/list\.json/, 'the result says why (forge shows only the result)');
+      t.match(missingCompiler['result'], /put soljson-v0\.8\.99\+commit\.deadbeef\.js .* or compile with v0\.8\.\d+ \(at hand without a download\)/, 'and what to do');
+      t.equal(missingCompiler['reason'], missingCompiler['result'], 'reason: the same text');
 
       // a verifier whose queue is full: refused at once, in both dialects
       const busy = createExplorer({ chains: { '1': { store, contracts, verifier: { verify: () => Promise.reject(new Error('never called')), busy: () => true, close: async () => {} } } } });
