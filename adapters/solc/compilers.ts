@@ -8,8 +8,7 @@
  * version and what to do.
  */
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { existsSync, readFileSync } from 'node:fs';
+import { constants, existsSync, readFileSync } from 'node:fs';
 import { access, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';

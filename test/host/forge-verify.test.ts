@@ -5,7 +5,8 @@
  * (test/adapters/solc/fixture.ts solcShim); the ERC-20 is deployed to anvil by `forge create`,
  * the others from forge's artifacts (one compile instead of one per `forge create`); the chain
  * is indexed into SQLite and served; then `forge verify-contract --verifier blockscout --watch`
- * verifies an ERC-20 with constructor arguments, a contract with a linked library, one with
+ * verifies an ERC-20 with constructor arguments, a contract with a linked library (listed in
+ * `external_libraries`), one with
  * immutables, an EIP-1967 proxy and its implementation, a contract sent `--flatten`ed, and
  * `--verifier etherscan` a library. Each run ends in forge's "Contract successfully verified"
  * (its status answers counted in a comment: one when the job settles within checkverifystatus's
@@ -23,7 +24,9 @@
  * the cache entry, where forge records it without its build (`0.8.37`), then asks
  * binaries.soliditylang.org/bin/list.txt for the commit (foundry crates/verify/src/verify.rs
  * resolve_context, utils.rs ensure_solc_build_metadata); without one it takes the shim's
- * `--version`, which has it.
+ * `--version`, which has it. The server's verifier is offline as well: an empty compiler
+ * directory and a download base that refuses (test/support/verifyingServer.ts) — npm's solc,
+ * installed, serves its own version.
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -180,11 +183,20 @@ interface Case {
   readonly verifier?: 'blockscout' | 'etherscan';
   /** a partial (metadata) match: the sources sent are not those deployed (a flattened file) */
   readonly partial?: boolean;
+  /** the libraries `/smart-contracts/{h}` lists (default none) */
+  readonly libraries?: readonly { readonly name: string; readonly address_hash: string }[];
 }
 
 const CASES: readonly Case[] = [
   { kind: 'constructor arguments', address: tokenAddress, target: 'src/Token.sol:Token', name: 'Token', args: ['--constructor-args', hex(tokenArgsHex)] },
-  { kind: 'a linked library', address: usesLib.address, target: 'src/MathLib.sol:UsesLib', name: 'UsesLib', args: ['--libraries', `src/MathLib.sol:MathLib:${mathLib.address}`] },
+  {
+    kind: 'a linked library',
+    address: usesLib.address,
+    target: 'src/MathLib.sol:UsesLib',
+    name: 'UsesLib',
+    args: ['--libraries', `src/MathLib.sol:MathLib:${mathLib.address}`],
+    libraries: [{ name: 'src/MathLib.sol:MathLib', address_hash: getAddress(mathLib.address) }],
+  },
   { kind: 'immutables', address: immutables.address, target: 'src/Immutables.sol:Immutables', name: 'Immutables', args: ['--constructor-args', hex(immutablesArgs)] },
   { kind: "an EIP-1967 proxy's implementation", address: implementation.address, target: 'src/Proxy.sol:Implementation', name: 'Implementation' },
   {
@@ -213,7 +225,14 @@ for (const c of CASES) {
     t.match(run.out, /Details: `Pass - Verified`\s+Contract successfully verified/, "forge's success line");
     t.match(
       await contractAt(c.address),
-      { is_verified: true, is_fully_verified: c.partial !== true, is_partially_verified: c.partial === true, name: c.name, compiler_version: `v${longVersion}` },
+      {
+        is_verified: true,
+        is_fully_verified: c.partial !== true,
+        is_partially_verified: c.partial === true,
+        name: c.name,
+        compiler_version: `v${longVersion}`,
+        external_libraries: c.libraries ?? [],
+      },
       c.partial === true ? '/smart-contracts/{h}: verified (a partial match: the flattened file is not the file compiled for deployment), by its name' : '/smart-contracts/{h}: verified (a full match), by its name',
     );
   });
