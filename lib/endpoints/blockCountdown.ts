@@ -8,7 +8,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { integer } from '../params/codecs.ts';
 import { BlockCountdown, ProBlockCountdown } from '../schema/countdown.ts';
 import { averageBlockTimeMs } from '../stats/averageBlockTime.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
 export interface Countdown {
   readonly current: number;
@@ -29,7 +29,7 @@ export function countdown(current: number, target: number, averageMs: number): C
 /** `"120.0"`: seconds with one decimal. */
 export const decimalSeconds = (tenths: bigint): string => `${tenths / 10n}.${tenths % 10n}`;
 
-export const blockCountdown = defineUncheckedEndpoint({
+export const blockCountdown = defineEndpoint({
   route: '/blocks/{block_number_param}/countdown',
   summary: 'Blocks and estimated seconds until a future block',
   path: { block_number_param: integer({ min: 0 }) },

@@ -66,6 +66,9 @@ export interface StreamCodec {
  */
 export type ResponseBody<R extends t.Mixed> = R extends StreamCodec ? StreamedBody : t.OutputOf<R>;
 
+/** The multichain form's body, for an endpoint that declares `multichainResponse` `M`. */
+export type MultichainBody<M extends t.Mixed> = [M] extends [never] ? never : t.OutputOf<M>;
+
 /** A path below `/api/v2`, parameters in braces: `/blocks/{block_hash_or_number_param}`. */
 export type RouteTemplate = `/${string}`;
 
@@ -84,7 +87,7 @@ export interface BodySpec<B> {
 /** What a handler receives: the decoded path and query, and the decoded body of a route that declares one. */
 export type EndpointInput<P extends ParamSpec, Q extends ParamSpec, B = undefined> = Decoded<P, Q> & { readonly body: B };
 
-export interface Endpoint<P extends ParamSpec, Q extends ParamSpec, B = undefined, R extends t.Mixed = t.Mixed> {
+export interface Endpoint<P extends ParamSpec, Q extends ParamSpec, B = undefined, R extends t.Mixed = t.Mixed, M extends t.Mixed = never> {
   /** default GET (HEAD is answered as GET); the route table is keyed by method and route */
   readonly method?: HttpMethod;
   /** the path below `/api/v2` (both forms), with the official documents' parameter names */
@@ -100,7 +103,7 @@ export interface Endpoint<P extends ParamSpec, Q extends ParamSpec, B = undefine
   /** the 200 body (io-ts codec; documents and validates the answer, and types the typed client's answer) */
   readonly response: R;
   /** the 200 body of the multichain form, where it differs (Pro API 0.5.0) */
-  readonly multichainResponse?: t.Mixed;
+  readonly multichainResponse?: M;
   /** also answers 422 `{message}` (not only bad parameters): when, in a few words */
   readonly unprocessableMessage?: string;
   /** query parameters that must be present (a missing one → 422 `Missing field: <name>`) */
@@ -114,22 +117,24 @@ export interface Endpoint<P extends ParamSpec, Q extends ParamSpec, B = undefine
   readonly meta?: true;
   /** the 200 body is not JSON but a streamed file of this media type (`response` then describes it as a string) */
   readonly produces?: 'text/csv' | 'text/event-stream';
-  readonly handler: (deps: EndpointDeps) => (input: EndpointInput<P, Q, B>) => TE.TaskEither<ApiError, ResponseBody<R>>;
+  readonly handler: (deps: EndpointDeps) => (input: EndpointInput<P, Q, B>) => TE.TaskEither<ApiError, ResponseBody<R> | MultichainBody<M>>;
 }
 
 /** An endpoint with its parameter types erased, as dispatch sees it (see `erased`). */
-export type AnyEndpoint = Omit<Endpoint<ParamSpec, ParamSpec, unknown>, 'handler' | 'requiredQuery'> & {
+export type AnyEndpoint = Omit<Endpoint<ParamSpec, ParamSpec, unknown, t.Mixed, t.Mixed>, 'handler' | 'requiredQuery'> & {
   readonly requiredQuery?: readonly string[];
   readonly handler: (deps: EndpointDeps) => (input: EndpointInput<ParamSpec, ParamSpec, unknown>) => TE.TaskEither<ApiError, EndpointBody>;
 };
 
 /** An endpoint whose handler answers its response codec's output type: checked by tsc. */
-export function defineEndpoint<P extends ParamSpec, Q extends ParamSpec, B = undefined, R extends t.Mixed = t.Mixed>(e: Endpoint<P, Q, B, R>): Endpoint<P, Q, B, R> {
+export function defineEndpoint<P extends ParamSpec, Q extends ParamSpec, B = undefined, R extends t.Mixed = t.Mixed, M extends t.Mixed = never>(
+  e: Endpoint<P, Q, B, R, M>,
+): Endpoint<P, Q, B, R, M> {
   return e;
 }
 
 /** An endpoint declared with a handler that answers any JSON value (`defineUncheckedEndpoint`). */
-export type UncheckedEndpoint<P extends ParamSpec, Q extends ParamSpec, B, R extends t.Mixed> = Omit<Endpoint<P, Q, B, R>, 'handler'> & {
+export type UncheckedEndpoint<P extends ParamSpec, Q extends ParamSpec, B, R extends t.Mixed, M extends t.Mixed> = Omit<Endpoint<P, Q, B, R, M>, 'handler'> & {
   readonly handler: (deps: EndpointDeps) => (input: EndpointInput<P, Q, B>) => TE.TaskEither<ApiError, EndpointBody>;
 };
 
@@ -140,10 +145,10 @@ export type UncheckedEndpoint<P extends ParamSpec, Q extends ParamSpec, B, R ext
  * `defineEndpoint` once its renderers return their schema's type; test/lib/endpoint-types.test.ts
  * counts them, and the count only goes down.
  */
-export function defineUncheckedEndpoint<P extends ParamSpec, Q extends ParamSpec, B = undefined, R extends t.Mixed = t.Mixed>(
-  e: UncheckedEndpoint<P, Q, B, R>,
-): Endpoint<P, Q, B, R> {
-  return e as unknown as Endpoint<P, Q, B, R>;
+export function defineUncheckedEndpoint<P extends ParamSpec, Q extends ParamSpec, B = undefined, R extends t.Mixed = t.Mixed, M extends t.Mixed = never>(
+  e: UncheckedEndpoint<P, Q, B, R, M>,
+): Endpoint<P, Q, B, R, M> {
+  return e as unknown as Endpoint<P, Q, B, R, M>;
 }
 
 /** The method an endpoint answers (its declared one, default GET). */

@@ -5,18 +5,20 @@
  * Otherwise `{redirect: false, type: null, parameter: null}`.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import type { JsonObject } from '../json.ts';
+import type * as t from 'io-ts';
 import { anyString } from '../params/codecs.ts';
 import type { DataSource } from '../ports.ts';
 import { checksum } from '../render/format.ts';
 import { SearchRedirect } from '../schema/search.ts';
 import { redirectTarget } from '../search/classify.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
-const NONE: JsonObject = { redirect: false, type: null, parameter: null };
-const to = (type: string, parameter: string): JsonObject => ({ redirect: true, type, parameter });
+type Redirect = t.OutputOf<typeof SearchRedirect>;
 
-async function redirectOf(ds: DataSource, q: string | undefined): Promise<JsonObject> {
+const NONE: Redirect = { redirect: false, type: null, parameter: null };
+const to = (type: NonNullable<Redirect['type']>, parameter: string): Redirect => ({ redirect: true, type, parameter });
+
+async function redirectOf(ds: DataSource, q: string | undefined): Promise<Redirect> {
   const target = redirectTarget(q);
   switch (target.kind) {
     case 'address':
@@ -36,7 +38,7 @@ async function redirectOf(ds: DataSource, q: string | undefined): Promise<JsonOb
   }
 }
 
-export const searchCheckRedirect = defineUncheckedEndpoint({
+export const searchCheckRedirect = defineEndpoint({
   route: '/search/check-redirect',
   summary: 'Whether a search query names one entity page',
   path: {},

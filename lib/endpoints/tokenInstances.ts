@@ -10,11 +10,11 @@ import type { HeldTokenInstance } from '../ports.ts';
 import { renderAddress } from '../render/address.ts';
 import { loadContext } from '../render/context.ts';
 import { renderInstance } from '../render/instance.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { TokenInstanceListItem, TokenInstanceListItemMultichain } from '../schema/instance.ts';
 import { page } from '../schema/page.ts';
 
-export const tokenInstances = defineUncheckedEndpoint({
+export const tokenInstances = defineEndpoint({
   route: '/tokens/{address_hash_param}/instances',
   summary: "A token's NFT instances, or those of one holder",
   path: { address_hash_param: addressHash },
