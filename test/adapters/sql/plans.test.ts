@@ -27,7 +27,7 @@ async function capture(store: SqlStore, run: () => Promise<unknown>): Promise<Ca
     if (!isQueryEvent(q) || !/\blimit\b|^\s*select count\(\*\)/i.test(q.sql) || !/^\s*select/i.test(q.sql)) return;
     if (!seen.has(q.sql)) seen.set(q.sql, { sql: q.sql, bindings: q.bindings ?? [] });
   };
-  // the reads run on the reader pool (on Postgres its own; planned below on the writer's connection, whose settings price scans out)
+  // the reads run on the reader pool (on Postgres its own; planned below on the writer's, in a transaction that prices scans out)
   store.reader.on('query', listener);
   try {
     await run();
@@ -48,7 +48,12 @@ async function planOf(knex: Knex, dialect: 'sqlite' | 'postgres', c: Captured): 
     return rowsOf(await knex.raw(`EXPLAIN QUERY PLAN ${c.sql}`, bindings)).map((r) => String(r.detail));
   }
   const sql = c.sql.replace(/\$\d+/g, '?');
-  return rowsOf(await knex.raw(`EXPLAIN ${sql}`, bindings)).map((r) => String(r['QUERY PLAN']));
+  // with scans and sorts priced out, a remaining scan or sort means no index serves the query;
+  // SET LOCAL in the EXPLAIN's own transaction: a pool may replace an idle connection, and its settings with it
+  return knex.transaction(async (trx) => {
+    for (const setting of ['enable_seqscan', 'enable_sort', 'enable_incremental_sort']) await trx.raw(`SET LOCAL ${setting} = off`);
+    return rowsOf(await trx.raw(`EXPLAIN ${sql}`, bindings)).map((r) => String(r['QUERY PLAN']));
+  });
 }
 
 const selected = (await storeFactories()).map((f) => f.name).filter((n) => n !== 'memory');
@@ -63,13 +68,7 @@ for (const name of selected) {
       await store.close();
     });
     const chain = await loadFixtureChain(store);
-    if (name === 'postgres') {
-      await store.knex.raw('ANALYZE');
-      // with scans and sorts priced out, a remaining scan or sort means no index serves the query
-      await store.knex.raw('SET enable_seqscan = off');
-      await store.knex.raw('SET enable_sort = off');
-      await store.knex.raw('SET enable_incremental_sort = off');
-    }
+    if (name === 'postgres') await store.knex.raw('ANALYZE');
     const queries = await capture(store, () => digest(store, chainKeys(chain.bundles, chain.pending), { limit: 7, stride: 25, ascEvery: 1 }));
     t.ok(queries.length >= 20, `captured ${queries.length} distinct list statements`);
     t.ok(queries.filter((q) => /^\s*select count\(\*\)/i.test(q.sql)).length >= 2, 'the transfer counts (per token, per id) are among them');
