@@ -11,14 +11,14 @@ import type { NftCollectionRecord } from '../ports.ts';
 import { instanceKey, loadContext } from '../render/context.ts';
 import { renderInstance } from '../render/instance.ts';
 import { renderToken, unknownToken } from '../render/token.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { NftCollection } from '../schema/holdings.ts';
 import { page } from '../schema/page.ts';
 
 /** Held ids shown per collection (the highest), as Blockscout. */
 export const HOLDINGS_SHOWN = 9;
 
-export const addressNftCollections = defineUncheckedEndpoint({
+export const addressNftCollections = defineEndpoint({
   route: '/addresses/{address_hash_param}/nft/collections',
   summary: 'NFT collections held by an address, each with up to 9 instances',
   path: { address_hash_param: addressHash },

@@ -7,6 +7,7 @@
  * Without a price feed or a supply source, `exchange_rate` and `total_supply` are null.
  */
 import * as E from 'fp-ts/lib/Either.js';
+import type * as t from 'io-ts';
 import type { AccountRecord } from '../domain/records.ts';
 import type { JsonObject } from '../json.ts';
 import { addressHash, enumOf, integerOrNull, integerString } from '../params/codecs.ts';
@@ -15,9 +16,9 @@ import type { AccountCursor, AccountFilter, Order } from '../ports.ts';
 import { renderAddress } from '../render/address.ts';
 import { loadContext } from '../render/context.ts';
 import { TopAddressesPage } from '../schema/topAddress.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
-export const addresses = defineUncheckedEndpoint({
+export const addresses = defineEndpoint({
   route: '/addresses',
   summary: 'Addresses holding the native coin, by balance or transactions count (top accounts)',
   path: {},
@@ -71,7 +72,7 @@ function nextParams(last: AccountRecord, size: number, rawQuery: Readonly<Record
   };
 }
 
-const body = (items: readonly JsonObject[], next: JsonObject | null): JsonObject => ({
+const body = (items: t.OutputOf<typeof TopAddressesPage>['items'], next: JsonObject | null): t.OutputOf<typeof TopAddressesPage> => ({
   items,
   next_page_params: next,
   exchange_rate: null,

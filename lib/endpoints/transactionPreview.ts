@@ -10,9 +10,9 @@ import { boolean, fullHash } from '../params/codecs.ts';
 import { loadContext } from '../render/context.ts';
 import { renderPreview } from '../render/preview.ts';
 import { Preview } from '../schema/preview.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
-export const transactionPreview = defineUncheckedEndpoint({
+export const transactionPreview = defineEndpoint({
   route: '/transactions/{transaction_hash_param}/preview',
   summary: 'A lightweight transaction preview: status, timestamp, method, from and to',
   path: { transaction_hash_param: fullHash },

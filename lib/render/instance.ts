@@ -18,6 +18,7 @@ export interface InstanceShape {
 export type InstanceJson = t.OutputOf<typeof TokenInstance>;
 export type InstanceFields = Omit<InstanceJson, 'token'>;
 
+export function renderInstance(instance: TokenInstanceRecord, ctx: RenderContext, shape: InstanceShape & { readonly token: null }): InstanceFields & { token: null };
 export function renderInstance(instance: TokenInstanceRecord, ctx: RenderContext, shape: InstanceShape & { readonly token: TokenRecord | null }): InstanceJson;
 export function renderInstance(instance: TokenInstanceRecord, ctx: RenderContext, shape: InstanceShape): InstanceJson | InstanceFields;
 export function renderInstance(instance: TokenInstanceRecord, ctx: RenderContext, shape: InstanceShape): InstanceJson | InstanceFields {

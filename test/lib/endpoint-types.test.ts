@@ -18,15 +18,12 @@ import { StreamedBody } from '../../lib/streamed.ts';
 /** Where renderers still answer JsonObject (issue 39 item 7): remove a name when its endpoint moves to defineEndpoint. */
 const UNCHECKED = [
   'addressCoinBalanceHistory',
-  'addressNftCollections',
-  'addresses',
   'advancedFilters',
   'search',
   'searchQuick',
   'smartContract',
   'smartContracts',
   'statsHotSmartContracts',
-  'transactionPreview',
   'transactionRawTrace',
   'transactionStateChanges',
 ];
