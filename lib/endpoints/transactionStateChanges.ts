@@ -9,7 +9,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Hash, StateChangeRecord, TokenTransferRecord } from '../domain/records.ts';
 import type { DataSource } from '../ports.ts';
 import { notFound } from '../errors.ts';
-import type { JsonObject, JsonValue } from '../json.ts';
+import type * as t from 'io-ts';
 import { anyString, fullHash, integer } from '../params/codecs.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, listBody } from '../paging/page.ts';
 import { renderAddress } from '../render/address.ts';
@@ -17,7 +17,7 @@ import type { RenderContext } from '../render/context.ts';
 import { loadContext } from '../render/context.ts';
 import { renderToken, unknownToken } from '../render/token.ts';
 import { expandTransfer, renderTotal } from '../render/transfer.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { page } from '../schema/page.ts';
 import { StateChange } from '../schema/stateChange.ts';
 
@@ -29,15 +29,18 @@ function window(q: { items_count?: number; state_changes?: string; state_changes
   return { offset: 0, size: Math.min(q.items_count ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) };
 }
 
-function renderChange(sc: StateChangeRecord, transfers: readonly TokenTransferRecord[], ctx: RenderContext): JsonObject {
+/** A state change as the API writes it. */
+type StateChangeJson = t.OutputOf<typeof StateChange>;
+
+function renderChange(sc: StateChangeRecord, transfers: readonly TokenTransferRecord[], ctx: RenderContext): StateChangeJson {
   const token = sc.tokenAddress === null ? null : (ctx.tokens.get(sc.tokenAddress) ?? null);
   const negative = sc.balanceBefore < 0n || sc.balanceAfter < 0n;
-  let change: JsonValue = (sc.balanceAfter - sc.balanceBefore).toString();
+  let change: StateChangeJson['change'] = (sc.balanceAfter - sc.balanceBefore).toString();
   if (sc.type === 'token' && token?.type === 'ERC-721') {
     change = transfers
       .filter((t) => t.tokenAddress === sc.tokenAddress && (t.from === sc.address || t.to === sc.address))
       .reverse()
-      .flatMap((t) => expandTransfer(t).map((item) => ({ direction: t.from === sc.address ? 'from' : 'to', total: renderTotal(item, ctx) })));
+      .flatMap((t) => expandTransfer(t).map((item) => ({ direction: t.from === sc.address ? ('from' as const) : ('to' as const), total: renderTotal(item, ctx) })));
   }
   return {
     address: renderAddress(sc.address, ctx),
@@ -52,7 +55,7 @@ function renderChange(sc: StateChangeRecord, transfers: readonly TokenTransferRe
   };
 }
 
-export const transactionStateChanges = defineUncheckedEndpoint({
+export const transactionStateChanges = defineEndpoint({
   route: '/transactions/{transaction_hash_param}/state-changes',
   summary: 'Coin and token balance changes of a transaction',
   path: { transaction_hash_param: fullHash },

@@ -25,7 +25,6 @@ const UNCHECKED = [
   'smartContracts',
   'statsHotSmartContracts',
   'transactionRawTrace',
-  'transactionStateChanges',
 ];
 
 tap.test('a handler answers its codec: wrong fields do not compile', async (tap) => {
