@@ -2,7 +2,8 @@
  * The pending pool, followed: once the indexer has caught up (follow mode), it reads the node's
  * pool (ChainSource.readPendingPool: txpool_content, else a pending-transaction filter, else the
  * pending block), diffs it against the pending transactions stored (poolDiff.ts) and writes what
- * is new and drops what was replaced or is gone. Mined ones leave with their block.
+ * is new and drops what was replaced or is gone. Mined ones leave with their block: one gone from
+ * the pool while the node has a block the store has not is kept until a later turn (minedSince).
  *
  * Bounded: at most `limit` transactions are read from the pool and from the store per turn. A
  * node without any pool method, or a store that cannot drop pending rows, is said once and the
@@ -89,6 +90,18 @@ export function createPendingStep(source: ChainSource, sink: DataSink, deps: Pen
     }
   };
 
+  /**
+   * Whether the node has a block past `head` (the stored head) now, after its pool was read: a
+   * transaction gone from the pool may then have been mined into a block not stored yet, and is
+   * not dropped this turn — it leaves with its block, or is dropped on a turn with no new block.
+   * Without it, a mined transaction answered 404 between the pool read and its block's write.
+   */
+  const minedSince = async (head: number | null): Promise<boolean> => {
+    if (head === null) return false;
+    const now = await fromNode(() => source.headNumber());
+    return now === null || now > head;
+  };
+
   const once = async (head: number | null): Promise<PendingTurn | null> => {
     const read = source.readPendingPool;
     const probe = source.pendingPoolMethod;
@@ -116,9 +129,10 @@ export function createPendingStep(source: ChainSource, sink: DataSink, deps: Pen
       const seenAt = deps.now();
       await sink.writePendingTransactions(diff.added.map((t) => pendingRecord(t, seenAt, (a) => contracts.has(a))));
     }
-    const dropped = [...diff.replaced, ...diff.gone];
+    const gone = diff.gone.length > 0 && (await minedSince(head)) ? [] : diff.gone;
+    const dropped = [...diff.replaced, ...gone];
     if (dropped.length > 0) await drop.call(sink, dropped);
-    const result = { pool: pool.transactions.length, added: diff.added.length, replaced: diff.replaced.length, gone: diff.gone.length };
+    const result = { pool: pool.transactions.length, added: diff.added.length, replaced: diff.replaced.length, gone: gone.length };
     if (firstRead) {
       firstRead = false;
       deps.log(`pending pool: ${result.pool} transaction(s) in the node's pool${pool.truncated ? ` (the first ${deps.limit}: the pool holds more)` : ''}`);
