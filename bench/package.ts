@@ -51,7 +51,7 @@ let project = process.env.BENCH_PACKAGE_DIR;
 if (project === undefined) {
   const work = await mkdtemp(join(tmpdir(), 'scoutkit-bench-package-'));
   const packed = await packScoutkit(work);
-  console.log(`tarball ${(packed.size / 1e3).toFixed(0)} kB, unpacked ${(packed.unpackedSize / 1e6).toFixed(2)} MB, ${packed.files.length} files (build ${(packed.buildMs / 1000).toFixed(1)} s)`);
+  console.log(`tarball ${(packed.size / 1e3).toFixed(0)} kB, unpacked ${(packed.unpackedSize / 1e6).toFixed(2)} MB, ${packed.files.length} files (${packed.buildMs === null ? 'dist/ current' : `build ${(packed.buildMs / 1000).toFixed(1)} s`})`);
   project = join(work, 'consumer');
   const installed = await installTarball(project, packed.tarball, INSTALL);
   console.log(`install into a fresh project (sqlite3: ${INSTALL}): ${(installed.ms / 1000).toFixed(1)} s (${project})`);

@@ -1,6 +1,6 @@
-// The package as a user installs it: `npm run build`, `npm pack`, a fresh project with nothing
-// else installs the tarball, and there plain node imports every entry, tsc type-checks a
-// TypeScript consumer (node16 and bundler resolution), the `scoutkit` bin serves the fixture
+// The package as a user installs it: `npm run build` (unless dist/ is current, as npm test
+// leaves it), `npm pack`, a fresh project with nothing else installs the tarball, and there
+// plain node imports every entry, tsc type-checks a TypeScript consumer (node16 and bundler resolution), the `scoutkit` bin serves the fixture
 // chain over HTTP, and publint and arethetypeswrong find no problem in the tarball. A CommonJS
 // project's require() is told the package is ESM only. The imports, the CommonJS check, the
 // shipped example and the server run under Node 22 and 24 too (test/support/nodes.ts).
@@ -38,7 +38,7 @@ t.teardown(() => rm(work, { recursive: true, force: true }));
 const project = join(work, 'consumer');
 
 const packed = await packScoutkit(work);
-t.comment(`build ${(packed.buildMs / 1000).toFixed(1)} s; tarball ${(packed.size / 1e3).toFixed(0)} kB, unpacked ${(packed.unpackedSize / 1e6).toFixed(2)} MB, ${packed.files.length} files`);
+t.comment(`${packed.buildMs === null ? 'dist/ current, not built again' : `build ${(packed.buildMs / 1000).toFixed(1)} s`}; tarball ${(packed.size / 1e3).toFixed(0)} kB, unpacked ${(packed.unpackedSize / 1e6).toFixed(2)} MB, ${packed.files.length} files`);
 
 // every step that takes long runs before the first subtest. sqlite3 cannot download its
 // prebuilt binary here and would compile from source (2-3 minutes, measured by

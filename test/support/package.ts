@@ -6,7 +6,7 @@
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -53,13 +53,43 @@ export interface Packed {
   readonly unpackedSize: number;
   /** paths inside the package */
   readonly files: readonly string[];
-  readonly buildMs: number;
+  /** null when dist/ was current and the build did not run */
+  readonly buildMs: number | null;
 }
 
-/** `npm run build`, then `npm pack` into `dest`. */
+/** the latest (`newest`) or earliest change time of the files under a path (a file: its own), or null when it is absent */
+function changed(path: string, newest: boolean): number | null {
+  if (!existsSync(path)) return null;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let found: number | null = null;
+  for (const name of readdirSync(path)) {
+    const t = changed(join(path, name), newest);
+    if (t !== null && (found === null || (newest ? t > found : t < found))) found = t;
+  }
+  return found;
+}
+
+/**
+ * Whether dist/ was built after the last change to every file the build reads — as npm test
+ * leaves it, having built first. Then the build is not run again: `npm run build` empties dist/
+ * first, and the test files that import the build (the examples, the Node versions' slice, the
+ * verification clients) run beside this one.
+ */
+export function distIsCurrent(): boolean {
+  const built = changed(join(repoRoot, 'dist'), false);
+  if (built === null) return false;
+  const inputs = ['lib', 'adapters', 'host', 'fixture', 'demo', 'bin', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+  return inputs.every((p) => {
+    const t = changed(join(repoRoot, p), true);
+    return t === null || t <= built;
+  });
+}
+
+/** `npm run build` (unless dist/ is current: distIsCurrent), then `npm pack` into `dest`. */
 export async function packScoutkit(dest: string): Promise<Packed> {
-  const build = await run('npm', ['run', 'build', '--silent'], repoRoot);
-  // the build ran just now: skip prepack's second one
+  const build = distIsCurrent() ? null : await run('npm', ['run', 'build', '--silent'], repoRoot);
+  // the build is current: skip prepack's, which would run it again
   const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dest], repoRoot);
   const [info] = JSON.parse(stdout) as [{ filename: string; size: number; unpackedSize: number; files: { path: string }[] }];
   return {
@@ -67,7 +97,7 @@ export async function packScoutkit(dest: string): Promise<Packed> {
     size: info.size,
     unpackedSize: info.unpackedSize,
     files: info.files.map((f) => f.path).sort(),
-    buildMs: build.ms,
+    buildMs: build?.ms ?? null,
   };
 }
 
