@@ -57,6 +57,15 @@ export const MAIN: readonly string[] = [...LIB, ...PORTS, ...HOST];
 /**
  * `npm test`'s groups (scripts/test/run.ts): the same files, on every store, in four processes
  * (scripts/test/groups/<name>.ts) that tap runs beside the files that need a process of their
- * own. The port suite on SQLite and Postgres is most of their time, so it is a group alone.
+ * own. The port suite on SQLite and Postgres is most of their time, so it is a group alone. And
+ * the two slowest files, each in a group of its own, so that they start first: tap starts its
+ * files in the order of their names, scripts/ before test/, where test/package/ comes last.
  */
-export const TEST_GROUPS = { conformance: CONFORMANCE, lib: LIB, ports: PORTS, host: HOST } as const;
+export const TEST_GROUPS = {
+  conformance: CONFORMANCE,
+  lib: LIB,
+  ports: PORTS,
+  host: HOST,
+  'package-install': ['test/package/install.test.ts'],
+  'package-node-versions': ['test/package/node-versions.test.ts'],
+} as const satisfies Record<string, readonly string[]>;

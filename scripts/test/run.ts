@@ -1,17 +1,17 @@
 /**
  * `npm test`'s tap run (after the build and the type check): every `test/**\/*.test.ts`, those
  * that run in this process's company (scripts/quick/groups.ts TEST_GROUPS: lib, the port suite,
- * the conformance suite on memory, the host in process) in four group processes
- * (scripts/test/groups/<name>.ts, one file after another: scripts/quick/run.ts), every other
- * file in a process of its own, three at a time on the machine's two CPUs: most files that need
- * anvil, Postgres or a child process wait on them more than they compute. The groups and the
- * files known to take longest start first, so that no long file starts last.
+ * the conformance suite on memory, the host in process; and the two slowest files, one each)
+ * in group processes (scripts/test/groups/<name>.ts, one file after another:
+ * scripts/quick/run.ts), every other file in a process of its own, three at a time on the
+ * machine's two CPUs: most files that need anvil, Postgres or a child process wait on them more
+ * than they compute. tap starts the files in the order of their names: the groups first.
  *
  *   node --import=tsx scripts/test/run.ts [more tap options]
  *
  * SCOUTKIT_TEST_JOBS sets the number of files at a time (default 3). The cap per file
  * (`--timeout`, 300 s) is a guard against a hang, far above any file's time: a group takes
- * 30–90 s, the slowest file alone about 60 s.
+ * 30–90 s alone, the slowest file about 60 s.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -22,33 +22,13 @@ import { testsUnder } from '../quick/files.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
-/** the slowest files of a full run (docs/development.md), started before the others */
-export const SLOW_FIRST: readonly string[] = [
-  'test/package/install.test.ts',
-  'test/package/node-versions.test.ts',
-  'test/adapters/sql/openers.test.ts',
-  'test/indexer/outage-node.test.ts',
-  'test/host/socket-processes.test.ts',
-  'test/adapters/sql/write.test.ts',
-  'test/indexer/reorg.test.ts',
-  'test/adapters/sql/reorg.test.ts',
-  'test/indexer/faults.test.ts',
-  'test/adapters/sql/fastpath.test.ts',
-  'test/adapters/sql/oracle.test.ts',
-  'test/indexer/lease.test.ts',
-  'test/conformance/postgres.test.ts',
-  'test/conformance/sqlite.test.ts',
-];
-
-/** tap's arguments: the group files, then every file of no group, the slow ones first */
+/** tap's arguments: the group files, then every file of no group */
 export function tapFiles(all: readonly string[] = testsUnder('test')): string[] {
   const grouped = new Set(Object.values(TEST_GROUPS).flat());
   const missing = [...grouped].filter((f) => !all.includes(f));
   if (missing.length > 0) throw new Error(`scripts/quick/groups.ts names files that do not exist: ${missing.join(', ')}`);
-  const alone = all.filter((f) => !grouped.has(f));
-  const slow = SLOW_FIRST.filter((f) => alone.includes(f));
   const groups = Object.keys(TEST_GROUPS).map((name) => `scripts/test/groups/${name}.ts`);
-  return [...groups, ...slow, ...alone.filter((f) => !slow.includes(f))];
+  return [...groups, ...all.filter((f) => !grouped.has(f))];
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
