@@ -15,7 +15,8 @@
  * derive them from; one small row per write (pruned to the newest CHANGE_LOG_KEEP) says it exactly.
  */
 import type { Knex } from 'knex';
-import type { Hash } from '../../lib/domain/records.ts';
+import type { Address, Hash } from '../../lib/domain/records.ts';
+import { noticeOf } from '../../lib/feed/change.ts';
 import type { Change, ChangeFeed, ChangeListener, ChangeNotice } from '../../lib/feed/change.ts';
 import { describeNotice } from '../../lib/feed/describe.ts';
 import type { DataSource } from '../../lib/ports.ts';
@@ -30,6 +31,24 @@ const CHANNEL_SQL = `'scoutkit_changes:' || current_schema()`;
 
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
+/**
+ * change_log.pending_dropped: the dropped hashes as a JSON array, or, when the write dropped
+ * pending transactions from the pool, `{"hashes": […], "parties": […]}` (their rows are gone after
+ * the commit: a listener elsewhere reads their senders and receivers here). Both forms are read.
+ */
+function droppedColumn(change: Omit<ChangeNotice, 'version'>): string | null {
+  if (change.pendingDropped.length === 0) return null;
+  const parties = change.droppedParties ?? [];
+  return JSON.stringify(parties.length === 0 ? change.pendingDropped : { hashes: change.pendingDropped, parties });
+}
+
+/** the dropped hashes and parties of a change_log row's pending_dropped (either form) */
+function droppedOf(value: unknown): Pick<ChangeNotice, 'pendingDropped' | 'droppedParties'> {
+  if (typeof value !== 'string') return { pendingDropped: [] };
+  const parsed = JSON.parse(value) as Hash[] | { hashes: Hash[]; parties: Address[] };
+  return Array.isArray(parsed) ? { pendingDropped: parsed } : { pendingDropped: parsed.hashes, droppedParties: parsed.parties };
+}
+
 /** Inside a write transaction, after the version bump: log the change, notify (Postgres), and return its notice. */
 export async function logChange(trx: Knex.Transaction, d: Dialect, change: Omit<ChangeNotice, 'version'>): Promise<ChangeNotice> {
   const row = asRows(await trx('data_version').select('version').where('id', 1))[0];
@@ -40,10 +59,10 @@ export async function logChange(trx: Knex.Transaction, d: Dialect, change: Omit<
     to_block: change.blocks?.to ?? null,
     rolled_back_to: change.rolledBackTo,
     pending: change.pendingAdded.length === 0 ? null : JSON.stringify(change.pendingAdded),
-    pending_dropped: change.pendingDropped.length === 0 ? null : JSON.stringify(change.pendingDropped),
+    pending_dropped: droppedColumn(change),
   });
   if (version % 100 === 0) await trx('change_log').where('version', '<=', version - CHANGE_LOG_KEEP).delete();
-  const notice: ChangeNotice = { version, blocks: change.blocks, rolledBackTo: change.rolledBackTo, pendingAdded: change.pendingAdded, pendingDropped: change.pendingDropped };
+  const notice: ChangeNotice = { ...noticeOf({ ...change, version }) };
   if (d.notifies) {
     // the small payload: the version and the range (pending hashes, added and dropped, are read from the log)
     const payload = JSON.stringify({ v: version, b: change.blocks, r: change.rolledBackTo });
@@ -59,13 +78,13 @@ async function noticesAbove(knex: Knex, version: number): Promise<ChangeNotice[]
     const from = numOrNull(r['from_block']);
     const to = numOrNull(r['to_block']);
     const pending = r['pending'];
-    const dropped = r['pending_dropped'];
+
     return {
       version: Number(r['version']),
       blocks: from === null || to === null ? null : { from, to },
       rolledBackTo: numOrNull(r['rolled_back_to']),
       pendingAdded: typeof pending === 'string' ? (JSON.parse(pending) as Hash[]) : [],
-      pendingDropped: typeof dropped === 'string' ? (JSON.parse(dropped) as Hash[]) : [],
+      ...droppedOf(r['pending_dropped']),
     };
   });
 }

@@ -80,6 +80,7 @@ export const pendingChange = (version: number, added: readonly PendingParties[],
   addresses: [...new Set([...added, ...dropped].flatMap((t) => (t.to === null ? [lower(t.from)] : [lower(t.from), lower(t.to)])))],
   tokens: [],
   pendingDropped: dropped.map((t) => t.hash),
+  droppedParties: [...new Set(dropped.flatMap((t) => (t.to === null ? [lower(t.from)] : [lower(t.from), lower(t.to)])))],
 });
 
 /** The notice of a change (what crosses processes). */
@@ -89,6 +90,7 @@ export const noticeOf = (c: ChangeNotice): ChangeNotice => ({
   rolledBackTo: c.rolledBackTo,
   pendingAdded: c.pendingAdded,
   pendingDropped: c.pendingDropped,
+  ...(c.droppedParties === undefined || c.droppedParties.length === 0 ? {} : { droppedParties: c.droppedParties }),
 });
 
 /**

@@ -39,6 +39,7 @@ export async function describeNotice(ds: DataSource, notice: ChangeNotice): Prom
     addresses.add(lower(tx.from));
     if (tx.to !== null) addresses.add(lower(tx.to));
   }
-  // a dropped transaction's row is gone: its hash is all there is to tell
+  // a dropped transaction's row is gone: its parties came with the notice
+  for (const a of notice.droppedParties ?? []) addresses.add(lower(a));
   return { ...notice, transactions, addresses: [...addresses], tokens: [...tokens] };
 }

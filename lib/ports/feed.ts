@@ -21,6 +21,11 @@ export interface ChangeNotice {
   readonly pendingAdded: readonly Hash[];
   /** pending transactions that left the pool: mined in the added blocks, replaced (same sender and nonce) or gone from the node's pool */
   readonly pendingDropped: readonly Hash[];
+  /**
+   * the senders and receivers of the pending transactions dropped from the pool (not mined): their
+   * rows are gone once the write commits, so a listener in another process learns them from here
+   */
+  readonly droppedParties?: readonly Address[];
 }
 
 /** What one write changed. */

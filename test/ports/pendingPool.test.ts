@@ -67,6 +67,8 @@ storeTest('pending transactions: listed, dropped, mined — each change in the f
     seen.slice(1).map((c) => [c.version, c.pendingDropped]),
     'the dropped hashes are replayed by since() (SQL: from the change log)',
   );
+  const replayedDrop = replay?.find((c) => c.blocks === null && c.pendingDropped.includes(p2.hash));
+  t.same([...(replayedDrop?.addresses ?? [])].sort(), [A, C].sort(), 'replayed, a drop names its parties too (SQL: from the change log, the rows being gone)');
 });
 
 storeTest('dropping pending transactions: hashes only, never a mined one', async (t, s) => {
