@@ -1,6 +1,6 @@
 /**
- * `npm test`'s tap run (after the build and the type check): every `test/**\/*.test.ts`, those
- * that run in this process's company (scripts/quick/groups.ts TEST_GROUPS: lib, the port suite,
+ * `npm test`: the build, then the type check beside tap, which runs every `test/**\/*.test.ts`, those
+ * that can share a process (scripts/quick/groups.ts TEST_GROUPS: lib, the port suite,
  * the conformance suite on memory, the host in process; and the two slowest files, one each)
  * in group processes (scripts/test/groups/<name>.ts, one file after another:
  * scripts/quick/run.ts), every other file in a process of its own, three at a time on the
@@ -31,14 +31,50 @@ export function tapFiles(all: readonly string[] = testsUnder('test')): string[] 
   return [...groups, ...all.filter((f) => !grouped.has(f))];
 }
 
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const tap = join(dirname(createRequire(import.meta.url).resolve('tap/package.json')), 'dist/esm/run.mjs');
-  const jobs = process.env.SCOUTKIT_TEST_JOBS ?? '3';
-  const child = spawn(process.execPath, [tap, `--jobs=${jobs}`, '--timeout=300', ...tapFiles(), ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit' });
-  const stop = (signal: NodeJS.Signals): void => void child.kill(signal);
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  child.on('exit', (code, signal) => {
-    process.exitCode = code ?? (signal === null ? 1 : 128);
+/** a command to its end, its output passed through; resolves with its exit code */
+function run(file: string, args: readonly string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(file, [...args], { cwd: ROOT, stdio: 'inherit' });
+    const stop = (signal: NodeJS.Signals): void => void child.kill(signal);
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    child.on('error', () => resolve(1));
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(code ?? (signal === null ? 1 : 128));
+    });
   });
+}
+
+/** a command to its end with its output kept: its exit code and output */
+function quietly(file: string, args: readonly string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(file, [...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('error', (e) => resolve({ code: 1, output: e.message }));
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // the build first (dist/: the examples, which the type check covers too, and the package's tests import it)
+  const built = await run('npm', ['run', 'build']);
+  if (built !== 0) {
+    process.stderr.write('npm test: the build failed; no test ran\n');
+    process.exitCode = built;
+  } else {
+    // then the type check of everything beside tap (its output, errors only, after tap's)
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const tap = join(dirname(createRequire(import.meta.url).resolve('tap/package.json')), 'dist/esm/run.mjs');
+    const jobs = process.env.SCOUTKIT_TEST_JOBS ?? '3';
+    const [checked, tested] = await Promise.all([
+      quietly(process.execPath, [tsc, '--noEmit', '-p', '.']),
+      run(process.execPath, [tap, `--jobs=${jobs}`, '--timeout=300', ...tapFiles(), ...process.argv.slice(2)]),
+    ]);
+    if (checked.code !== 0) process.stdout.write(`${checked.output}npm test: the type check (tsc --noEmit -p .) failed\n`);
+    process.exitCode = tested !== 0 ? tested : checked.code;
+  }
 }
