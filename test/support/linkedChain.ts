@@ -7,10 +7,11 @@
  * (as forge `--libraries` and hardhat send it), Etherscan's `libraryname1`/`libraryaddress1`,
  * API v2's flattened-code `libraries` object, and a build linked by solc from `settings.libraries`.
  */
-import type { Address, ContractCodeRecord, Hex } from '../../lib/domain/records.ts';
+import type { Address } from '../../lib/domain/records.ts';
 import type { DataSink } from '../../lib/ports.ts';
 import type { StandardJsonInput } from '../../lib/contracts/verifier.ts';
-import { addr, block, bundle, tx } from '../ports/records.ts';
+import { addr } from '../ports/records.ts';
+import { type CreatedContract, writeCreatedContracts } from './createdContracts.ts';
 import { buildOutput, link, LIBRARY, SETTINGS, standardJson } from '../adapters/solc/fixture.ts';
 
 export { LIBRARY };
@@ -49,9 +50,7 @@ function compiled(input: StandardJsonInput, file: string, name: string): Codes {
 export async function writeLinkedChain(store: DataSink): Promise<Readonly<Record<LinkedPath, LinkedContract>>> {
   const lib = compiled(standardJson({ 'src/MathLib.sol': LIBRARY }), 'src/MathLib.sol', 'MathLib');
   const flat = compiled(standardJson({ 'UsesLib.sol': LIBRARY }), 'UsesLib.sol', 'UsesLib');
-  const b0 = block(0);
-  const b1 = block(1);
-  const created: [Address, string, Hex][] = [];
+  const created: CreatedContract[] = [];
   const contracts = {} as Record<LinkedPath, LinkedContract>;
   LINKED_PATHS.forEach((path, i) => {
     const library = addr(0x11b0 + i);
@@ -61,20 +60,6 @@ export async function writeLinkedChain(store: DataSink): Promise<Readonly<Record
     created.push([library, lib.runtime, `0x${lib.creation}`], [user, link(codes.runtime, library), `0x${link(codes.creation, library)}`]);
     contracts[path] = { library, user };
   });
-  const transactions = created.map(([address, , input], i) => tx(b1, i, { to: null, createdContract: address, input }));
-  const contractCodes = created.map(
-    ([address, runtime, input], i): ContractCodeRecord => ({
-      address,
-      blockNumber: 1,
-      blockHash: b1.hash,
-      transactionHash: (transactions[i] as { hash: ContractCodeRecord['transactionHash'] }).hash,
-      transactionIndex: i,
-      timestamp: b1.timestamp,
-      creator: addr(0xa),
-      deployedBytecode: `0x${runtime}`,
-      creationBytecode: input,
-    }),
-  );
-  await store.writeBlocks([bundle(b0), bundle(b1, { transactions, contractCodes })]);
+  await writeCreatedContracts(store, created);
   return contracts;
 }

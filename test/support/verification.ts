@@ -12,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeAbiParameters } from 'viem';
 import type { Abi } from 'viem';
-import type { Address, ContractCodeRecord, Hex } from '../../lib/domain/records.ts';
+import type { Hex } from '../../lib/domain/records.ts';
 import type { DataSink } from '../../lib/ports.ts';
-import { addr, block, bundle, tx } from '../ports/records.ts';
+import { addr } from '../ports/records.ts';
+import { writeCreatedContracts } from './createdContracts.ts';
 import { compilerDir, SETTINGS, standardJson, TOKEN } from '../adapters/solc/fixture.ts';
 
 const require = createRequire(import.meta.url);
@@ -84,29 +85,12 @@ export interface VerifiableChain {
 export async function writeVerifiableChain(store: DataSink): Promise<VerifiableChain> {
   const token = compile(JSON.parse(TOKEN_INPUT) as object)['src/Token.sol:Token'] as Compiled;
   const counter = compile({ language: 'Solidity', sources: { 'Counter.sol': { content: COUNTER } }, settings: FLAT_SETTINGS })['Counter.sol:Counter'] as Compiled;
-  const b0 = block(0);
-  const b1 = block(1);
-  const created: [Address, string, Hex][] = [
+  await writeCreatedContracts(store, [
     [TOKEN_ADDRESS, token.runtime, `0x${token.creation}${tokenArgs().slice(2)}`],
     [TOKEN_TWIN, token.runtime, `0x${token.creation}${tokenArgs().slice(2)}`],
     [COUNTER_ADDRESS, counter.runtime, `0x${counter.creation}`],
     [ODD_ADDRESS, '6080604052348015600e575f80fd5b50', '0x6080604052'],
-  ];
-  const transactions = created.map(([address, , input], i) => tx(b1, i, { to: null, createdContract: address, input }));
-  const contractCodes = created.map(
-    ([address, runtime, input], i): ContractCodeRecord => ({
-      address,
-      blockNumber: 1,
-      blockHash: b1.hash,
-      transactionHash: (transactions[i] as { hash: ContractCodeRecord['transactionHash'] }).hash,
-      transactionIndex: i,
-      timestamp: b1.timestamp,
-      creator: addr(0xa),
-      deployedBytecode: `0x${runtime}`,
-      creationBytecode: input,
-    }),
-  );
-  await store.writeBlocks([bundle(b0), bundle(b1, { transactions, contractCodes })]);
+  ]);
   return { token, counter };
 }
 
