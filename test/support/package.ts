@@ -76,12 +76,12 @@ function changed(path: string, newest: boolean): number | null {
  * first, and the test files that import the build (the examples, the Node versions' slice, the
  * verification clients) run beside this one.
  */
-export function distIsCurrent(): boolean {
-  const built = changed(join(repoRoot, 'dist'), false);
+export function distIsCurrent(root = repoRoot): boolean {
+  const built = changed(join(root, 'dist'), false);
   if (built === null) return false;
   const inputs = ['lib', 'adapters', 'host', 'fixture', 'demo', 'bin', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
   return inputs.every((p) => {
-    const t = changed(join(repoRoot, p), true);
+    const t = changed(join(root, p), true);
     return t === null || t <= built;
   });
 }
