@@ -59,22 +59,41 @@ function quietly(file: string, args: readonly string[]): Promise<{ code: number;
   });
 }
 
+/** the three steps of npm test, as run.ts runs them (a test gives its own) */
+export interface SuiteSteps {
+  build(): Promise<number>;
+  /** the type check: its exit code and its output (printed only when it failed) */
+  check(): Promise<{ readonly code: number; readonly output: string }>;
+  tap(): Promise<number>;
+}
+
+/**
+ * The build, then the type check beside tap; the exit code: the build's when it failed (and no
+ * test ran), else tap's when it failed, else the type check's. The type check's errors are
+ * written after tap's output, ending with the line that names it.
+ */
+export async function runSuite(steps: SuiteSteps, write: (text: string) => void): Promise<number> {
+  const built = await steps.build();
+  if (built !== 0) {
+    write('npm test: the build failed; no test ran\n');
+    return built;
+  }
+  const [checked, tested] = await Promise.all([steps.check(), steps.tap()]);
+  if (checked.code !== 0) write(`${checked.output}npm test: the type check (tsc --noEmit -p .) failed\n`);
+  return tested !== 0 ? tested : checked.code;
+}
+
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // the build first (dist/: the examples, which the type check covers too, and the package's tests import it)
-  const built = await run('npm', ['run', 'build']);
-  if (built !== 0) {
-    process.stderr.write('npm test: the build failed; no test ran\n');
-    process.exitCode = built;
-  } else {
-    // then the type check of everything beside tap (its output, errors only, after tap's)
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const tap = join(dirname(createRequire(import.meta.url).resolve('tap/package.json')), 'dist/esm/run.mjs');
-    const jobs = process.env.SCOUTKIT_TEST_JOBS ?? '3';
-    const [checked, tested] = await Promise.all([
-      quietly(process.execPath, [tsc, '--noEmit', '-p', '.']),
-      run(process.execPath, [tap, `--jobs=${jobs}`, '--timeout=300', ...tapFiles(), ...process.argv.slice(2)]),
-    ]);
-    if (checked.code !== 0) process.stdout.write(`${checked.output}npm test: the type check (tsc --noEmit -p .) failed\n`);
-    process.exitCode = tested !== 0 ? tested : checked.code;
-  }
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const tap = join(dirname(createRequire(import.meta.url).resolve('tap/package.json')), 'dist/esm/run.mjs');
+  const jobs = process.env.SCOUTKIT_TEST_JOBS ?? '3';
+  process.exitCode = await runSuite(
+    {
+      build: () => run('npm', ['run', 'build']),
+      check: () => quietly(process.execPath, [tsc, '--noEmit', '-p', '.']),
+      tap: () => run(process.execPath, [tap, `--jobs=${jobs}`, '--timeout=300', ...tapFiles(), ...process.argv.slice(2)]),
+    },
+    (text) => void (text.startsWith('npm test: the build') ? process.stderr.write(text) : process.stdout.write(text)),
+  );
 }

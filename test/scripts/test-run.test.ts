@@ -50,3 +50,29 @@ t.test("npm test's runner imports no tap (a process that does becomes a test, en
   walk('scripts/test/run.ts');
   t.ok(seen.has('scripts/quick/groups.ts') && seen.has('scripts/quick/files.ts'), 'its lists read');
 });
+
+t.test('the runner: the build, then the type check beside tap; which failure decides the exit code', async (t) => {
+  const { runSuite } = await import('../../scripts/test/run.ts');
+  const suite = async (build: number, check: number, tap: number) => {
+    let written = '';
+    const ran: string[] = [];
+    const code = await runSuite(
+      {
+        build: async () => (ran.push('build'), build),
+        check: async () => (ran.push('check'), { code: check, output: check === 0 ? '' : 'lib/a.ts(1,1): error TS1\n' }),
+        tap: async () => (ran.push('tap'), tap),
+      },
+      (text) => (written += text),
+    );
+    return { code, written, ran };
+  };
+  t.same(await suite(0, 0, 0), { code: 0, written: '', ran: ['build', 'check', 'tap'] }, 'all green: nothing more said');
+  t.same(await suite(2, 0, 0), { code: 2, written: 'npm test: the build failed; no test ran\n', ran: ['build'] }, 'a failed build: no test runs');
+  const typeOnly = await suite(0, 1, 0);
+  t.equal(typeOnly.code, 1, 'a type error alone fails the run');
+  t.match(typeOnly.written, /error TS1\nnpm test: the type check \(tsc --noEmit -p \.\) failed\n$/, 'its errors, then the line that names it');
+  const both = await suite(0, 1, 3);
+  t.equal(both.code, 3, "tap's code when both failed");
+  t.match(both.written, /type check .* failed/, 'the type errors still printed');
+  t.same(await suite(0, 0, 1), { code: 1, written: '', ran: ['build', 'check', 'tap'] }, 'a failed test alone');
+});
