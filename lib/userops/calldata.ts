@@ -1,0 +1,154 @@
+/**
+ * A bundle call's input → its operations, flattened in order (handleAggregatedOps: group after
+ * group, each operation carrying its group's aggregator and signature), and its beneficiary.
+ * v0.7/v0.8 packed fields are unpacked: accountGasLimits = verificationGasLimit ‖ callGasLimit,
+ * gasFees = maxPriorityFeePerGas ‖ maxFeePerGas, paymasterAndData[20..52] = the paymaster's
+ * verification ‖ postOp gas limits (16 bytes each).
+ */
+import { decodeFunctionData } from 'viem';
+import type { Address, Hex } from '../domain/records.ts';
+import { ENTRY_POINT_V06_ABI, ENTRY_POINT_V07_ABI } from './abi.ts';
+import type { EntryPointFamily } from './entryPoints.ts';
+
+export interface DecodedOperation {
+  readonly sender: Address;
+  readonly nonce: bigint;
+  readonly initCode: Hex;
+  readonly callData: Hex;
+  readonly callGasLimit: bigint;
+  readonly verificationGasLimit: bigint;
+  readonly preVerificationGas: bigint;
+  readonly maxFeePerGas: bigint;
+  readonly maxPriorityFeePerGas: bigint;
+  readonly paymasterAndData: Hex;
+  readonly signature: Hex;
+  /** v0.7+: paymasterVerificationGasLimit + paymasterPostOpGasLimit; 0 on v0.6 */
+  readonly paymasterGas: bigint;
+  readonly aggregator: Address | null;
+  readonly aggregatorSignature: Hex | null;
+}
+
+export interface DecodedBundle {
+  readonly beneficiary: Address;
+  readonly operations: readonly DecodedOperation[];
+}
+
+interface V06Op {
+  readonly sender: Address;
+  readonly nonce: bigint;
+  readonly initCode: Hex;
+  readonly callData: Hex;
+  readonly callGasLimit: bigint;
+  readonly verificationGasLimit: bigint;
+  readonly preVerificationGas: bigint;
+  readonly maxFeePerGas: bigint;
+  readonly maxPriorityFeePerGas: bigint;
+  readonly paymasterAndData: Hex;
+  readonly signature: Hex;
+}
+
+interface V07Op {
+  readonly sender: Address;
+  readonly nonce: bigint;
+  readonly initCode: Hex;
+  readonly callData: Hex;
+  readonly accountGasLimits: Hex;
+  readonly preVerificationGas: bigint;
+  readonly gasFees: Hex;
+  readonly paymasterAndData: Hex;
+  readonly signature: Hex;
+}
+
+interface Group<O> {
+  readonly ops: readonly O[];
+  readonly aggregator: Address | null;
+  readonly signature: Hex | null;
+}
+
+const lower = <T extends Hex>(h: T): T => h.toLowerCase() as T;
+
+/** the two 16-byte halves of 32 bytes of hex (without 0x) */
+function halves(hex32: string): [bigint, bigint] {
+  const h = hex32.padEnd(64, '0');
+  return [BigInt(`0x${h.slice(0, 32)}`), BigInt(`0x${h.slice(32, 64)}`)];
+}
+
+function fromV06(op: V06Op, g: Group<unknown>): DecodedOperation {
+  return {
+    sender: lower(op.sender),
+    nonce: op.nonce,
+    initCode: lower(op.initCode),
+    callData: lower(op.callData),
+    callGasLimit: op.callGasLimit,
+    verificationGasLimit: op.verificationGasLimit,
+    preVerificationGas: op.preVerificationGas,
+    maxFeePerGas: op.maxFeePerGas,
+    maxPriorityFeePerGas: op.maxPriorityFeePerGas,
+    paymasterAndData: lower(op.paymasterAndData),
+    signature: lower(op.signature),
+    paymasterGas: 0n,
+    aggregator: g.aggregator === null ? null : lower(g.aggregator),
+    aggregatorSignature: g.signature === null ? null : lower(g.signature),
+  };
+}
+
+function fromV07(op: V07Op, g: Group<unknown>): DecodedOperation {
+  const [verificationGasLimit, callGasLimit] = halves(op.accountGasLimits.slice(2));
+  const [maxPriorityFeePerGas, maxFeePerGas] = halves(op.gasFees.slice(2));
+  const pm = op.paymasterAndData.slice(2);
+  // 52 bytes = paymaster (20) + two 16-byte limits
+  const [pmVerification, pmPostOp] = pm.length >= 104 ? halves(pm.slice(40, 104)) : [0n, 0n];
+  return {
+    sender: lower(op.sender),
+    nonce: op.nonce,
+    initCode: lower(op.initCode),
+    callData: lower(op.callData),
+    callGasLimit,
+    verificationGasLimit,
+    preVerificationGas: op.preVerificationGas,
+    maxFeePerGas,
+    maxPriorityFeePerGas,
+    paymasterAndData: lower(op.paymasterAndData),
+    signature: lower(op.signature),
+    paymasterGas: pmVerification + pmPostOp,
+    aggregator: g.aggregator === null ? null : lower(g.aggregator),
+    aggregatorSignature: g.signature === null ? null : lower(g.signature),
+  };
+}
+
+function decodeV06(input: Hex): DecodedBundle {
+  const call = decodeFunctionData({ abi: ENTRY_POINT_V06_ABI, data: input });
+  if (call.functionName === 'handleOps') {
+    const [ops, beneficiary] = call.args;
+    const g: Group<V06Op> = { ops, aggregator: null, signature: null };
+    return { beneficiary: lower(beneficiary), operations: ops.map((op) => fromV06(op, g)) };
+  }
+  const [groups, beneficiary] = call.args;
+  return {
+    beneficiary: lower(beneficiary),
+    operations: groups.flatMap((g) => g.userOps.map((op) => fromV06(op, { ops: g.userOps, aggregator: g.aggregator, signature: g.signature }))),
+  };
+}
+
+function decodeV07(input: Hex): DecodedBundle {
+  const call = decodeFunctionData({ abi: ENTRY_POINT_V07_ABI, data: input });
+  if (call.functionName === 'handleOps') {
+    const [ops, beneficiary] = call.args;
+    const g: Group<V07Op> = { ops, aggregator: null, signature: null };
+    return { beneficiary: lower(beneficiary), operations: ops.map((op) => fromV07(op, g)) };
+  }
+  const [groups, beneficiary] = call.args;
+  return {
+    beneficiary: lower(beneficiary),
+    operations: groups.flatMap((g) => g.userOps.map((op) => fromV07(op, { ops: g.userOps, aggregator: g.aggregator, signature: g.signature }))),
+  };
+}
+
+/** The bundle a call input holds, or null when it is no handleOps / handleAggregatedOps of that family. */
+export function decodeBundleCall(family: EntryPointFamily, input: Hex): DecodedBundle | null {
+  try {
+    return family === 'v0.6' ? decodeV06(input) : decodeV07(input);
+  } catch {
+    return null;
+  }
+}
