@@ -85,6 +85,7 @@ import { transaction } from './transaction.ts';
 import { transactionInternalTransactions } from './transactionInternalTransactions.ts';
 import { transactionLogs } from './transactionLogs.ts';
 import { transactionFheOperations } from './transactionFheOperations.ts';
+import { transactionSummary } from './transactionSummary.ts';
 import { transactionPreview } from './transactionPreview.ts';
 import { transactionRawTrace } from './transactionRawTrace.ts';
 import { transactions } from './transactions.ts';
@@ -120,6 +121,7 @@ const EXPLORER_ENDPOINTS = {
   transactionRawTrace,
   transactionPreview,
   transactionFheOperations,
+  transactionSummary,
   internalTransactions,
   tokenTransfers,
   token,

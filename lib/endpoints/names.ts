@@ -31,6 +31,7 @@ export type EndpointName =
   | 'transactionRawTrace'
   | 'transactionPreview'
   | 'transactionFheOperations'
+  | 'transactionSummary'
   | 'internalTransactions'
   | 'tokenTransfers'
   | 'token'

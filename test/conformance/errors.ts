@@ -86,6 +86,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     (x: string) => `/transactions/${x}/raw-trace`,
     (x: string) => `/transactions/${x}/preview`,
     (x: string) => `/transactions/${x}/fhe-operations`,
+    (x: string) => `/transactions/${x}/summary`,
   ];
   for (const p of hashPaths) {
     for (const bad of ['0x', '0x123', `0X${h.slice(2)}`, `${h}0`, a]) {
@@ -184,7 +185,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
     cases.push({ path, query: { value: '1.5' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err('value', d)) });
     cases.push({ path, query: { token_id: 'x' }, errors: INTEGER_OR_NULL_ERRORS.map((d) => err('token_id', d)) });
   }
-  for (const path of [`/transactions/${h}/raw-trace`, `/transactions/${h}/preview`, `/transactions/${h}/fhe-operations`, '/stats/charts/secondary-coin-market', `/smart-contracts/${a}`, `/smart-contracts/${a}/audit-reports`]) {
+  for (const path of [`/transactions/${h}/raw-trace`, `/transactions/${h}/preview`, `/transactions/${h}/fhe-operations`, `/transactions/${h}/summary`, '/stats/charts/secondary-coin-market', `/smart-contracts/${a}`, `/smart-contracts/${a}/audit-reports`]) {
     cases.push({ path, query: { items_count: '5' }, errors: [err('items_count', 'Unexpected field: items_count')] });
   }
   for (const [name, bad] of [['filter', 'rust'], ['sort', 'name'], ['order', 'DESC']] as const) {
@@ -296,6 +297,7 @@ export function badInputCases(f: FixtureFacts): BadCase[] {
   for (const name of ['decode_input', 'preload_ens', 'preload_metadata']) {
     cases.push({ path: `/transactions/${h}/preview`, query: { [name]: 'yes' }, errors: [err(name, 'Invalid boolean. Got: string')] });
   }
+  cases.push({ path: `/transactions/${h}/summary`, query: { just_request_body: 'yes' }, errors: [err('just_request_body', 'Invalid boolean. Got: string')] });
   cases.push({
     path: '/tokens/',
     query: { market_cap: '1e5' },
@@ -439,6 +441,7 @@ export async function errorSuite(t: Test, loaded: Loaded): Promise<void> {
       `/transactions/${nowhere}/raw-trace`,
       `/transactions/${nowhere}/preview`,
       `/transactions/${nowhere}/fhe-operations`,
+      `/transactions/${nowhere}/summary`,
       `/smart-contracts/${noToken}`,
       `/smart-contracts/${f.eoas.alice}`,
       `/smart-contracts/${noToken}/audit-reports`,
