@@ -59,7 +59,8 @@ const unversioned: ReadDataVersion = () => undefined;
 
 export function createChainRuntime(chainId: string, config: ChainConfig, shared: ChainRuntimeShared): ChainRuntime {
   const contracts = config.contracts;
-  const contractVersion = shared.versioned && contracts !== undefined ? createVersionReader(contracts, shared.poll) : undefined;
+  const contractVersion =
+    shared.versioned && contracts !== undefined ? createVersionReader(contracts, { ...shared.poll, ...(contracts.feed === undefined ? {} : { feed: contracts.feed }) }) : undefined;
   const copies = new WeakMap<DataSource, ChainCopy>();
   const primary = newCopy(config, shared, contractVersion, config.store);
   copies.set(config.store, primary);
@@ -96,6 +97,7 @@ export function liveHubOf(runtime: ChainRuntime): LiveHub | undefined {
   if (config.feed === undefined) return undefined;
   runtime.hub ??= createLiveHub(config.store, config.feed, shared.render, (error) => shared.onError?.(error, { endpoint: 'events', chainId }), {
     blockBroadcast: shared.blockBroadcast,
+    ...(config.contracts?.feed === undefined ? {} : { contracts: config.contracts.feed }),
   });
   return runtime.hub;
 }

@@ -49,10 +49,11 @@ export interface VersionReaderOptions {
   /** the clock the interval is measured on, in ms (default performance.now) */
   readonly now?: () => number;
   /**
-   * the store's change feed: a change it announces (another process's write, by NOTIFY) makes
-   * the next request ask for the version at once; the poll stays as the fallback
+   * the store's change feed (a chain's ChangeFeed, a contract store's ContractFeed): a change it
+   * announces (another process's write, by NOTIFY) makes the next request ask for the version at
+   * once; the poll stays as the fallback
    */
-  readonly feed?: ChangeFeed;
+  readonly feed?: Pick<ChangeFeed, 'subscribe'> | { subscribe(listener: () => void): () => void };
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { Address, Hash } from '../../lib/domain/records.ts';
 import type { JobState, VerificationJob, VerifiedContract, VerifiedContractInput } from '../../lib/contracts/records.ts';
 import type { ContractStore, JobOutcome, NewJob, SaveOutcome, VerifiedFilter, VerifiedPage } from '../../lib/contracts/store.ts';
+import { createLocalContractFeed } from '../../lib/feed/contracts.ts';
 
 const freeze = <T>(value: T): T => Object.freeze(structuredClone(value));
 
@@ -22,8 +23,12 @@ export function createMemoryContractStore(): ContractStore {
   const jobs = new Map<string, VerificationJob>();
   let nextId = 1;
   let writes = 0;
+  // the change counter: saves and job updates, as the SQL store's contract_version
+  let changes = 0;
+  const feed = createLocalContractFeed();
 
   return {
+    feed,
     async getVerified(codeHashes) {
       const out: VerifiedContract[] = [];
       for (const h of new Set(codeHashes.map((x) => x.toLowerCase() as Hash))) {
@@ -40,6 +45,7 @@ export function createMemoryContractStore(): ContractStore {
       );
       byHash.set(input.codeHash, contract);
       writes++;
+      feed.emit({ version: ++changes, kind: 'verified', codeHash: contract.codeHash, address: contract.address });
       return { saved: true, contract };
     },
     async listVerified(filter: VerifiedFilter, page: VerifiedPage) {
@@ -62,6 +68,7 @@ export function createMemoryContractStore(): ContractStore {
         uid: job.uid,
         address: job.address.toLowerCase() as Address,
         inputHash: job.inputHash.toLowerCase() as Hash,
+        inputKind: job.inputKind ?? null,
         state: 'pending',
         message: null,
         createdAt: job.now,
@@ -80,7 +87,10 @@ export function createMemoryContractStore(): ContractStore {
     async updateJob(uid, update: { readonly state: JobState; readonly message: string | null; readonly now: number }) {
       const job = jobs.get(uid);
       if (job === undefined) return false;
-      jobs.set(uid, freeze({ ...job, state: update.state, message: update.message, updatedAt: update.now }));
+      const updated = freeze({ ...job, state: update.state, message: update.message, updatedAt: update.now });
+      jobs.set(uid, updated);
+      const { address, state, message, inputKind } = updated;
+      feed.emit({ version: ++changes, kind: 'job', job: { uid, address, state, message, inputKind } });
       return true;
     },
     dataVersionSignal: { shared: false, local: () => writes },

@@ -24,6 +24,7 @@ import type { ChangeFeed } from '../../lib/feed/change.ts';
 import { createSqlFeed } from './feed.ts';
 import type { SqlWriterMode } from './write.ts';
 import { createReplicaSet, replicaName } from './replicas.ts';
+import { contractVersionOf } from './contractFeed.ts';
 import type { ReplicaOptions, ReplicaReader, ReplicaSet } from './replicas.ts';
 
 /** the migrations, handed to migrateOnce (this opener is the one live importer of the list) */
@@ -63,6 +64,8 @@ export type SqlStore = VersionedDataSource &
     readonly replicas?: ReplicaSet;
     /** apply pending migrations (done on open) */
     migrate(): Promise<void>;
+    /** run `fn` when the store closes, before its connections do (a contract store's feed: ./contractStore.ts) */
+    onClose(fn: () => Promise<void>): void;
     close(): Promise<void>;
   };
 
@@ -123,9 +126,15 @@ export function createSqlStore(knex: Knex, reader: Knex = knex, writerMode: SqlW
   const sqlReader = createSqlReader(reader, d);
   const { localFeed, ...writer } = createSqlWriter(knex, d, writerMode);
   const feed = createSqlFeed(knex, d, sqlReader, localFeed);
-  const readers: ReplicaReader[] = (replicas?.replicas ?? []).map((r) => ({ name: r.name, knex: r.knex, source: createSqlReader(r.knex, d) }));
+  const readers: ReplicaReader[] = (replicas?.replicas ?? []).map((r) => ({
+    name: r.name,
+    knex: r.knex,
+    source: createSqlReader(r.knex, d),
+    contractVersion: () => contractVersionOf(r.knex),
+  }));
   // the primary as the replicas' judge and fallback: the store itself (its own writes seen at once)
   let self: SqlStore | null = null;
+  const closers: (() => Promise<void>)[] = [];
   const set = readers.length === 0 ? undefined : createReplicaSet(() => self ?? sqlReader, readers, replicas?.options);
   // an unreachable database (restarting, a dropped connection, SQLite busy) is thrown as StoreUnavailableError
   const store: SqlStore = guardSink({
@@ -150,7 +159,11 @@ export function createSqlStore(knex: Knex, reader: Knex = knex, writerMode: SqlW
         .merge();
     },
     ...(set === undefined ? {} : { replicas: set }),
+    onClose(fn) {
+      closers.push(fn);
+    },
     async close() {
+      await Promise.allSettled(closers.map((fn) => fn()));
       await feed.close();
       await set?.close();
       if (reader !== knex) await reader.destroy();
@@ -213,7 +226,7 @@ export async function migrateSqlStore(url: string, options: Pick<SqlStoreOptions
 }
 
 export type { ReplicaOptions, ReplicaSet } from './replicas.ts';
-export { createSqlContractStore } from './contracts.ts';
-export type { SqlContractStoreOptions } from './contracts.ts';
+export { createSqlContractStore } from './contractStore.ts';
+export type { ContractReadCopies, SqlContractStore, SqlContractStoreOptions } from './contractStore.ts';
 export { createSqlLease } from './lease.ts';
 export type { SqlLeaseOptions } from './lease.ts';

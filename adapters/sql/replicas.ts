@@ -44,9 +44,17 @@ export interface ReplicaReader {
   readonly name: string;
   readonly knex: Knex;
   readonly source: VersionedDataSource;
+  /** the contract store's change counter on this copy (probed with the rest; ./contractFeed.ts) */
+  readonly contractVersion?: () => Promise<number>;
 }
 
 export interface ReplicaSet extends ReadReplicas {
+  /**
+   * The connections of a replica in use whose probed contract version is at least `minVersion`
+   * (in turn, as pick), or null: read the primary. A replica only moves forward, so it holds at
+   * least what it was probed holding: a contract store reads its own writes (adapters/sql/contractStore.ts).
+   */
+  pickForContracts(minVersion: number): Knex | null;
   /** probe the primary and every replica now (the loop does it every probeMs) */
   probe(): Promise<void>;
   /** stop probing and close the replicas' connections */
@@ -63,6 +71,8 @@ interface Tracked {
   lagSeconds: number | null;
   versionsBehind: number | null;
   inUse: boolean;
+  /** the contract version last probed (null: not known) */
+  contractVersion: number | null;
 }
 
 /** primary versions kept for the lag (a replica further back than the oldest reads as that old) */
@@ -135,6 +145,7 @@ export function createReplicaSet(primary: () => VersionedDataSource, readers: re
       lagSeconds: null,
       versionsBehind: null,
       inUse: false,
+      contractVersion: null,
     };
     return t;
   });
@@ -178,6 +189,8 @@ export function createReplicaSet(primary: () => VersionedDataSource, readers: re
           const before = firstKnown !== null && v < firstKnown ? await withTimeout(replayAge(t.reader.knex), timeoutMs) : 0;
           t.lagSeconds = Math.max(lagOf(v, now()), before);
           t.inUse = t.lagSeconds <= maxLag;
+          const contractVersion = t.reader.contractVersion;
+          t.contractVersion = contractVersion === undefined ? null : await withTimeout(contractVersion(), timeoutMs).catch(() => null);
         } catch {
           t.reachable = false;
           t.inUse = false;
@@ -202,6 +215,16 @@ export function createReplicaSet(primary: () => VersionedDataSource, readers: re
   timer.unref();
 
   return {
+    pickForContracts(minVersion) {
+      const n = tracked.length;
+      for (let i = 0; i < n; i++) {
+        const t = tracked[(next + i) % n] as Tracked;
+        if (!t.inUse || t.contractVersion === null || t.contractVersion < minVersion) continue;
+        next = (next + i + 1) % n;
+        return t.reader.knex;
+      }
+      return null;
+    },
     pick(atLeastBlock) {
       const n = tracked.length;
       for (let i = 0; i < n; i++) {

@@ -61,7 +61,7 @@ export async function submitProxyCheck(chain: ChainConfig, address: Address, opt
   if (own === undefined) return { kind: 'not-verified' };
   const now = options.now ?? Date.now;
   const at = now();
-  const created = await store.createJob({ uid: newJobUid(a, at), address: a, inputHash: PROXY_CHECK_INPUT, now: at });
+  const created = await store.createJob({ uid: newJobUid(a, at), address: a, inputHash: PROXY_CHECK_INPUT, inputKind: 'proxy-check', now: at });
   let job = created.job;
   const stale = job.state === 'pending' && at - job.updatedAt > STALE_JOB_MS;
   if (!created.created && (job.state !== 'pending' || stale)) {

@@ -95,6 +95,25 @@ export interface VerifiedContract extends VerifiedContractInput {
 export const JOB_STATES = ['pending', 'pass', 'fail'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
+/**
+ * What a job was submitted as: the API v2 method (`verification/via/{method}`), Etherscan's
+ * `verifysourcecode` code format, Sourcify's inputs, or the proxy check (`verifyproxycontract`).
+ */
+export const JOB_INPUT_KINDS = [
+  'flattened-code',
+  'standard-input',
+  'multi-part',
+  'vyper-code',
+  'vyper-multi-part',
+  'vyper-standard-input',
+  'etherscan-single-file',
+  'etherscan-standard-json',
+  'sourcify-standard-json',
+  'sourcify-metadata',
+  'proxy-check',
+] as const;
+export type JobInputKind = (typeof JOB_INPUT_KINDS)[number];
+
 /** A verification job, readable from every host that shares the store (`checkverifystatus`). */
 export interface VerificationJob {
   /** the GUID clients poll with */
@@ -102,6 +121,8 @@ export interface VerificationJob {
   readonly address: Address;
   /** a hash of what was submitted: the same address and input run once */
   readonly inputHash: Hash;
+  /** what was submitted; null for a job recorded before kinds were (SQL migration 025) */
+  readonly inputKind: JobInputKind | null;
   readonly state: JobState;
   /** why it failed (or a note on success); null while pending */
   readonly message: string | null;

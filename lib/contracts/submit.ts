@@ -19,7 +19,7 @@ import type { Address, ContractCodeRecord, Hash, Hex } from '../domain/records.t
 import type { JsonObject, JsonValue } from '../json.ts';
 import { licenseTypeOf } from './license.ts';
 import { codeHashes } from './lookup.ts';
-import type { CodeFormat, LicenseType, VerificationJob as StoredJob } from './records.ts';
+import type { CodeFormat, JobInputKind, LicenseType, VerificationJob as StoredJob } from './records.ts';
 import { LICENSE_TYPES } from './records.ts';
 import { saveVerifiedContract } from './save.ts';
 import type { ContractStore } from './store.ts';
@@ -54,6 +54,8 @@ export interface Submission {
   readonly constructorArguments?: string;
   /** absent: from the main file's SPDX identifier */
   readonly licenseType?: LicenseType;
+  /** what it was submitted as, recorded with its job; absent: API v2's method of its input (standard-input, flattened-code) */
+  readonly inputKind?: JobInputKind;
 }
 
 export type SubmitOutcome =
@@ -137,7 +139,8 @@ export async function submitVerification(chain: ChainConfig, submission: Submiss
 
   const at = now();
   const inputHash = submissionHash(submission);
-  const created = await store.createJob({ uid: newJobUid(address, at), address, inputHash, now: at });
+  const inputKind = submission.inputKind ?? (submission.input.kind === 'standard-json' ? 'standard-input' : 'flattened-code');
+  const created = await store.createJob({ uid: newJobUid(address, at), address, inputHash, inputKind, now: at });
   let job = created.job;
   let run = created.created;
   if (!created.created && (job.state === 'fail' || (job.state === 'pending' && at - job.updatedAt > STALE_JOB_MS))) {

@@ -3,7 +3,8 @@
  * store, built from its verified contracts in the order they were verified (the first verified
  * candidate that decodes wins), and rebuilt when the store's data version changes. A page asks
  * for it once: no store round trip per row; a store another process writes is asked for its
- * version at most every POLL_MS.
+ * version at most every POLL_MS, and a store with a feed drops the index at once when any
+ * process sharing it saves a verified contract.
  */
 import type { ContractStore } from '../contracts/store.ts';
 import type { AbiIndex } from './abiIndex.ts';
@@ -20,6 +21,16 @@ interface Cached {
 }
 
 const cache = new WeakMap<ContractStore, Cached>();
+/** the stores whose feed is followed: a verified contract saved drops the index */
+const followed = new WeakSet<ContractStore>();
+
+function follow(store: ContractStore): void {
+  if (store.feed === undefined || followed.has(store)) return;
+  followed.add(store);
+  store.feed.subscribe((change) => {
+    if (change.kind === 'verified') cache.delete(store);
+  });
+}
 
 async function build(store: ContractStore): Promise<AbiIndex> {
   const items: unknown[] = [];
@@ -51,6 +62,7 @@ async function versionOf(store: ContractStore, previous: Cached | undefined, now
 
 /** The index of every verified ABI of this store, current to its data version. */
 export async function verifiedAbiIndex(store: ContractStore, now: number = Date.now()): Promise<AbiIndex> {
+  follow(store);
   const previous = cache.get(store);
   const { polled, polledAt } = await versionOf(store, previous, now);
   const key = `${store.dataVersionSignal?.local() ?? ''}:${polled}`;

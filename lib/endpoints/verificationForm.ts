@@ -150,8 +150,9 @@ export async function answerVerification(
   const { publish, onError } = live;
   const kind = form.submission.input.kind;
   // the result goes to the subscribers of addresses:{h}, as Blockscout reports it (the POST only says "started")
+  // a store with a feed tells every host's hub itself (lib/live/hub.ts): published here only without one
   const onSettled =
-    publish === undefined
+    publish === undefined || chain.contracts?.feed !== undefined
       ? undefined
       : (job: SettledJob): void => {
           const result = verificationResult(address, kind, job);

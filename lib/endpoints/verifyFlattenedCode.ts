@@ -36,6 +36,7 @@ function read(address: Address, f: Fields): FormRead {
       compilerVersion,
       contractName: textField(f, 'contract_name') ?? '',
       input: { kind: 'single-file', source, optimization, runs, ...(evmVersion !== undefined ? { evmVersion } : {}) },
+      inputKind: 'flattened-code',
       ...(Object.keys(libraries).length > 0 ? { libraries } : {}),
       ...common,
     },

@@ -54,6 +54,7 @@ function read(address: Address, f: Fields): FormRead {
       compilerVersion,
       contractName: textField(f, 'contract_name') ?? '',
       input: { kind: 'standard-json', json },
+      inputKind: 'multi-part',
       ...(Object.keys(libraries).length > 0 ? { libraries } : {}),
       ...common,
     },

@@ -27,7 +27,7 @@ function read(address: Address, f: Fields): FormRead {
   }
   const common = commonFields(f);
   if ('error' in common) return common.error;
-  return { submission: { address, language: 'solidity', compilerVersion, contractName: textField(f, 'contract_name') ?? '', input: { kind: 'standard-json', json }, ...common } };
+  return { submission: { address, language: 'solidity', compilerVersion, contractName: textField(f, 'contract_name') ?? '', input: { kind: 'standard-json', json }, inputKind: 'standard-input', ...common } };
 }
 
 export const verifyStandardInput = defineEndpoint({

@@ -4,12 +4,14 @@
  * and hands them out in version order. The server-sent events answer and
  * `explorer.subscribe` share it (and the socket will).
  */
+import type { ContractFeed } from '../contracts/store.ts';
 import type { ChangeFeed } from '../feed/change.ts';
 import type { JsonObject } from '../json.ts';
 import type { DataSource } from '../ports.ts';
 import type { RenderOptions } from '../render/context.ts';
 import type { BlockBroadcast, LiveEvent } from './events.ts';
 import { eventsOfChange } from './events.ts';
+import { verificationResultOfChange } from './verification.ts';
 
 export type LiveHandler = (event: LiveEvent) => void;
 
@@ -31,11 +33,16 @@ export function createLiveHub(
   feed: ChangeFeed,
   render: RenderOptions,
   onError: (error: unknown) => void = () => undefined,
-  options: { readonly blockBroadcast?: BlockBroadcast } = {},
+  options: {
+    readonly blockBroadcast?: BlockBroadcast;
+    /** the chain's contract store's feed: each job settled, by any process sharing it, is a `verification_result` */
+    readonly contracts?: ContractFeed;
+  } = {},
 ): LiveHub {
   const blockBroadcast = options.blockBroadcast ?? 'block';
   const handlers = new Map<string, Set<LiveHandler>>();
   let stopFeed: (() => void) | null = null;
+  let stopContracts: (() => void) | null = null;
   // changes are turned into events one after the other: events go out in version order
   let queue: Promise<void> = Promise.resolve();
   const wanted = (topic: string): boolean => handlers.has(topic);
@@ -61,12 +68,23 @@ export function createLiveHub(
     });
   };
 
+  const publish = (topic: string, event: string, payload: JsonObject): void => {
+    if (!handlers.has(topic)) return;
+    queue = queue.then(() => hand({ topic, event, payload, version: lastVersion }));
+  };
+
   return {
     subscribe(topic, handler) {
       let set = handlers.get(topic);
       if (set === undefined) handlers.set(topic, (set = new Set()));
       set.add(handler);
       if (stopFeed === null) stopFeed = feed.subscribe(onChange);
+      if (stopContracts === null && options.contracts !== undefined) {
+        stopContracts = options.contracts.subscribe((change) => {
+          const result = verificationResultOfChange(change);
+          if (result !== null) publish(result.topic, result.event, result.payload);
+        });
+      }
       return () => {
         const s = handlers.get(topic);
         if (s === undefined || !s.delete(handler)) return;
@@ -74,13 +92,12 @@ export function createLiveHub(
         if (handlers.size === 0 && stopFeed !== null) {
           stopFeed();
           stopFeed = null;
+          stopContracts?.();
+          stopContracts = null;
         }
       };
     },
-    publish(topic, event, payload) {
-      if (!handlers.has(topic)) return;
-      queue = queue.then(() => hand({ topic, event, payload, version: lastVersion }));
-    },
+    publish,
     async replay(version, topics) {
       const changes = await feed.since(version);
       if (changes === null) return null;

@@ -5,6 +5,8 @@
  * the field as Blockscout picks it: `files` for the methods that upload files (standard input,
  * multi-part), `contract_source_code` for the others (flattened code).
  */
+import type { ContractChange } from '../contracts/store.ts';
+import type { JobInputKind } from '../contracts/records.ts';
 import type { Address } from '../domain/records.ts';
 import type { JsonObject } from '../json.ts';
 import { TOPICS } from './topics.ts';
@@ -28,4 +30,19 @@ export function verificationResult(address: Address, input: 'standard-json' | 's
   const field = input === 'standard-json' ? 'files' : 'contract_source_code';
   const message = (job.message ?? 'There was an error validating your contract, please try again.').replace(/^Fail - /, '');
   return { topic, event: 'verification_result', payload: { status: 'error', errors: { [field]: [message] } } };
+}
+
+/** the kinds submitted as code in a form field (the rest upload files): their failure names `contract_source_code` */
+const SOURCE_CODE_KINDS: ReadonlySet<JobInputKind> = new Set(['flattened-code', 'vyper-code', 'etherscan-single-file']);
+
+/**
+ * The `verification_result` of a contract store's change (lib/ports/contractStore.ts), or null:
+ * a job settled (pass or fail) by any process sharing the store, but a proxy check's.
+ */
+export function verificationResultOfChange(change: ContractChange): VerificationResultEvent | null {
+  if (change.kind !== 'job') return null;
+  const { job } = change;
+  if (job.state === 'pending' || job.inputKind === 'proxy-check') return null;
+  const input = job.inputKind !== null && SOURCE_CODE_KINDS.has(job.inputKind) ? 'single-file' : 'standard-json';
+  return verificationResult(job.address, input, { state: job.state, message: job.message });
 }

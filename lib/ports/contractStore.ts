@@ -5,7 +5,7 @@
  * and adapters/sql (SQLite, Postgres; the tables `verified_contracts`, `verification_jobs`).
  */
 import type { Address, Hash } from '../domain/records.ts';
-import type { ContractLanguage, JobState, VerificationJob, VerifiedContract, VerifiedContractInput } from '../contracts/records.ts';
+import type { ContractLanguage, JobInputKind, JobState, VerificationJob, VerifiedContract, VerifiedContractInput } from '../contracts/records.ts';
 import type { DataVersionSignal } from './dataSource.ts';
 import type { Order } from './page.ts';
 
@@ -39,6 +39,8 @@ export interface NewJob {
   readonly uid: string;
   readonly address: Address;
   readonly inputHash: Hash;
+  /** what was submitted (every submit path names it; absent: stored as null, as jobs from before kinds read) */
+  readonly inputKind?: JobInputKind;
   /** unix ms */
   readonly now: number;
 }
@@ -47,6 +49,30 @@ export interface NewJob {
 export interface JobOutcome {
   readonly created: boolean;
   readonly job: VerificationJob;
+}
+
+/**
+ * What one write to a contract store changed: a verified contract saved (new, or a full match
+ * over a partial one), or a job's state set (settled, or re-opened). `version` is the store's
+ * change counter after the write: consecutive, in commit order, shared by every process on the
+ * same database.
+ */
+export type ContractChange =
+  | { readonly version: number; readonly kind: 'verified'; readonly codeHash: Hash; readonly address: Address }
+  | { readonly version: number; readonly kind: 'job'; readonly job: Pick<VerificationJob, 'uid' | 'address' | 'state' | 'message' | 'inputKind'> };
+
+export type ContractChangeListener = (change: ContractChange) => void;
+
+/**
+ * A contract store's change feed (as the chain's, lib/ports/feed.ts): this process's writes
+ * synchronously after their commit, other processes' on the same database as soon as they are
+ * known (Postgres NOTIFY, SQLite's poll), each once, in version order.
+ */
+export interface ContractFeed {
+  /** every change from now on; returns the unsubscribe function */
+  subscribe(listener: ContractChangeListener): () => void;
+  /** the changes after `version`, oldest first; null: too old to tell */
+  since(version: number): Promise<readonly ContractChange[] | null>;
 }
 
 export interface ContractStore {
@@ -76,4 +102,6 @@ export interface ContractStore {
   getDataVersion?(): Promise<string>;
   /** What this object knows of its version without a query (see DataVersionSignal). */
   readonly dataVersionSignal?: DataVersionSignal;
+  /** What each write changed, this process's and (on a database) every other's. */
+  readonly feed?: ContractFeed;
 }

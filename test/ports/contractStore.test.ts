@@ -84,18 +84,18 @@ storeTest('contract store: verification jobs', async (t, s) => {
   const input = codeHash(0x51);
   t.equal(await cs.getJob('nope'), null, 'an unknown uid: null');
   t.equal(await cs.findJob(X, input), null, 'no job yet');
-  const a = await cs.createJob({ uid: 'uid-a', address: X, inputHash: input, now: 1_000 });
-  t.same(a, { created: true, job: { uid: 'uid-a', address: X, inputHash: input, state: 'pending', message: null, createdAt: 1_000, updatedAt: 1_000 } }, 'created pending');
-  const b = await cs.createJob({ uid: 'uid-b', address: X.toUpperCase().replace('0X', '0x') as Address, inputHash: input, now: 2_000 });
+  const a = await cs.createJob({ uid: 'uid-a', address: X, inputHash: input, inputKind: 'standard-input', now: 1_000 });
+  t.same(a, { created: true, job: { uid: 'uid-a', address: X, inputHash: input, inputKind: 'standard-input', state: 'pending', message: null, createdAt: 1_000, updatedAt: 1_000 } }, 'created pending');
+  const b = await cs.createJob({ uid: 'uid-b', address: X.toUpperCase().replace('0X', '0x') as Address, inputHash: input, inputKind: 'flattened-code', now: 2_000 });
   t.same([b.created, b.job.uid], [false, 'uid-a'], 'the same address and input: the first job, nothing created');
   t.equal(await cs.getJob('uid-b'), null, 'the second uid was never stored');
-  const c = await cs.createJob({ uid: 'uid-c', address: X, inputHash: codeHash(0x52), now: 3_000 });
+  const c = await cs.createJob({ uid: 'uid-c', address: X, inputHash: codeHash(0x52), inputKind: 'etherscan-single-file', now: 3_000 });
   t.ok(c.created, 'another input: a job of its own');
   t.ok(await cs.updateJob('uid-a', { state: 'fail', message: 'Bytecode does not match', now: 4_000 }), 'settled');
-  t.same(await cs.getJob('uid-a'), { uid: 'uid-a', address: X, inputHash: input, state: 'fail', message: 'Bytecode does not match', createdAt: 1_000, updatedAt: 4_000 }, 'read back settled');
+  t.same(await cs.getJob('uid-a'), { uid: 'uid-a', address: X, inputHash: input, inputKind: 'standard-input', state: 'fail', message: 'Bytecode does not match', createdAt: 1_000, updatedAt: 4_000 }, 'read back settled');
   t.same((await cs.findJob(X, input))?.state, 'fail', 'found by address and input');
   t.notOk(await cs.updateJob('uid-z', { state: 'pass', message: null, now: 5_000 }), 'an unknown uid: false');
-  const repeat = await cs.createJob({ uid: 'uid-d', address: X, inputHash: input, now: 6_000 });
+  const repeat = await cs.createJob({ uid: 'uid-d', address: X, inputHash: input, inputKind: 'standard-input', now: 6_000 });
   t.same([repeat.created, repeat.job.uid, repeat.job.state], [false, 'uid-a', 'fail'], 'a settled job still answers the same submission');
 });
 

@@ -2,7 +2,6 @@
  * The contract store beside a test store: the SQL one over a SQL store's own connections
  * (the same database), the reference one beside the memory store; and a verified contract to save.
  */
-import type { Knex } from 'knex';
 import type { ContractStore } from '../../lib/contracts/store.ts';
 import type { VerifiedContractInput } from '../../lib/contracts/records.ts';
 import type { Address, Hash } from '../../lib/domain/records.ts';
@@ -10,10 +9,8 @@ import { createMemoryContractStore } from '../../adapters/memory/index.ts';
 import { createSqlContractStore } from '../../adapters/sql/index.ts';
 
 export function contractStoreBeside(store: object): ContractStore {
-  if ('knex' in store) {
-    const sql = store as { readonly knex: Knex; readonly reader?: Knex };
-    return createSqlContractStore(sql.reader === undefined ? { knex: sql.knex } : { knex: sql.knex, reader: sql.reader });
-  }
+  // the SQL store itself: its writer and readers, its replicas, and its close (which stops the contract store's feed)
+  if ('knex' in store) return createSqlContractStore(store as Parameters<typeof createSqlContractStore>[0]);
   return createMemoryContractStore();
 }
 

@@ -83,7 +83,7 @@ function readSubmission(query: EtherscanQuery): { readonly submission: Submissio
     ...(constructorArguments !== undefined ? { constructorArguments } : {}),
     ...(licenseType !== undefined ? { licenseType } : {}),
   };
-  if (format === STANDARD) return { submission: { ...common, contractName, input: { kind: 'standard-json', json: source } } };
+  if (format === STANDARD) return { submission: { ...common, contractName, input: { kind: 'standard-json', json: source }, inputKind: 'etherscan-standard-json' } };
 
   const optimizationText = param(query, 'optimizationUsed');
   if (optimizationText === undefined) return { error: refuse('optimizationUsed is required.') };
@@ -102,6 +102,7 @@ function readSubmission(query: EtherscanQuery): { readonly submission: Submissio
       // one file: it is named after the contract (as Blockscout names flattened code), whatever path was sent
       contractName: splitContractName(contractName).name,
       input: { kind: 'single-file', source, optimization, runs, ...(evmVersion !== undefined ? { evmVersion } : {}), ...(viaIR ? { viaIR } : {}) },
+      inputKind: 'etherscan-single-file',
       ...(Object.keys(libraries.value).length > 0 ? { libraries: libraries.value } : {}),
     },
   };

@@ -37,7 +37,7 @@ for (const factory of await storeFactories()) {
 
     await t.test('verificationStatus: at once, or held while pending', async (t) => {
       const chain = { contracts };
-      const { job } = await contracts.createJob({ uid: 'a1', address: ODD_ADDRESS, inputHash: hash(1), now: Date.now() });
+      const { job } = await contracts.createJob({ uid: 'a1', address: ODD_ADDRESS, inputHash: hash(1), inputKind: 'flattened-code', now: Date.now() });
       t.equal(job.state, 'pending');
 
       // reads of the job, counted: "at once" is one read, "held" is reads until it settles (no clock in the checks)
