@@ -25,7 +25,9 @@
  * `GET /api/json/config` run the same steps with their own last one (host/rpc.ts); a JSON-RPC
  * body is read (bounded) before them, so that a batch is charged per call. So does the
  * Etherscan-compatible dialect (`/api?module=…`, `/{chain_id}/api?module=…` and the legacy paths
- * below them; host/etherscan.ts), charged once per request as the endpoint `etherscan`.
+ * below them; host/etherscan.ts), charged once per request as the endpoint `etherscan`, and
+ * Sourcify's API at the root (`/v2/verify/…`, `/v2/contract/…`, `/check-all-by-addresses`, `POST /`;
+ * host/sourcify.ts), charged as `sourcify`.
  */
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
@@ -38,6 +40,7 @@ import type { RateLimitOptions } from './limits.ts';
 import { ApiException, requestInfo, setRequestInfo } from './request.ts';
 import type { HostRequest, RequestInfo, Step } from './request.ts';
 import { answerEtherscan, readEtherscanBody } from './etherscan.ts';
+import { answerSourcify } from './sourcify.ts';
 import { answerConfig, answerRpc, readBody } from './rpc.ts';
 import type { WriteJson } from './rpc.ts';
 import { corsMiddleware } from './cors.ts';
@@ -123,6 +126,7 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
   };
   const configChain = serveSteps(steps, answerConfig(explorer, { prefix, ...options }, write), report, write, cors);
   const etherscanChain = serveSteps(steps, answerEtherscan(explorer, write), report, write, cors);
+  const sourcifyChain = serveSteps(steps, answerSourcify(explorer, write), report, write, cors);
 
   const table = routeTable(prefix, routes, explorer.defaultChain);
   const middleware: Middleware = (ctx, next) => {
@@ -141,6 +145,8 @@ export function explorerMiddleware(explorer: Explorer, options: ExplorerMiddlewa
       }
       case 'config':
         return configChain(ctx, next, setRequestInfo(ctx, routed.info));
+      case 'sourcify':
+        return sourcifyChain(ctx, next, setRequestInfo(ctx, routed.info));
       default: {
         // not one of ours (the socket is the upgrade's): pass through untouched; under a prefix
         // of its own, a path nothing downstream answered gets the API's JSON 404

@@ -71,6 +71,10 @@ export interface EtherscanRequest {
   readonly legacyPath?: string;
 }
 
+/** A request to Sourcify's API: the method, the path below the mount prefix, the query, a POST's body as sent. */
+export type { SourcifyRequest } from './sourcify/index.ts';
+import type { SourcifyRequest } from './sourcify/index.ts';
+
 /** What `onError` hears about the request whose data source failed. */
 export interface FailedRequest {
   /** a service, or the name of an endpoint added with `createExplorer({ endpoints })` */
@@ -115,6 +119,12 @@ export interface Explorer {
    * envelope `{status, message, result}`, HTTP 200 for nearly every outcome; unknown chain → 404; never throws
    */
   etherscan(request: EtherscanRequest): Promise<ExplorerResponse>;
+  /**
+   * answer Sourcify's API (API v2's `/v2/verify/…`, `/v2/contract/…`, `/v2/contracts/…` and the
+   * legacy `/check-all-by-addresses`, `POST /`) for every chain served (lib/sourcify/): Sourcify's
+   * statuses and bodies, its error shapes; never throws
+   */
+  sourcify?(request: SourcifyRequest): Promise<ExplorerResponse>;
   /**
    * Follow a live topic (Blockscout's: `blocks:new_block`, `transactions:new_transaction`,
    * `addresses:{hash}`, `tokens:{hash}`, …) of a chain with a change feed: `handler` gets each

@@ -6,10 +6,13 @@
  *   rpc        `/api/eth-rpc`, `/{chain_id}/json-rpc`           (JSON-RPC subset)
  *   etherscan  `/api`, `/{chain_id}/api` and the legacy paths below them
  *   config     `/api/json/config`                                (the gateway's config)
+ *   sourcify   `/v2/verify/…`, `/v2/contract/…`, `/v2/contracts/…`, `/check-all-by-addresses`,
+ *              `/verify` and `/` (`root`: the legacy verify's only as a POST)  (lib/sourcify/)
  *
  * A chain id is undefined for the per-instance form (the default chain answers).
  */
 import { parseEtherscanPath } from './etherscan/index.ts';
+import { sourcifyPath } from './sourcify/paths.ts';
 import type { ApiVersion } from './paths.ts';
 import { CONFIG_PATH, INSTANCE_RPC_PATH, MULTICHAIN_RPC_PATH } from './paths.ts';
 import { parsePath, safeDecode } from './routes.ts';
@@ -19,7 +22,8 @@ export type PathClass =
   | { readonly dialect: 'rpc'; readonly chainId: string | undefined }
   /** `legacyPath`: a legacy path below `/api` (e.g. `/legacy/logs/get-logs`), as sent */
   | { readonly dialect: 'etherscan'; readonly chainId: string | undefined; readonly legacyPath: string | undefined }
-  | { readonly dialect: 'config' };
+  | { readonly dialect: 'config' }
+  | { readonly dialect: 'sourcify'; readonly root: boolean };
 
 const MULTICHAIN_RPC = new RegExp(`^/([^/]+)${MULTICHAIN_RPC_PATH}/?$`, 'i');
 /** a path equal to `fixed`, in any case, with or without one trailing slash */
@@ -44,5 +48,7 @@ export function classifyPath(path: string): PathClass | null {
     return { dialect: 'etherscan', chainId: etherscan.chainId, legacyPath };
   }
   if (same(clean, CONFIG_PATH)) return { dialect: 'config' };
+  const sourcify = sourcifyPath(clean);
+  if (sourcify !== false) return { dialect: 'sourcify', root: sourcify === 'root' };
   return null;
 }

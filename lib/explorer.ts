@@ -31,11 +31,13 @@ import type { EtherscanQuery } from './etherscan/index.ts';
 import { answerEtherscan, answerLegacy, legacyAction } from './etherscan/index.ts';
 import type { ApiError } from './errors.ts';
 import { errorResponse } from './errors.ts';
-import type { JsonValue } from './json.ts';
+import type { JsonObject, JsonValue } from './json.ts';
 import { decodeBody } from './params/body.ts';
 import { decodeRequest } from './params/decode.ts';
 import type { RenderOptions } from './render/context.ts';
 import { answerRpc } from './rpc/index.ts';
+import type { SourcifyRequest } from './sourcify/index.ts';
+import { answerSourcify, SOURCIFY_ENDPOINT } from './sourcify/index.ts';
 import type { RouteMatcher } from './routes.ts';
 import { matchRoute, routeMatcher, routeOf, ROUTES } from './routes.ts';
 import { StreamedBody, streamedHeaders } from './streamed.ts';
@@ -158,6 +160,7 @@ export function createExplorer(options: CreateExplorerOptions): LiveExplorer {
     dispatch: (request) => dispatch(ctx, request),
     rpc: (request) => rpc(ctx, request),
     etherscan: (request) => etherscan(ctx, request),
+    sourcify: (request) => sourcify(ctx, request),
     subscribe: (topic, handler, subscribeOptions) => subscribe(ctx, topic, handler, subscribeOptions),
   };
 }
@@ -303,6 +306,23 @@ async function etherscan(ctx: ExplorerContext, request: EtherscanRequest): Promi
   const answer = legacy === undefined ? await answerEtherscan(dialect, query) : await answerLegacy(dialect, legacy, query);
   if (answer.text !== undefined) return { status: answer.status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: answer.text };
   return { status: answer.status, headers: JSON_HEADERS, body: answer.body };
+}
+
+/** Sourcify's API over every chain's primary copy (its reads follow its writes); a failure of a store is a 503 in its shape, told to onError. */
+async function sourcify(ctx: ExplorerContext, request: SourcifyRequest): Promise<ExplorerResponse> {
+  const chains = new Map([...ctx.runtimes].map(([id, runtime]) => [id, runtime.config]));
+  const onError = (error: unknown): void => ctx.options.onError?.(error, { endpoint: SOURCIFY_ENDPOINT, chainId: ctx.defaultChain });
+  const publish = (chainId: string, topic: string, event: string, payload: JsonObject): void => {
+    const runtime = ctx.runtimes.get(chainId);
+    if (runtime?.config.feed !== undefined) publisherOf(runtime)(topic, event, payload);
+  };
+  try {
+    const answer = await answerSourcify({ chains, now: ctx.now, onError, publish }, request);
+    return { status: answer.status, headers: JSON_HEADERS, body: answer.body };
+  } catch (error) {
+    onError(error);
+    return { status: 503, headers: JSON_HEADERS, body: { customCode: 'internal_error', message: 'The data source failed to answer', errorId: crypto.randomUUID() } };
+  }
 }
 
 /** Whether an endpoint answers a method (HEAD: a GET endpoint). */

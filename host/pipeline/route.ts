@@ -3,8 +3,9 @@
  * fast path, upgrades): below the mount prefix (matched in any case, as a router's would), the
  * socket (`/socket/v2/websocket`, `/{chain_id}/socket/v2/websocket`), then lib's dialects — API v2
  * and v1 by the explorer's route table (keyed by method and template: a path known under other
- * methods only is the 405, with its `allow`), JSON-RPC, Etherscan, the gateway's config — each as
- * the `RequestInfo` the steps judge; and the server's own paths (health, ready, metrics, docs).
+ * methods only is the 405, with its `allow`), JSON-RPC, Etherscan, the gateway's config, Sourcify's
+ * API (at the root; `/` only as a POST, else the docs' or nobody's) — each as the `RequestInfo` the
+ * steps judge; and the server's own paths (health, ready, metrics, docs).
  */
 import { allowHeader, classifyPath, CONFIG_ENDPOINT, ETHERSCAN_ENDPOINT, parsePath } from '../../lib/index.ts';
 import type { ApiForm, RouteMatcher } from '../../lib/index.ts';
@@ -14,6 +15,8 @@ import type { RequestInfo } from '../request.ts';
 /** The endpoint names an upgrade to the socket and each join on it are charged as (`costs`). */
 export const SOCKET_ENDPOINT = 'socket';
 export const SOCKET_JOIN_ENDPOINT = 'socketJoin';
+/** The endpoint name Sourcify's API is charged and metered as (its chain is checked by lib: Sourcify's 400). */
+export const SOURCIFY_ENDPOINT = 'sourcify';
 
 export type Route =
   /** an API v2 / v1 endpoint; `info.allow` set: the path is known under other methods only (405, after the steps) */
@@ -23,6 +26,8 @@ export type Route =
   | { readonly kind: 'etherscan'; readonly info: RequestInfo }
   | { readonly kind: 'config'; readonly info: RequestInfo }
   | { readonly kind: 'socket'; readonly info: RequestInfo }
+  /** Sourcify's API (`info.params.path`: the path below the prefix), as the default chain */
+  | { readonly kind: 'sourcify'; readonly info: RequestInfo }
   /** below the prefix (`sub`: the path past it) but none of ours */
   | { readonly kind: 'none'; readonly sub: string };
 
@@ -51,6 +56,10 @@ export function route(table: RouteTable, path: string, method: string): Route | 
   const dialect = classifyPath(sub);
   if (dialect === null) return { kind: 'none', sub };
   if (dialect.dialect === 'config') return { kind: 'config', info: { endpoint: CONFIG_ENDPOINT, chainId: defaultChain, form: 'instance', params: {} } };
+  if (dialect.dialect === 'sourcify') {
+    if (dialect.root && method !== 'POST') return { kind: 'none', sub };
+    return { kind: 'sourcify', info: { endpoint: SOURCIFY_ENDPOINT, chainId: defaultChain, form: 'instance', params: { path: sub } } };
+  }
   const form: ApiForm = dialect.chainId === undefined ? 'instance' : 'multichain';
   const chainId = dialect.chainId ?? defaultChain;
   switch (dialect.dialect) {

@@ -45,6 +45,7 @@ const HOST: readonly string[] = [
   'test/host/limits.test.ts',
   'test/host/log.test.ts',
   'test/host/verification.test.ts',
+  'test/host/sourcify.test.ts',
   'test/host/readers.test.ts',
   'test/host/socket.test.ts',
   'test/host/socket-balances.test.ts',

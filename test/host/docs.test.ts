@@ -69,7 +69,8 @@ t.test('one chain: the page, its assets, the document it shows', async (t) => {
     t.same(res.json, { message: 'Page not found' });
   }
   const post = await request(`${url}/`, { method: 'POST' });
-  t.equal(post.status, 404, 'the page answers GET and HEAD only');
+  t.equal(post.status, 400, "the page answers GET and HEAD only: a POST is Sourcify's legacy verify (lib/sourcify/legacyVerify.ts)");
+  t.match(post.json, { error: String, message: String }, "in Sourcify's legacy error shape");
   t.equal((await fetch(`${url}/api-docs`, { method: 'HEAD' })).status, 200);
   t.equal((await request(`${url}/api/v2/blocks`)).status, 200, 'the API is unchanged');
 
