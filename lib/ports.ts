@@ -4,7 +4,8 @@
  * - DataSource (dataSource.ts): the read side, one per chain, composed of the queries of each
  *   record family, each family's file holding its filter, cursor and queries: blocks,
  *   transactions, internalTransactions, tokenTransfers, logs, coinBalances, tokenBalances,
- *   tokens, addresses, withdrawals, contracts, stats (paging and ranges shared in page.ts);
+ *   tokens, addresses, withdrawals, contracts, stats, userOperations (optional; paging and
+ *   ranges shared in page.ts);
  * - DataSink (sink.ts): the write side, used by the indexer and the fixture builder;
  * - ContractStore (contractStore.ts): verified contracts and verification jobs;
  * - ChangeFeed (feed.ts): what each committed write changed;
@@ -26,6 +27,7 @@ export type * from './ports/addresses.ts';
 export type * from './ports/withdrawals.ts';
 export type * from './ports/contracts.ts';
 export type * from './ports/stats.ts';
+export type * from './ports/userOperations.ts';
 export type * from './ports/dataSource.ts';
 export type * from './ports/sink.ts';
 export type * from './ports/contractStore.ts';

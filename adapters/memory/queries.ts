@@ -20,6 +20,7 @@ import { tokenQueries } from './queries/tokens.ts';
 import { tokenTransferQueries } from './queries/tokenTransfers.ts';
 import { traceQueries } from './queries/traces.ts';
 import { transactionQueries } from './queries/transactions.ts';
+import { userOperationQueries } from './queries/userOperations.ts';
 import { withdrawalQueries } from './queries/withdrawals.ts';
 import type { State } from './state.ts';
 import { createStatsReader } from './statsQueries.ts';
@@ -52,5 +53,6 @@ export function createReader(s: State): VersionedDataSource {
     ...traceQueries(c),
     ...contractQueries(c),
     ...proxyQueries(c),
+    ...userOperationQueries(c),
   };
 }

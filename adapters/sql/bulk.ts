@@ -40,6 +40,7 @@ export const KEPT_INDEXES: Readonly<Record<string, string>> = {
   token_search_type: 'INDEXED BY in listTokens',
   // a uniqueness the writer relies on (withdrawals per block, deleted by block_hash on rollback)
   withdrawals_key: 'UNIQUE (block_hash, withdrawal_index): rollback deletes by block_hash',
+  user_operations_block: 'rollback: user operations of removed blocks by block_hash (migration 026)',
   // the contract store's tables (migration 019) are written outside block writes, never bulk-loaded
   verified_contracts_code_hash: 'UNIQUE (code_hash): the contract store\'s key',
   verified_contracts_language: 'contract store: its list by language, written by verifications, not blocks',
@@ -94,6 +95,15 @@ export const DEFERRED_INDEXES: readonly string[] = [
   'transactions_method',
   'transactions_time',
   'transactions_to',
+  'user_operations_bundler',
+  'user_operations_bundler_bundles',
+  'user_operations_bundles',
+  'user_operations_entry_point',
+  'user_operations_factory',
+  'user_operations_list',
+  'user_operations_paymaster',
+  'user_operations_sender',
+  'user_operations_tx',
   'withdrawals_address',
   'withdrawals_block',
   'withdrawals_list',

@@ -54,6 +54,8 @@ import { tokensByAddress } from './queries/tokens.ts';
 import { listWithdrawals } from './queries/listWithdrawals.ts';
 import { getWithdrawalTotals } from './queries/getWithdrawalTotals.ts';
 import { inOrder } from './queries/seek.ts';
+import { getUserOperation, listUserOperations } from './queries/listUserOperations.ts';
+import { listUserOperationBundles } from './queries/listUserOperationBundles.ts';
 
 /** (a copy's reads: never `replicas`, which only a store has) */
 export function createSqlReader(knex: Knex, d: Dialect): Omit<VersionedDataSource, 'replicas'> {
@@ -101,5 +103,8 @@ export function createSqlReader(knex: Knex, d: Dialect): Omit<VersionedDataSourc
     getProxyHistory: (addresses) => getProxyHistory(c, addresses),
     listContracts: (filter, page) => listContracts(c, filter, page),
     countContracts: (filter) => countContracts(c, filter),
+    getUserOperation: (hash) => getUserOperation(c, hash),
+    listUserOperations: (filter, page) => listUserOperations(c, filter, page),
+    listUserOperationBundles: (filter, page) => listUserOperationBundles(c, filter, page),
   };
 }

@@ -9,6 +9,10 @@
  * Rendering (decimal strings, checksums, ISO dates) belongs to lib/render, never here.
  */
 
+import type { UserOperationRecord } from './userOperations.ts';
+
+export type { EntryPointVersion, SponsorType, UserOperationRecord } from './userOperations.ts';
+
 export type Hex = `0x${string}`;
 /** 20-byte address, lower-case. */
 export type Address = Hex;
@@ -417,4 +421,6 @@ export interface BlockBundle {
   readonly traceFrames?: readonly TraceFrameRecord[];
   /** proxy implementations set in this block, in transaction order (optional: absent = none) */
   readonly proxies?: readonly ProxyRecord[];
+  /** ERC-4337 user operations of this block (lib/userops/; optional: absent = none) */
+  readonly userOperations?: readonly UserOperationRecord[];
 }

@@ -19,6 +19,7 @@ import type { TokenBalanceQueries } from './tokenBalances.ts';
 import type { TokenQueries } from './tokens.ts';
 import type { TokenTransferQueries } from './tokenTransfers.ts';
 import type { TransactionQueries } from './transactions.ts';
+import type { UserOperationQueries } from './userOperations.ts';
 import type { WithdrawalQueries } from './withdrawals.ts';
 
 export interface DataSource
@@ -33,7 +34,8 @@ export interface DataSource
     AddressQueries,
     WithdrawalQueries,
     ContractQueries,
-    StatsQueries {
+    StatsQueries,
+    UserOperationQueries {
   /**
    * Optional: a token that changes whenever anything this source answers may have changed (a
    * block written or rolled back, new pending transactions) — also when another process
@@ -106,5 +108,8 @@ export interface DataVersionSignal {
  */
 export type OptionalQuery = 'getTransactions' | 'getCoinBalance' | 'listBlockFigures' | 'listStateChanges' | 'getTransactionTrace' | 'listAddresses';
 
-/** A DataSource that reports a data version and answers every optional query (both built-in stores do). */
-export type VersionedDataSource = DataSource & Required<Pick<DataSource, 'getDataVersion' | OptionalQuery>>;
+/**
+ * A DataSource that reports a data version and answers every optional query and the user
+ * operations (both built-in stores do).
+ */
+export type VersionedDataSource = DataSource & Required<Pick<DataSource, 'getDataVersion' | OptionalQuery>> & Required<UserOperationQueries>;

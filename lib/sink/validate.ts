@@ -231,6 +231,23 @@ function checkTraceFrames(c: BundleCheck, bundle: BlockBundle): void {
   }
 }
 
+function checkUserOperations(c: BundleCheck, bundle: BlockBundle): void {
+  const { at } = c;
+  const hashes = new Set<string>();
+  for (const r of bundle.userOperations ?? []) {
+    const what = `user operation ${String(r.hash)}`;
+    checkHex(r.hash, `${at}: user operation hash`);
+    inBlock(c, r, what);
+    ofTx(c, r, what);
+    for (const [k, v] of [['sender', r.sender], ['entryPoint', r.entryPoint], ['bundler', r.bundler]] as const) checkHex(v, `${at}: ${what}: ${k}`);
+    for (const [k, v] of [['factory', r.factory], ['paymaster', r.paymaster], ['aggregator', r.aggregator]] as const) checkOptHex(v, `${at}: ${what}: ${k}`);
+    checkInt(r.bundleIndex, `${at}: ${what}: bundleIndex`);
+    checkInt(r.index, `${at}: ${what}: index`);
+    checkBigint(r.gasUsed, `${at}: ${what}: gasUsed`);
+    unique(hashes, r.hash, `${at}: user operation`);
+  }
+}
+
 /**
  * Check one bundle against the DataSink contract (lib/ports.ts): hex fields lower-case, rows
  * inside their block and transaction, no duplicate keys. Throws InvalidWriteError; reads only.
@@ -248,6 +265,7 @@ export function validateBundle(bundle: BlockBundle): void {
   checkWithdrawals(c, bundle);
   checkContracts(c, bundle);
   checkTraceFrames(c, bundle);
+  checkUserOperations(c, bundle);
 }
 
 /** Check mempool transactions (no block, lower-case hex). Throws InvalidWriteError. */

@@ -29,6 +29,7 @@ import * as m022 from './022_proxy_implementations.ts';
 import * as m023 from './023_proxy_diamond_cuts.ts';
 import * as m024 from './024_address_views.ts';
 import * as m025 from './025_contract_changes.ts';
+import * as m026 from './026_user_operations.ts';
 
 export interface Migration {
   readonly name: string;
@@ -36,7 +37,7 @@ export interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014, m015, m016, m017, m018, m019, m020, m021, m022, m023, m024, m025];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014, m015, m016, m017, m018, m019, m020, m021, m022, m023, m024, m025, m026];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: () => Promise.resolve([...MIGRATIONS]),

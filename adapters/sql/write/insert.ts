@@ -20,6 +20,7 @@ import { insertStateChanges } from './stateChanges.ts';
 import { insertTokenHistory } from './tokens.ts';
 import { insertTransactions } from './transactions.ts';
 import { insertTransfers } from './transfers.ts';
+import { insertUserOperations } from './userOperations.ts';
 import { insertWithdrawals, withdrawalRows } from './withdrawals.ts';
 
 export async function insertNewBlocks(trx: Knex.Transaction, d: Dialect, bundles: readonly BlockBundle[], affected: Affected): Promise<Fresh> {
@@ -43,5 +44,6 @@ export async function insertNewBlocks(trx: Knex.Transaction, d: Dialect, bundles
     consensus.flatMap((b) => withdrawalRows(d, b)),
   );
   await insertContractsAndTraces(trx, d, consensus, affected.proxies);
+  await insertUserOperations(trx, d, consensus);
   return { tokens, addresses, balances, instances, transferIds };
 }

@@ -29,6 +29,7 @@ const BLOCK_ROWS: readonly (readonly [string, string])[] = [
   ['contracts', 'block_hash'],
   ['trace_frames', 'block_hash'],
   ['proxy_implementations', 'block_hash'],
+  ['user_operations', 'block_hash'],
   ['blocks', 'hash'],
 ];
 

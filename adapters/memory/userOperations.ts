@@ -1,0 +1,123 @@
+/**
+ * User operations in the memory store: the operations of consensus blocks in the port's order
+ * (blockNumber DESC, hash DESC), by hash and by each filter's value, and the bundles grouped
+ * from them (blockNumber DESC, transactionHash DESC, bundleIndex DESC), rebuilt once per state
+ * version. They leave with their block (State.remove), so a reorg takes them away.
+ */
+import type { UserOperationRecord } from '../../lib/domain/userOperations.ts';
+import type {
+  Page,
+  UserOperationBundle,
+  UserOperationBundleCursor,
+  UserOperationBundleFilter,
+  UserOperationCursor,
+  UserOperationFilter,
+} from '../../lib/ports.ts';
+import type { Cmp } from './compare.ts';
+import { asc, ascStr } from './compare.ts';
+import { takePage } from './paging.ts';
+import type { State } from './state.ts';
+
+export const userOperationOrder: Cmp<UserOperationRecord> = (a, b) => asc(b.blockNumber, a.blockNumber) || ascStr(b.hash, a.hash);
+const userOperationVs = (c: UserOperationCursor) => (o: UserOperationRecord) => asc(c.blockNumber, o.blockNumber) || ascStr(c.hash, o.hash);
+
+interface Bundle extends UserOperationBundle {
+  readonly entryPoints: ReadonlySet<string>;
+}
+const bundleOrder: Cmp<Bundle> = (a, b) => asc(b.blockNumber, a.blockNumber) || ascStr(b.transactionHash, a.transactionHash) || asc(b.bundleIndex, a.bundleIndex);
+const bundleVs = (c: UserOperationBundleCursor) => (x: Bundle) =>
+  asc(c.blockNumber, x.blockNumber) || ascStr(c.transactionHash, x.transactionHash) || asc(c.bundleIndex, x.bundleIndex);
+
+/** the filter fields with an index of their own, most selective first */
+const KEYED = ['transactionHash', 'sender', 'blockNumber', 'paymaster', 'factory', 'bundler', 'entryPoint'] as const;
+type Keyed = (typeof KEYED)[number];
+
+interface UserOperationIndex {
+  readonly version: number;
+  readonly all: readonly UserOperationRecord[];
+  readonly byHash: ReadonlyMap<string, UserOperationRecord>;
+  readonly by: ReadonlyMap<Keyed, ReadonlyMap<string, readonly UserOperationRecord[]>>;
+  readonly bundles: readonly Bundle[];
+}
+
+const indexes = new WeakMap<State, UserOperationIndex>();
+
+function groupBundles(all: readonly UserOperationRecord[]): Bundle[] {
+  const groups = new Map<string, { first: UserOperationRecord; count: number; entryPoints: Set<string> }>();
+  for (const o of all) {
+    const key = `${o.transactionHash}#${o.bundleIndex}`;
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, { first: o, count: 1, entryPoints: new Set([o.entryPoint]) });
+    else {
+      g.count++;
+      g.entryPoints.add(o.entryPoint);
+    }
+  }
+  return [...groups.values()]
+    .map(({ first, count, entryPoints }) => ({
+      transactionHash: first.transactionHash,
+      bundleIndex: first.bundleIndex,
+      blockNumber: first.blockNumber,
+      timestamp: first.timestamp,
+      bundler: first.bundler,
+      totalOps: count,
+      entryPoints,
+    }))
+    .sort(bundleOrder);
+}
+
+function indexOf(s: State): UserOperationIndex {
+  const known = indexes.get(s);
+  if (known !== undefined && known.version === s.version) return known;
+  const all: UserOperationRecord[] = [];
+  for (const e of s.blocks.values()) if (e.stored.block.consensus) all.push(...(e.stored.bundle.userOperations ?? []));
+  all.sort(userOperationOrder);
+  const by = new Map<Keyed, Map<string, UserOperationRecord[]>>(KEYED.map((k) => [k, new Map()]));
+  for (const o of all) {
+    for (const k of KEYED) {
+      const v = o[k];
+      if (v === null) continue;
+      const m = by.get(k);
+      const list = m?.get(String(v));
+      if (list === undefined) m?.set(String(v), [o]);
+      else list.push(o);
+    }
+  }
+  const built = { version: s.version, all, byHash: new Map(all.map((o) => [o.hash, o])), by, bundles: groupBundles(all) };
+  indexes.set(s, built);
+  return built;
+}
+
+const NO_ROWS: readonly never[] = Object.freeze([]);
+
+export function getUserOperation(s: State, hash: string): UserOperationRecord | null {
+  return indexOf(s).byHash.get(hash) ?? null;
+}
+
+function matches(filter: UserOperationFilter, o: UserOperationRecord): boolean {
+  for (const k of KEYED) {
+    const v = filter[k];
+    if (v !== undefined && o[k] !== v) return false;
+  }
+  return filter.bundleIndex === undefined || o.bundleIndex === filter.bundleIndex;
+}
+
+export function listUserOperations(s: State, filter: UserOperationFilter, page: Page<UserOperationCursor>): UserOperationRecord[] {
+  const idx = indexOf(s);
+  const key = KEYED.find((k) => filter[k] !== undefined);
+  const rows = key === undefined ? idx.all : (idx.by.get(key)?.get(String(filter[key])) ?? NO_ROWS);
+  return takePage(rows, page.limit, {
+    cursor: page.after === null ? null : userOperationVs(page.after),
+    backward: page.order === 'asc',
+    keep: (o) => matches(filter, o),
+  });
+}
+
+export function listUserOperationBundles(s: State, filter: UserOperationBundleFilter, page: Page<UserOperationBundleCursor>): UserOperationBundle[] {
+  const { bundler, entryPoint } = filter;
+  return takePage(indexOf(s).bundles, page.limit, {
+    cursor: page.after === null ? null : bundleVs(page.after),
+    backward: page.order === 'asc',
+    keep: (b) => (bundler === undefined || b.bundler === bundler) && (entryPoint === undefined || b.entryPoints.has(entryPoint)),
+  }).map(({ entryPoints: _, ...b }) => b);
+}

@@ -1,0 +1,60 @@
+/**
+ * ERC-4337 user operations (lib/domain/userOperations.ts): their filters, cursors and queries,
+ * an optional family of the DataSource (a store without it has no user operations: the
+ * account-abstraction paths answer as for an empty chain). Only operations of consensus blocks
+ * are listed; a reorg takes them away with their block.
+ */
+import type { Address, Hash } from '../domain/records.ts';
+import type { UserOperationRecord } from '../domain/userOperations.ts';
+import type { Page } from './page.ts';
+
+/** Every given field must match (Blockscout's `/userOps` filters). */
+export interface UserOperationFilter {
+  readonly sender?: Address;
+  readonly bundler?: Address;
+  readonly paymaster?: Address;
+  readonly factory?: Address;
+  readonly entryPoint?: Address;
+  readonly transactionHash?: Hash;
+  /** the bundle's position in its transaction (Blockscout applies it only with transactionHash) */
+  readonly bundleIndex?: number;
+  readonly blockNumber?: number;
+}
+/** Order desc: (blockNumber DESC, hash DESC). Cursor: strictly past (blockNumber, hash). */
+export interface UserOperationCursor {
+  readonly blockNumber: number;
+  readonly hash: Hash;
+}
+
+/** One bundle: the operations of one (transaction, bundleIndex). */
+export interface UserOperationBundle {
+  readonly transactionHash: Hash;
+  readonly bundleIndex: number;
+  readonly blockNumber: number;
+  readonly timestamp: number;
+  /** the beneficiary of the bundle's call */
+  readonly bundler: Address;
+  readonly totalOps: number;
+}
+export interface UserOperationBundleFilter {
+  readonly bundler?: Address;
+  readonly entryPoint?: Address;
+}
+/** Order desc: (blockNumber DESC, transactionHash DESC, bundleIndex DESC). */
+export interface UserOperationBundleCursor {
+  readonly blockNumber: number;
+  readonly transactionHash: Hash;
+  readonly bundleIndex: number;
+}
+
+/**
+ * The user-operation queries of a DataSource: optional, all three together (both built-in
+ * stores answer them: VersionedDataSource). A store without them holds no user operations.
+ */
+export interface UserOperationQueries {
+  /** The operation with this hash (of a consensus block), or null. */
+  getUserOperation?(hash: Hash): Promise<UserOperationRecord | null>;
+  listUserOperations?(filter: UserOperationFilter, page: Page<UserOperationCursor>): Promise<readonly UserOperationRecord[]>;
+  /** Bundles with their operation counts; a bundle matches when any of its operations does. */
+  listUserOperationBundles?(filter: UserOperationBundleFilter, page: Page<UserOperationBundleCursor>): Promise<readonly UserOperationBundle[]>;
+}

@@ -1,0 +1,132 @@
+/**
+ * The user-operation family of the port (getUserOperation, listUserOperations,
+ * listUserOperationBundles) over every store: the (block DESC, hash DESC) walk with each
+ * filter, bundles grouped with their counts, consensus rows only, idempotent re-writes, whole
+ * records with exact big integers, and operations leaving with a replaced or rolled-back block.
+ */
+import type { Address, BlockRecord, Hash, TransactionRecord } from '../../lib/domain/records.ts';
+import type { UserOperationRecord } from '../../lib/domain/userOperations.ts';
+import type { UserOperationBundle, UserOperationBundleCursor, UserOperationCursor, UserOperationFilter, UserOperationBundleFilter } from '../../lib/ports.ts';
+import { A, B, C, addr, block, bundle, h32, page, tx, walksBothWays } from './records.ts';
+import { storeTest } from './stores.ts';
+
+const EP7 = addr(0x7777);
+const EP6 = addr(0x6666);
+const X = addr(0xb0b1); // bundlers
+const Y = addr(0xb0b2);
+const P = addr(0x9a);
+const F = addr(0xfa);
+
+function op(t: TransactionRecord, tag: string, o: Partial<UserOperationRecord> = {}): UserOperationRecord {
+  return {
+    hash: h32(tag),
+    sender: A,
+    nonce: 0n,
+    initCode: '0x',
+    callData: '0xb61d27f6',
+    callGasLimit: 1n,
+    verificationGasLimit: 2n,
+    preVerificationGas: 3n,
+    maxFeePerGas: 4n,
+    maxPriorityFeePerGas: 5n,
+    paymasterAndData: '0x',
+    signature: '0x01',
+    aggregator: null,
+    aggregatorSignature: null,
+    entryPoint: EP7,
+    entryPointVersion: 'v0.7',
+    transactionHash: t.hash,
+    transactionIndex: t.index ?? 0,
+    blockNumber: t.blockNumber ?? 0,
+    blockHash: t.blockHash ?? h32('none'),
+    timestamp: t.timestamp ?? 0,
+    bundler: X,
+    bundleIndex: 0,
+    index: 0,
+    factory: null,
+    paymaster: null,
+    status: true,
+    revertReason: null,
+    gas: 6n,
+    gasPrice: 7n,
+    gasUsed: 8n,
+    actualGasCost: 56n,
+    sponsorType: 'wallet_balance',
+    userLogsStartIndex: 0,
+    userLogsCount: 0,
+    ...o,
+  };
+}
+
+const key = (r: UserOperationRecord) => r.hash;
+const cursorOf = (r: UserOperationRecord): UserOperationCursor => ({ blockNumber: r.blockNumber, hash: r.hash });
+const bundleKey = (b: UserOperationBundle) => `${b.blockNumber}:${b.transactionHash.slice(-6)}#${b.bundleIndex}x${b.totalOps}`;
+const bundleCursor = (b: UserOperationBundle): UserOperationBundleCursor => ({ blockNumber: b.blockNumber, transactionHash: b.transactionHash, bundleIndex: b.bundleIndex });
+/** hashes in the list's order (block DESC, hash DESC) */
+const ordered = (ops: readonly UserOperationRecord[]): Hash[] =>
+  [...ops].sort((a, b) => b.blockNumber - a.blockNumber || (a.hash < b.hash ? 1 : a.hash > b.hash ? -1 : 0)).map((o) => o.hash);
+
+storeTest('user operations: lists, bundles, reorgs', async (t, s) => {
+  const [b1, b3, b5] = [block(1), block(3), block(5)];
+  const side = block(4, { tag: 'side', consensus: false });
+  const [t10, t11, t30, t40, t50] = [tx(b1, 0), tx(b1, 1), tx(b3, 0), tx(side, 0), tx(b5, 0)];
+  const huge = 2n ** 200n + 1n;
+  const ops1 = [
+    op(t10, 'o1a', { sender: A, paymaster: P, factory: F, initCode: `${F}00`, paymasterAndData: `${P}01`, nonce: huge, sponsorType: 'paymaster_sponsor', revertReason: '0x08c379a0', status: false }),
+    op(t10, 'o1b', { sender: B, index: 1, aggregator: C, aggregatorSignature: '0xfeed' }),
+    op(t11, 'o1c', { sender: C, bundler: Y }),
+    op(t11, 'o1d', { sender: A, bundler: Y, bundleIndex: 1, entryPoint: EP6, entryPointVersion: 'v0.6', nonce: 1n, userLogsStartIndex: 7, userLogsCount: 2 }),
+  ];
+  const ops3 = [op(t30, 'o3a', { sender: A, nonce: 2n, paymaster: P }), op(t30, 'o3b', { sender: B, index: 1, nonce: 1n })];
+  const ops4 = [op(t40, 'o4a', { sender: A, nonce: 3n })];
+  const ops5 = [op(t50, 'o5a', { sender: C, bundler: Y, factory: F })];
+  const bundles = [
+    bundle(b1, { transactions: [t10, t11], userOperations: ops1 }),
+    bundle(b3, { transactions: [t30], userOperations: ops3 }),
+    bundle(side, { transactions: [t40], userOperations: ops4 }),
+    bundle(b5, { transactions: [t50], userOperations: ops5 }),
+  ];
+  await s.writeBlocks(bundles);
+  await s.writeBlocks(bundles.slice(1)); // stored already: nothing changes
+  const all = [...ops1, ...ops3, ...ops5];
+  const list = (f: UserOperationFilter) => (p: Parameters<typeof s.listUserOperations>[1]) => s.listUserOperations(f, p);
+  const expect = (label: string, f: UserOperationFilter, keep: (o: UserOperationRecord) => boolean) => walksBothWays(t, label, list(f), cursorOf, key, ordered(all.filter(keep)));
+  await expect('all', {}, () => true);
+  await expect('sender A', { sender: A }, (o) => o.sender === A);
+  await expect('bundler Y', { bundler: Y }, (o) => o.bundler === Y);
+  await expect('paymaster P', { paymaster: P }, (o) => o.paymaster === P);
+  await expect('factory F', { factory: F }, (o) => o.factory === F);
+  await expect('entry point EP6', { entryPoint: EP6 }, (o) => o.entryPoint === EP6);
+  await expect('transaction t11', { transactionHash: t11.hash }, (o) => o.transactionHash === t11.hash);
+  await expect('t11 bundle 1', { transactionHash: t11.hash, bundleIndex: 1 }, (o) => o.transactionHash === t11.hash && o.bundleIndex === 1);
+  await expect('block 3', { blockNumber: 3 }, (o) => o.blockNumber === 3);
+  await expect('sender A in block 1 through EP7', { sender: A, blockNumber: 1, entryPoint: EP7 }, (o) => o.hash === h32('o1a'));
+  t.same(await s.listUserOperations({ sender: addr(0xdead) }, page()), [], 'a sender without operations');
+  t.same(await s.listUserOperations({ blockNumber: 4 }, page()), [], 'a block that lost consensus lists none');
+  t.equal(await s.getUserOperation(h32('o4a')), null, 'nor finds them by hash');
+  t.same(await s.getUserOperation(h32('o1a')), ops1[0], 'the whole record, nonce exact above 2^53');
+  t.same(await s.getUserOperation(h32('o1d')), ops1[3]);
+  t.equal(await s.getUserOperation(h32('nope')), null, 'an unknown hash');
+
+  const bundlesOf = (f: UserOperationBundleFilter) => (p: Parameters<typeof s.listUserOperationBundles>[1]) => s.listUserOperationBundles(f, p);
+  const [k50, k30, k11a, k11b, k10] = [`5:${t50.hash.slice(-6)}#0x1`, `3:${t30.hash.slice(-6)}#0x2`, `1:${t11.hash.slice(-6)}#1x1`, `1:${t11.hash.slice(-6)}#0x1`, `1:${t10.hash.slice(-6)}#0x2`];
+  // within block 1 the transaction hashes order the bundles (DESC)
+  const block1 = t11.hash > t10.hash ? [k11a, k11b, k10] : [k10, k11a, k11b];
+  await walksBothWays(t, 'bundles', bundlesOf({}), bundleCursor, bundleKey, [k50, k30, ...block1]);
+  await walksBothWays(t, 'bundles of Y', bundlesOf({ bundler: Y }), bundleCursor, bundleKey, [k50, k11a, k11b]);
+  await walksBothWays(t, 'bundles through EP6', bundlesOf({ entryPoint: EP6 }), bundleCursor, bundleKey, [k11a]);
+  const [first] = await s.listUserOperationBundles({}, page(null, 1));
+  t.same(first, { transactionHash: t50.hash, bundleIndex: 0, blockNumber: 5, timestamp: b5.timestamp, bundler: Y, totalOps: 1 }, 'a whole bundle');
+
+  // a new consensus block at height 5 replaces the old one and its operations
+  const b5x = block(5, { tag: 'x' });
+  const t5x = tx(b5x, 0, { tag: 't5x' });
+  await s.writeBlocks([bundle(b5x, { transactions: [t5x], userOperations: [op(t5x, 'o5x', { sender: B, nonce: 9n })] })]);
+  t.same((await s.listUserOperations({}, page())).map(key), [h32('o5x'), ...ordered([...ops1, ...ops3])], 'the replaced block took its operations');
+  t.equal(await s.getUserOperation(h32('o5a')), null);
+
+  await s.rollbackAbove(2);
+  t.same((await s.listUserOperations({}, page())).map(key), ordered(ops1), 'a rollback removes the operations above it');
+  t.same((await s.listUserOperationBundles({}, page())).map(bundleKey), block1);
+  t.equal(await s.getUserOperation(h32('o3a')), null);
+});
