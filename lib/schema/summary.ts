@@ -7,7 +7,12 @@
 import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
 import { Address } from './address.ts';
+import { DecodedInput } from './decoded.ts';
+import { InternalTransaction } from './internal.ts';
+import { Log } from './log.ts';
+import { FullHash, HexString, Integer, IntegerString, TransactionKindCodec, nullable } from './scalars.ts';
 import { Token } from './token.ts';
+import { TokenTransfer } from './transfer.ts';
 
 export const SummaryVariable = t.type({
   type: t.union([t.literal('string'), t.literal('currency'), t.literal('method'), t.literal('address'), t.literal('token')]),
@@ -24,5 +29,31 @@ export const Summary = component(
   t.type({
     success: t.boolean,
     data: t.type({ summaries: t.array(SummaryTemplate) }),
+  }),
+);
+
+/**
+ * What Blockscout sends its transaction-interpreter (`just_request_body=true`): the transaction
+ * with its decoded input, token transfers, internal transactions and logs, and the chain id.
+ */
+export const SummaryJustRequestBody = component(
+  'SummaryJustRequestBody',
+  t.type({
+    data: t.type({
+      to: nullable(Address),
+      from: nullable(Address),
+      hash: FullHash,
+      type: nullable(Integer),
+      value: IntegerString,
+      method: nullable(t.string),
+      status: t.string,
+      transaction_types: t.array(TransactionKindCodec),
+      raw_input: HexString,
+      decoded_input: nullable(DecodedInput),
+      token_transfers: t.array(TokenTransfer),
+      internal_transactions: t.array(InternalTransaction),
+    }),
+    logs_data: t.type({ items: t.array(Log) }),
+    chain_id: nullable(Integer),
   }),
 );

@@ -35,9 +35,12 @@ export function movedBy(tr: SummaryTransfer, tokens: ReadonlyMap<Address, TokenR
   if (tr.tokenType === 'ERC-721') {
     return tr.tokenIds.map((id) => ({ phrase: '{token} #{token_id}', variables: { token: tok, token_id: text(id.toString()) } }));
   }
-  return tr.tokenIds.map((id, i) => ({
+  // a batch that repeats an id moved their sum (as Blockscout lists it)
+  const byId = new Map<bigint, bigint>();
+  tr.tokenIds.forEach((id, i) => byId.set(id, (byId.get(id) ?? 0n) + (tr.amounts[i] ?? tr.amount ?? 1n)));
+  return [...byId].map(([id, amount]) => ({
     phrase: '{amount} {token} #{token_id}',
-    variables: { amount: currency((tr.amounts[i] ?? tr.amount ?? 1n).toString()), token: tok, token_id: text(id.toString()) },
+    variables: { amount: currency(amount.toString()), token: tok, token_id: text(id.toString()) },
   }));
 }
 

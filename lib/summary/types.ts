@@ -32,6 +32,13 @@ export interface SummaryInput {
   readonly decodeCall?: (to: Address, input: Hex) => DecodedCall | null;
 }
 
+/** The stored records a summary is made from (the store's first ones of the transaction). */
+export interface SummaryRecords {
+  readonly transfers: readonly TokenTransferRecord[];
+  readonly logs: readonly LogRecord[];
+  readonly internals: readonly InternalTransactionRecord[];
+}
+
 /** One call the actor made: the transaction's own, or each call of an account's `execute` / `executeBatch`. */
 export interface SummaryCall {
   readonly to: Address;

@@ -258,6 +258,8 @@ export function endpointCases(f: FixtureFacts): Case[] {
     ...txCases.map((h) => c('transactionSummary', `/transactions/${h}/summary`)),
     c('transactionSummary', `/transactions/${f.pendingHashes[0] ?? ''}/summary`),
     c('transactionSummary', `/transactions/${tx.approval}/summary`, { just_request_body: 'false' }),
+    ...txCases.map((h) => c('transactionSummary', `/transactions/${h}/summary`, { just_request_body: 'true' })),
+    c('transactionSummary', `/transactions/${f.pendingHashes[0] ?? ''}/summary`, { just_request_body: 'true' }),
     c('smartContracts', '/smart-contracts'),
     c('smartContracts', '/smart-contracts/', { items_count: '3' }),
     c('smartContracts', '/smart-contracts', { q: f.smartContracts.byFrame.slice(0, 12) }),

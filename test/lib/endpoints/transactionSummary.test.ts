@@ -62,8 +62,26 @@ for (const factory of factories) {
     const r = await ex.handle({ path: `/api/v2/transactions/${x.coinTransfer}/summary` });
     const to = (r.body as unknown as Body).data.summaries[0]?.summary_template_variables.to_address;
     t.match(to, { type: 'address', value: { hash: '0xe0A0000000000000000000000000000000000003', is_contract: false } }, 'an address variable is the Address object');
-    const approval = await ex.handle({ path: `/api/v2/transactions/${x.approval}/summary`, query: { just_request_body: 'true' } });
-    t.match((approval.body as unknown as Body).data.summaries[0]?.summary_template_variables.token, { type: 'token', value: { symbol: 'USDX', type: 'ERC-20', address_hash: /^0x/ } }, 'a token variable is the Token object; just_request_body is accepted');
+    const approval = await ex.handle({ path: `/api/v2/transactions/${x.approval}/summary`, query: { just_request_body: 'false' } });
+    t.match((approval.body as unknown as Body).data.summaries[0]?.summary_template_variables.token, { type: 'token', value: { symbol: 'USDX', type: 'ERC-20', address_hash: /^0x/ } }, 'a token variable is the Token object');
+
+    // just_request_body=true: what Blockscout would send its interpreter
+    for (const form of ['instance', 'multichain'] as const) {
+      for (const hash of [x.approval, x.erc1155BatchRepeatedId, x.createdByContract, x.reverted, f.pendingHashes[0] ?? '']) {
+        const r = await ex.handle({ path: `${form === 'instance' ? '' : '/1'}/api/v2/transactions/${hash}/summary`, query: { just_request_body: 'true' } });
+        t.equal(r.status, 200, `${form} ${hash} just_request_body: 200`);
+        if (specs !== null) t.same(validateResponse(specs, form === 'instance' ? 'instance' : 'pro', TEMPLATE, 200, JSON.parse(toJson(r.body))), [], `${form} ${hash} just_request_body: the official document`);
+      }
+    }
+    const request = await ex.handle({ path: `/api/v2/transactions/${x.approval}/summary`, query: { just_request_body: 'true' } });
+    t.match(JSON.parse(toJson(request.body)), {
+      data: { hash: x.approval, method: 'approve', status: 'ok', value: '0', raw_input: /^0x095ea7b3/, decoded_input: { method_call: 'approve(address spender, uint256 value)' }, token_transfers: [], internal_transactions: [] },
+      logs_data: { items: [{ decoded: { method_call: 'Approval(address indexed owner, address indexed spender, uint256 value)' } }] },
+      chain_id: 1,
+    }, 'the transaction, its decoded input and its logs');
+    const batch = await ex.handle({ path: `/api/v2/transactions/${x.erc1155BatchRepeatedId}/summary`, query: { just_request_body: 'true' } });
+    t.equal((batch.body as { data: { token_transfers: unknown[] } }).data.token_transfers.length, 2, 'an ERC-1155 batch: one token transfer per id (a repeated id once), as the lists split it');
+    t.same(await summaries(t, ex, x.erc1155BatchRepeatedId), ['Transfer 1 ITEM #7 to 0xe0A0000000000000000000000000000000000003', 'Transfer 4 ITEM #5 to 0xe0A0000000000000000000000000000000000003'].reverse(), 'the summary too: ids 5, 7, 5 → #5 (1 + 3), #7');
 
     const missing = await ex.handle({ path: `/api/v2/transactions/0x${'ab'.repeat(32)}/summary` });
     t.same([missing.status, missing.body], [404, { message: 'Not found' }], 'unknown → 404');

@@ -1,5 +1,6 @@
 /** Summary inputs built by code for the rules' unit tests: an actor, a router, two tokens. */
-import { encodeFunctionData, parseAbi } from 'viem';
+import type { AbiFunction } from 'viem';
+import { concatHex, encodeAbiParameters, parseAbiItem, toFunctionSelector } from 'viem';
 import type { Address, Hex, TokenRecord, TokenType } from '../../../lib/domain/records.ts';
 import type { DecodedCall } from '../../../lib/decode/decoder.ts';
 import type { SummaryInput, SummaryInternal, SummaryLog, SummaryTransaction, SummaryTransfer } from '../../../lib/summary/types.ts';
@@ -46,7 +47,10 @@ export function decoded(methodCall: string, parameters: { name: string; type: st
 }
 
 /** Any input of a selector that decodes (`0x` + 8 hex + a word). */
-export const callData = (sig: string, args: readonly unknown[]): Hex => encodeFunctionData({ abi: parseAbi([`function ${sig}`]), args });
+export function callData(sig: string, args: readonly unknown[]): Hex {
+  const item = parseAbiItem(`function ${sig}` as string) as AbiFunction;
+  return concatHex([toFunctionSelector(item), encodeAbiParameters(item.inputs, args)]);
+}
 
 export function input(tx: Partial<SummaryTransaction> = {}, rest: Partial<Omit<SummaryInput, 'transaction'>> = {}): SummaryInput {
   return {

@@ -17,6 +17,7 @@ t.test('NFTs: an ERC-721 by id, an ERC-1155 batch one summary per id', async (t)
   t.same(tokenTransfers([nft(PUNK, 'ERC-721', ALICE, BOB, [7n])], TOKENS, ALICE).map(said), [`Transfer PUNK #7 to ${BOB}`]);
   t.same(tokenTransfers([nft(ITEM, 'ERC-1155', ALICE, BOB, [1n, 2n], [10n, 20n])], TOKENS, ALICE).map(said), [`Transfer 10 ITEM #1 to ${BOB}`, `Transfer 20 ITEM #2 to ${BOB}`]);
   t.same(tokenTransfers([nft(ITEM, 'ERC-1155', ALICE, BOB, [3n], [4n])], TOKENS, ALICE).map(said), [`Transfer 4 ITEM #3 to ${BOB}`], 'a single ERC-1155 transfer');
+  t.same(tokenTransfers([nft(ITEM, 'ERC-1155', ALICE, BOB, [5n, 7n, 5n], [1n, 1n, 3n])], TOKENS, ALICE).map(said), [`Transfer 4 ITEM #5 to ${BOB}`, `Transfer 1 ITEM #7 to ${BOB}`], 'a repeated id: its amounts summed, in first-seen order');
 });
 
 t.test('a confidential token (no amount): the token alone', async (t) => {
