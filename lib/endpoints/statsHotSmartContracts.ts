@@ -19,7 +19,7 @@ import { checksum } from '../render/format.ts';
 import { page } from '../schema/page.ts';
 import { HotContract } from '../schema/stats.ts';
 import { dayOf, daysBefore } from '../stats/chainStats.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
 export const HOT_CONTRACT_SCALES = ['5m', '1h', '3h', '1d', '7d', '30d'] as const;
 export type HotContractScale = (typeof HOT_CONTRACT_SCALES)[number];
@@ -39,7 +39,7 @@ export function hotContractWindow(scale: HotContractScale, nowMs: number): Contr
 /** A JSON integer: a number while exact, else a bigint (written exactly). */
 const jsonInteger = (v: bigint): number | bigint => (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v);
 
-export const statsHotSmartContracts = defineUncheckedEndpoint({
+export const statsHotSmartContracts = defineEndpoint({
   route: '/stats/hot-smart-contracts',
   summary: 'The contracts most called in a window (5m to 30d)',
   path: {},

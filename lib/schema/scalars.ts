@@ -42,6 +42,17 @@ export const Integer = withSchema(new t.Type<number, number, unknown>('Integer',
   type: 'integer',
 });
 
+const isExactInteger = (u: unknown): u is number | bigint => typeof u === 'bigint' || t.number.is(u);
+/**
+ * Integer where a sum may pass 2^53 (a window's total gas): the renderer hands a bigint beyond
+ * it, written exactly; the same JSON Schema, so the document does not change. Read back from
+ * JSON text it is a number.
+ */
+export const ExactInteger = withSchema(
+  new t.Type<number | bigint, number | bigint, unknown>('Integer', isExactInteger, (u, c) => (isExactInteger(u) ? t.success(u) : t.failure(u, c)), t.identity),
+  { type: 'integer' },
+);
+
 export const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
 
 export const TokenTypeCodec = component('TokenType', t.keyof(Object.fromEntries(TOKEN_TYPES.map((k) => [k, null])) as Record<(typeof TOKEN_TYPES)[number], null>));

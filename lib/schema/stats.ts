@@ -2,7 +2,7 @@
 import * as t from 'io-ts';
 import { component, withSchema } from '../openapi/jsonSchema.ts';
 import { Address } from './address.ts';
-import { DateString, emptyList, Integer, IntegerString, nullable, Timestamp } from './scalars.ts';
+import { DateString, emptyList, ExactInteger, Integer, IntegerString, nullable, Timestamp } from './scalars.ts';
 
 /** Blockscout sends the ratios as decimal strings; the official documents (and we) say number. */
 export const IndexingStatus = t.type({
@@ -68,7 +68,7 @@ export const HotContract = component(
   t.type({
     contract_address: Address,
     transactions_count: Integer,
-    total_gas_used: Integer,
+    total_gas_used: ExactInteger,
     balance: nullable(IntegerString),
   }),
 );
