@@ -12,9 +12,9 @@ import { notFound } from '../errors.ts';
 import { fullHash } from '../params/codecs.ts';
 import { renderRawTrace } from '../render/rawTrace.ts';
 import { RawTrace } from '../schema/contract.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
-export const transactionRawTrace = defineUncheckedEndpoint({
+export const transactionRawTrace = defineEndpoint({
   route: '/transactions/{transaction_hash_param}/raw-trace',
   summary: "A transaction's traces, Parity style (action, result or error, subtraces, traceAddress, type)",
   path: { transaction_hash_param: fullHash },

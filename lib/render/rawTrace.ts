@@ -17,78 +17,79 @@
  * - a frame of any other type (none from Geth's callTracer) is left out with its subtree, as
  *   Blockscout's parser drops an unknown type.
  */
+import type * as t from 'io-ts';
 import type { TraceFrameRecord } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
+import type { RawTraceItem } from '../schema/contract.ts';
+
+/** one item of raw-trace, as its schema types it */
+export type RawTraceJson = t.OutputOf<typeof RawTraceItem>;
+type CallItem = Extract<RawTraceJson, { type: 'call' }>;
+type CreateItem = Extract<RawTraceJson, { type: 'create' | 'create2' }>;
+type SuicideItem = Extract<RawTraceJson, { type: 'suicide' }>;
+
+/** where a kept frame sits: its child positions and its number of kept children */
+interface Place {
+  readonly subtraces: number;
+  readonly traceAddress: number[];
+}
 
 const quantity = (n: bigint | null): string => `0x${(n ?? 0n).toString(16)}`;
 
 const CALL_TYPES = new Set(['call', 'callcode', 'delegatecall', 'staticcall']);
 
-/** The action of a frame, with its `type`; null for a type Blockscout's parser drops. */
-function actionOf(f: TraceFrameRecord, parentTo: string | null): { readonly type: string; readonly action: JsonObject } | null {
+/** whether Blockscout's parser keeps a frame of this type (a call, a create, a self-destruct) */
+const kept = (f: TraceFrameRecord): boolean => {
   const type = f.type.toLowerCase();
-  if (CALL_TYPES.has(type)) {
-    return {
-      type: 'call',
-      action: {
-        callType: type,
-        from: f.from,
-        gas: quantity(f.gas),
-        input: f.input,
-        ...(f.to === null ? {} : { to: f.to }),
-        value: quantity(f.value),
-      },
-    };
-  }
-  if (type === 'create' || type === 'create2') {
-    return { type, action: { from: f.from, gas: quantity(f.gas), init: f.input, value: quantity(f.value) } };
-  }
-  if (type === 'selfdestruct') {
-    const refund = f.to ?? parentTo;
-    return { type: 'suicide', action: { address: f.from, balance: quantity(f.value), ...(refund === null ? {} : { refundAddress: refund }) } };
-  }
-  return null;
+  return CALL_TYPES.has(type) || type === 'create' || type === 'create2' || type === 'selfdestruct';
+};
+
+function callItem(f: TraceFrameRecord, place: Place): CallItem {
+  const callType = f.type.toLowerCase() as CallItem['action']['callType'];
+  const action = { callType, from: f.from, gas: quantity(f.gas), input: f.input, ...(f.to === null ? {} : { to: f.to }), value: quantity(f.value) };
+  const outcome = f.error !== null ? { error: f.error } : { result: { gasUsed: quantity(f.gasUsed), output: f.output ?? '0x' } };
+  return { action, ...outcome, ...place, type: 'call' };
 }
 
-function outcome(f: TraceFrameRecord, type: string): JsonObject {
-  if (type === 'suicide') return {};
-  if (f.error !== null) return { error: f.error };
-  if (type === 'call') return { result: { gasUsed: quantity(f.gasUsed), output: f.output ?? '0x' } };
-  return { result: { ...(f.to === null ? {} : { address: f.to }), code: f.output ?? '0x', gasUsed: quantity(f.gasUsed) } };
+function createItem(f: TraceFrameRecord, place: Place): CreateItem {
+  const type = f.type.toLowerCase() === 'create2' ? 'create2' : 'create';
+  const action = { from: f.from, gas: quantity(f.gas), init: f.input, value: quantity(f.value) };
+  const outcome = f.error !== null ? { error: f.error } : { result: { ...(f.to === null ? {} : { address: f.to }), code: f.output ?? '0x', gasUsed: quantity(f.gasUsed) } };
+  return { action, ...outcome, ...place, type };
+}
+
+function suicideItem(f: TraceFrameRecord, parentTo: string | null, place: Place): SuicideItem {
+  const refund = f.to ?? parentTo;
+  return { action: { address: f.from, balance: quantity(f.value), ...(refund === null ? {} : { refundAddress: refund }) }, ...place, type: 'suicide' };
+}
+
+function itemOf(f: TraceFrameRecord, parentTo: string | null, place: Place): RawTraceJson {
+  const type = f.type.toLowerCase();
+  if (CALL_TYPES.has(type)) return callItem(f, place);
+  if (type === 'selfdestruct') return suicideItem(f, parentTo, place);
+  return createItem(f, place);
 }
 
 /** The Parity-style trace array of a transaction's frames (any order; rendered by index). */
-export function renderRawTrace(frames: readonly TraceFrameRecord[]): JsonObject[] {
-  const kept = new Map<string, { readonly frame: TraceFrameRecord; readonly type: string; readonly action: JsonObject }>();
+export function renderRawTrace(frames: readonly TraceFrameRecord[]): RawTraceJson[] {
+  const frameAt = new Map<string, TraceFrameRecord>();
   const order: string[] = [];
+  const parentOf = (f: TraceFrameRecord): string => f.traceAddress.slice(0, -1).join('.');
   for (const f of [...frames].sort((a, b) => a.index - b.index)) {
+    // below a frame that was left out (or without its parent), or of a type the parser drops
+    if ((f.traceAddress.length > 0 && !frameAt.has(parentOf(f))) || !kept(f)) continue;
     const key = f.traceAddress.join('.');
-    const parentKey = f.traceAddress.slice(0, -1).join('.');
-    const parent = f.traceAddress.length === 0 ? null : kept.get(parentKey);
-    if (parent === undefined) continue; // below a frame that was left out (or without its parent)
-    const shaped = actionOf(f, parent === null ? null : parent.frame.to);
-    if (shaped === null) continue;
-    kept.set(key, { frame: f, ...shaped });
+    frameAt.set(key, f);
     order.push(key);
   }
   const children = new Map<string, number>();
   for (const key of order) {
-    const entry = kept.get(key);
-    if (entry === undefined || entry.frame.traceAddress.length === 0) continue;
-    const parentKey = entry.frame.traceAddress.slice(0, -1).join('.');
-    children.set(parentKey, (children.get(parentKey) ?? 0) + 1);
+    const f = frameAt.get(key);
+    if (f !== undefined && f.traceAddress.length > 0) children.set(parentOf(f), (children.get(parentOf(f)) ?? 0) + 1);
   }
   return order.flatMap((key) => {
-    const entry = kept.get(key);
-    if (entry === undefined) return [];
-    return [
-      {
-        action: entry.action,
-        ...outcome(entry.frame, entry.type),
-        subtraces: children.get(key) ?? 0,
-        traceAddress: [...entry.frame.traceAddress],
-        type: entry.type,
-      },
-    ];
+    const f = frameAt.get(key);
+    if (f === undefined) return [];
+    const parentTo = f.traceAddress.length === 0 ? null : (frameAt.get(parentOf(f))?.to ?? null);
+    return [itemOf(f, parentTo, { subtraces: children.get(key) ?? 0, traceAddress: [...f.traceAddress] })];
   });
 }
