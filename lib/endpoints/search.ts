@@ -16,7 +16,7 @@ import type { AddressListCursor, TokenListCursor } from '../ports.ts';
 import { SearchPage } from '../schema/search.ts';
 import { classify } from '../search/classify.ts';
 import { searchPage } from '../search/search.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
 /** Paging objects the official documents declare (sent as plain values they carry nothing we read). */
 const DECLARED_OBJECTS = ['label', 'token', 'contract', 'tac_operation', 'metadata_tag', 'block', 'blob', 'user_operation', 'address', 'ens_domain'] as const;
@@ -62,7 +62,7 @@ function contractGroup(c: AddressListCursor): JsonObject {
   return { 'contract[address_hash]': c.hash, 'contract[certified]': null, 'contract[name]': c.name };
 }
 
-export const search = defineUncheckedEndpoint({
+export const search = defineEndpoint({
   route: '/search',
   summary: 'Search tokens, contracts, addresses, blocks and transactions',
   path: {},

@@ -8,9 +8,9 @@ import { anyString } from '../params/codecs.ts';
 import { SearchQuick } from '../schema/search.ts';
 import { classify } from '../search/classify.ts';
 import { quickSearch } from '../search/search.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
-export const searchQuick = defineUncheckedEndpoint({
+export const searchQuick = defineEndpoint({
   route: '/search/quick',
   summary: 'Quick (unpaginated) search',
   path: {},

@@ -1,7 +1,7 @@
 /** The search answers (lib/search/): items by `type`, the /search page, check-redirect. */
 import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
-import { NextPageParams } from './page.ts';
+import { page } from './page.ts';
 import { AddressHash, Integer, IntegerString, Timestamp, TokenTypeCodec, nullable, TransactionHashCodec, BlockHashCodec } from './scalars.ts';
 
 const common = {
@@ -60,9 +60,9 @@ export const SearchTransaction = t.type({
 
 export const SearchItem = component('SearchItem', t.union([SearchToken, SearchAddress, SearchBlock, SearchTransaction]));
 
-export const SearchPage = component('SearchResult', t.type({ items: t.array(SearchItem), next_page_params: NextPageParams }));
+export const SearchPage = component('SearchResult', page(SearchItem));
 
-export const SearchQuick = t.array(SearchItem);
+export const SearchQuick = t.readonlyArray(SearchItem);
 
 export const SearchRedirect = component(
   'SearchRedirect',

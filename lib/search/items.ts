@@ -1,12 +1,16 @@
 /** Search result items in Blockscout's shapes (`type` + fields, all with a `priority`). */
 import type { AddressRecord, BlockRecord, TokenRecord, TransactionRecord } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
+import type * as t from 'io-ts';
+import type { SearchAddress, SearchBlock, SearchItem, SearchToken, SearchTransaction } from '../schema/search.ts';
 import { checksum, decOrNull, iso, isoOrNull } from '../render/format.ts';
 
 /** Blockscout's priorities: blocks 3, tokens 2, everything else here 0. */
 export const PRIORITY = { block: 3, token: 2, contract: 0, address: 0, transaction: 0 } as const;
 
-export function tokenItem(t: TokenRecord): JsonObject {
+/** a search result, as its schema types it */
+export type SearchItemJson = t.OutputOf<typeof SearchItem>;
+
+export function tokenItem(t: TokenRecord): t.OutputOf<typeof SearchToken> {
   return {
     type: 'token',
     name: t.name,
@@ -29,7 +33,7 @@ export function tokenItem(t: TokenRecord): JsonObject {
 }
 
 /** An address result, or a contract result (a named contract found by its name). */
-export function addressItem(a: AddressRecord, type: 'address' | 'contract'): JsonObject {
+export function addressItem(a: AddressRecord, type: 'address' | 'contract'): t.OutputOf<typeof SearchAddress> {
   return {
     type,
     name: a.name,
@@ -44,7 +48,7 @@ export function addressItem(a: AddressRecord, type: 'address' | 'contract'): Jso
   };
 }
 
-export function blockItem(b: BlockRecord): JsonObject {
+export function blockItem(b: BlockRecord): t.OutputOf<typeof SearchBlock> {
   return {
     type: 'block',
     block_number: b.number,
@@ -56,6 +60,6 @@ export function blockItem(b: BlockRecord): JsonObject {
   };
 }
 
-export function transactionItem(t: TransactionRecord): JsonObject {
+export function transactionItem(t: TransactionRecord): t.OutputOf<typeof SearchTransaction> {
   return { type: 'transaction', transaction_hash: t.hash, url: `/tx/${t.hash}`, timestamp: isoOrNull(t.timestamp), priority: PRIORITY.transaction };
 }

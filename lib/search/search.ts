@@ -9,21 +9,21 @@
  *   Each is a keyset category: a /search page continues each one from its own cursor.
  */
 import type { AddressRecord, BlockRecord, TokenRecord } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
 import type { AddressListCursor, DataSource, TokenListCursor } from '../ports.ts';
 import type { SearchQuery } from './classify.ts';
 import { textOf } from './classify.ts';
 import { addressItem, blockItem, tokenItem, transactionItem } from './items.ts';
+import type { SearchItemJson } from './items.ts';
 
 /** The most blocks listed at one height (one consensus block and its lost-consensus siblings). */
 const BLOCKS_AT_HEIGHT = 50;
 
 /** Items of the exact part of a query, in Blockscout's order. */
-export async function exactItems(ds: DataSource, s: SearchQuery): Promise<JsonObject[]> {
+export async function exactItems(ds: DataSource, s: SearchQuery): Promise<SearchItemJson[]> {
   switch (s.kind) {
     case 'address': {
       const [token, addresses] = await Promise.all([ds.getToken(s.address), ds.getAddresses([s.address])]);
-      const items: JsonObject[] = [];
+      const items: SearchItemJson[] = [];
       if (token !== null) items.push(tokenItem(token));
       for (const a of addresses) items.push(addressItem(a, 'address'));
       return items;
@@ -72,7 +72,7 @@ export async function textRows(ds: DataSource, text: string | null, cursors: Tex
 }
 
 export interface SearchPageResult {
-  readonly items: readonly JsonObject[];
+  readonly items: readonly SearchItemJson[];
   /** the cursors of the last token and the last contract shown (null: none on this page) */
   readonly last: { readonly token: TokenListCursor | null; readonly contract: AddressListCursor | null };
   readonly more: boolean;
@@ -133,7 +133,7 @@ export function shareSlots(sizes: readonly number[], total: number): number[] {
 }
 
 /** /search/quick: every category (at most QUICK_LIMIT each), shared out, then by priority DESC (stable). */
-export async function quickSearch(ds: DataSource, s: SearchQuery): Promise<JsonObject[]> {
+export async function quickSearch(ds: DataSource, s: SearchQuery): Promise<SearchItemJson[]> {
   const exact = await exactItems(ds, s);
   const text = textOf(s);
   const first = { after: null, limit: QUICK_LIMIT, order: 'desc' } as const;
@@ -141,11 +141,11 @@ export async function quickSearch(ds: DataSource, s: SearchQuery): Promise<JsonO
     text === null
       ? [[], []]
       : await Promise.all([ds.listTokens({ prefix: text }, first), ds.listAddresses?.({ namePrefix: text, isContract: true }, first) ?? []]);
-  const categories: JsonObject[][] = [
-    exact.filter((i) => i['type'] === 'block'),
-    exact.filter((i) => i['type'] === 'transaction'),
-    exact.filter((i) => i['type'] === 'token'),
-    exact.filter((i) => i['type'] === 'address'),
+  const categories: SearchItemJson[][] = [
+    exact.filter((i) => i.type === 'block'),
+    exact.filter((i) => i.type === 'transaction'),
+    exact.filter((i) => i.type === 'token'),
+    exact.filter((i) => i.type === 'address'),
     tokens.map(tokenItem),
     contracts.map((c) => addressItem(c, 'contract')),
   ];
@@ -153,6 +153,6 @@ export async function quickSearch(ds: DataSource, s: SearchQuery): Promise<JsonO
   const items = categories.flatMap((c, i) => c.slice(0, shares[i]));
   return items
     .map((item, i) => ({ item, i }))
-    .sort((a, b) => Number(b.item['priority']) - Number(a.item['priority']) || a.i - b.i)
+    .sort((a, b) => b.item.priority - a.item.priority || a.i - b.i)
     .map((x) => x.item);
 }

@@ -19,12 +19,8 @@ import { StreamedBody } from '../../lib/streamed.ts';
 const UNCHECKED = [
   'addressCoinBalanceHistory',
   'advancedFilters',
-  'search',
-  'searchQuick',
   'smartContract',
   'smartContracts',
-  'statsHotSmartContracts',
-  'transactionRawTrace',
 ];
 
 tap.test('a handler answers its codec: wrong fields do not compile', async (tap) => {
