@@ -52,7 +52,7 @@ async function findJob(ctx: SourcifyContext, uid: string): Promise<{ readonly jo
     asked.add(store);
     const job = await store.getJob(uid);
     // a proxy check's GUID is checkproxyverification's
-    if (job !== null && job.inputHash !== PROXY_CHECK_INPUT) return { job, chainId, chain };
+    if (job !== null && job.inputHash !== PROXY_CHECK_INPUT && job.inputKind !== 'proxy-check') return { job, chainId, chain };
   }
   return null;
 }

@@ -42,7 +42,7 @@ export async function legacyVerify(ctx: SourcifyContext, body: string | undefine
   }
   const input = inputOfMetadata(metadata, files);
   if ('message' in input) return v1Error(400, input.message);
-  const submission = submissionOf(address, input.value);
+  const submission = submissionOf(address, input.value, 'sourcify-metadata');
   if (submission === null) return v1Error(400, `Unsupported language: ${metadata.language}`);
   const outcome = await submitVerification(chain, submission, ctx.onError === undefined ? {} : { onError: ctx.onError });
   switch (outcome.kind) {

@@ -15,8 +15,9 @@ import { checksum, v2Error } from './answer.ts';
 
 export async function submitJob(ctx: SourcifyContext, chainId: string, chain: ChainConfig, submission: Submission): Promise<SourcifyAnswer> {
   const { publish, onError } = ctx;
+  // a store with a feed tells every host's hub itself (lib/live/hub.ts): published here only without one
   const onSettled =
-    publish === undefined
+    publish === undefined || chain.contracts?.feed !== undefined
       ? undefined
       : (job: { readonly state: 'pass' | 'fail'; readonly message: string | null }): void => {
           const result = verificationResult(submission.address, submission.input.kind, job);
@@ -47,7 +48,7 @@ async function notDeployed(ctx: SourcifyContext, chain: ChainConfig, submission:
   if (store === undefined) return v2Error(503, 'verification_unavailable', VERIFICATION_TEXT.unavailable);
   const now = (ctx.now ?? Date.now)();
   const address = submission.address;
-  const { job } = await store.createJob({ uid: newJobUid(address, now), address, inputHash: submissionHash(submission), now });
+  const { job } = await store.createJob({ uid: newJobUid(address, now), address, inputHash: submissionHash(submission), ...(submission.inputKind === undefined ? {} : { inputKind: submission.inputKind }), now });
   await store.updateJob(job.uid, { state: 'fail', message: `${UNABLE_TO_VERIFY}: ${VERIFICATION_TEXT.notAContract}`, now });
   return { status: 202, body: { verificationId: job.uid } };
 }

@@ -6,6 +6,7 @@
  * `invalid_json`, `invalid_parameter`). The creation transaction hash is accepted and not needed:
  * the indexer knows how each contract was created.
  */
+import type { JobInputKind } from '../contracts/records.ts';
 import type { Address } from '../domain/records.ts';
 import type { Submission } from '../contracts/submit.ts';
 import type { SourcifyAnswer, SourcifyContext } from './answer.ts';
@@ -32,8 +33,12 @@ export async function verify(ctx: SourcifyContext, chainId: string, rawAddress: 
 }
 
 /** The submission of a standard JSON body; null for a language no compiler here speaks. */
-export function submissionOf(address: Address, body: Pick<VerifyBody, 'stdJsonInput' | 'compilerVersion' | 'contractIdentifier'>): Submission | null {
+export function submissionOf(
+  address: Address,
+  body: Pick<VerifyBody, 'stdJsonInput' | 'compilerVersion' | 'contractIdentifier'>,
+  inputKind: Extract<JobInputKind, `sourcify-${string}`> = 'sourcify-standard-json',
+): Submission | null {
   const language = LANGUAGES[body.stdJsonInput.language.toLowerCase()];
   if (language === undefined) return null;
-  return { address, language, input: { kind: 'standard-json', json: body.stdJsonInput }, compilerVersion: body.compilerVersion, contractName: body.contractIdentifier };
+  return { address, language, input: { kind: 'standard-json', json: body.stdJsonInput }, compilerVersion: body.compilerVersion, contractName: body.contractIdentifier, inputKind };
 }

@@ -21,7 +21,7 @@ export async function verifyMetadata(ctx: SourcifyContext, chainId: string, rawA
   if ('message' in decoded) return v2Error(400, 'invalid_parameter', decoded.message);
   const input = inputOfMetadata(decoded.value.metadata, decoded.value.sources);
   if ('message' in input) return v2Error(400, 'invalid_parameter', input.message);
-  const submission = submissionOf(address.address, input.value);
+  const submission = submissionOf(address.address, input.value, 'sourcify-metadata');
   if (submission === null) return v2Error(400, 'invalid_parameter', `Unsupported language: ${decoded.value.metadata.language}`);
   return submitJob(ctx, chainId, chain.chain, submission);
 }

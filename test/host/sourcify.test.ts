@@ -24,7 +24,8 @@ const VERSION = compilerVersion();
 const store = createMemoryStore();
 const { writeVerifiableChain } = await import('../support/verification.ts');
 await writeVerifiableChain(store);
-const url = await serveVerifying(t, { chainId: '1', chain: { store, contracts: createMemoryContractStore() } });
+const contracts = createMemoryContractStore();
+const url = await serveVerifying(t, { chainId: '1', chain: { store, contracts } });
 
 const json = (r: Reply): Record<string, unknown> => r.json as Record<string, unknown>;
 const post = (path: string, body: unknown): Promise<Reply> =>
@@ -90,6 +91,7 @@ t.test('POST /v2/verify: 202 and a job that passes; verified everywhere; 409 aft
   for (let i = 0; i < 10 && job['isJobCompleted'] !== true; i++) job = json(await get(`/v2/verify/${verificationId}`));
   t.match(job, { isJobCompleted: true, verificationId, jobStartTime: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, jobFinishTime: String, contract: { match: 'exact_match', runtimeMatch: 'exact_match', creationMatch: 'exact_match', chainId: '1', address: getAddress(TOKEN_ADDRESS), verifiedAt: String, matchId: String } });
   t.notOk('error' in job, 'a passed job has no error key');
+  t.equal((await contracts.getJob(verificationId))?.inputKind, 'sourcify-standard-json', 'the job records its input kind');
   t.match(json(await get(`/api/v2/smart-contracts/${TOKEN_ADDRESS}`)), { is_verified: true, is_fully_verified: true, name: 'Token' }, 'API v2 reads it verified');
   const again = await post(`/v2/verify/1/${TOKEN_ADDRESS}`, tokenBody);
   t.equal(again.status, 409, 'already verified: 409');
@@ -127,6 +129,7 @@ t.test('a job that fails: Sourcify error object, isJobCompleted', async (t) => {
   const metadata = JSON.parse(counterMetadata()) as object;
   const odd = await post(`/v2/verify/metadata/1/${ODD_ADDRESS}`, { metadata, sources: { 'Counter.sol': COUNTER } });
   t.equal(odd.status, 202, 'metadata form: 202');
+  t.equal((await contracts.getJob(String(json(odd)['verificationId'])))?.inputKind, 'sourcify-metadata', 'the job records its input kind');
   let job: Record<string, unknown> = {};
   for (let i = 0; i < 10 && job['isJobCompleted'] !== true; i++) job = json(await get(`/v2/verify/${String(json(odd)['verificationId'])}`));
   t.match(job, { isJobCompleted: true, contract: { match: null, runtimeMatch: null }, error: { ...ERROR, customCode: 'no_match' } }, 'code nothing compiles to: no_match');
