@@ -7,8 +7,11 @@
  * is indexed into SQLite and served; then `forge verify-contract --verifier blockscout --watch`
  * verifies an ERC-20 with constructor arguments, a contract with a linked library (listed in
  * `external_libraries`), one with
- * immutables, an EIP-1967 proxy and its implementation, a contract sent `--flatten`ed, and
- * `--verifier etherscan` a library. Each run ends in forge's "Contract successfully verified"
+ * immutables, an EIP-1967 proxy, a contract sent `--flatten`ed, and
+ * `--verifier etherscan` a library; `--verifier sourcify --verifier-url http://HOST/` the proxy's
+ * implementation (Sourcify's API v2: 202 and a verification id, then `forge verify-check
+ * --verifier sourcify <id>`; again: skipped, both matches exact; with `--skip-is-verified-check`:
+ * 409, "already fully verified"). Each run ends in forge's "Contract successfully verified"
  * (its status answers counted in a comment: one when the job settles within checkverifystatus's
  * hold, else forge asks again 15 s later) and the contract reads verified, by its name, from `/api/v2/smart-contracts/{h}`;
  * a second run on a verified address is skipped by forge ("already verified", read from getabi).
@@ -198,7 +201,6 @@ const CASES: readonly Case[] = [
     libraries: [{ name: 'src/MathLib.sol:MathLib', address_hash: getAddress(mathLib.address) }],
   },
   { kind: 'immutables', address: immutables.address, target: 'src/Immutables.sol:Immutables', name: 'Immutables', args: ['--constructor-args', hex(immutablesArgs)] },
-  { kind: "an EIP-1967 proxy's implementation", address: implementation.address, target: 'src/Proxy.sol:Implementation', name: 'Implementation' },
   {
     kind: 'an EIP-1967 proxy (OpenZeppelin)',
     address: proxy.address,
@@ -237,6 +239,31 @@ for (const c of CASES) {
     );
   });
 }
+
+t.test("forge verify-contract --verifier sourcify, then forge verify-check: an EIP-1967 proxy's implementation", async (t) => {
+  // forge 1.7.1 takes Etherscan over `--verifier sourcify` when foundry.toml holds a key for the chain (verify.rs): none while this runs
+  await writeFile(join(project, 'foundry.toml'), FOUNDRY_TOML);
+  t.teardown(() => writeFile(join(project, 'foundry.toml'), `${FOUNDRY_TOML}\n[etherscan]\nanvil = { key = "x", chain = 31337, url = "${apiUrl}/api" }\n`));
+  const sourcify = ['--verifier', 'sourcify', '--verifier-url', `${apiUrl}/`];
+  const target = ['src/Proxy.sol:Implementation'];
+  const run = await forge(['verify-contract', implementation.address, ...target, ...sourcify, '--rpc-url', anvil.url]);
+  t.comment(`forge verify-contract --verifier sourcify: ${run.ms} ms`);
+  t.equal(run.code, 0, 'exit 0');
+  const id = new RegExp(`${apiUrl}/v2/verify/([0-9a-f-]+)`).exec(run.out)?.[1];
+  t.ok(id, `submitted: a verification id and its URL (${run.out.trim().split('\n').slice(-3).join(' | ')})`);
+  const check = await forge(['verify-check', String(id), ...sourcify]);
+  t.comment(`forge verify-check --verifier sourcify: ${check.ms} ms`);
+  t.equal(check.code, 0, 'verify-check: exit 0');
+  t.match(check.out, /Contract successfully verified/, "forge's success line");
+  t.match(check.out, /exact_match/, 'an exact match');
+  t.match(await contractAt(implementation.address), { is_verified: true, is_fully_verified: true, name: 'Implementation', compiler_version: `v${longVersion}` }, '/smart-contracts/{h}: verified, by its name');
+  const again = await forge(['verify-contract', implementation.address, ...target, ...sourcify, '--rpc-url', anvil.url]);
+  t.equal(again.code, 0, 'again: exit 0');
+  t.match(again.out, /is already verified\. Skipping verification\./, 'again: skipped, already verified (GET /v2/contract: both matches exact)');
+  const forced = await forge(['verify-contract', implementation.address, ...target, ...sourcify, '--rpc-url', anvil.url, '--skip-is-verified-check']);
+  t.equal(forced.code, 0, '--skip-is-verified-check: exit 0');
+  t.match(forced.out, /already fully verified/, '--skip-is-verified-check: 409, already fully verified');
+});
 
 t.test('the proxy shows its verified implementation', async (t) => {
   t.match(await contractAt(proxy.address), { proxy_type: 'eip1967', implementations: [{ address_hash: getAddress(implementation.address), name: 'Implementation' }] });
