@@ -7,9 +7,10 @@
  * constructor arguments and indexed into SQLite, then `npx hardhat verify --network anvil
  * <address> <args>` runs with its Etherscan provider (`etherscan.customChains` pointed at our
  * `/api`, a key per network: with a single key hardhat-verify 2.1 sends
- * every chain to api.etherscan.io/v2 whatever customChains says) and a counter and a contract with
- * immutables and a constructor argument with its Blockscout provider (which always sends the
- * key `api_key`). Each run ends in hardhat-verify's success line and the
+ * every chain to api.etherscan.io/v2 whatever customChains says), a counter with its Blockscout
+ * provider (which always sends the key `api_key`), and a contract with immutables and a
+ * constructor argument with its Sourcify provider (`sourcify.apiUrl` the server's root: the
+ * legacy `GET /check-all-by-addresses` and `POST /`). Each run ends in hardhat-verify's success line and the
  * contract reads verified from `/api/v2/smart-contracts/{h}`; a second run on a verified
  * address answers "has already been verified".
  */
@@ -71,7 +72,8 @@ module.exports = {
   // a key per network (hardhat-verify's "v1" form): with a single key it sends every chain to api.etherscan.io/v2
   etherscan: { apiKey: { anvil: "a-key-the-server-does-not-know" }, customChains: chains, enabled: process.env.PROVIDER === "etherscan" },
   blockscout: { enabled: process.env.PROVIDER === "blockscout", customChains: chains },
-  sourcify: { enabled: false },
+  // Sourcify's legacy API at the server's root (GET /check-all-by-addresses, POST /)
+  sourcify: { enabled: process.env.PROVIDER === "sourcify", apiUrl: api, browserUrl: api },
 };
 `;
 
@@ -134,7 +136,7 @@ t.test('hardhat compile, offline, with the cache filled from npm', async (t) => 
 for (const [provider, name, deployed, constructorArgs] of [
   ['etherscan', 'Token', token, cliArgs],
   ['blockscout', 'Counter', counter, []],
-  ['blockscout', 'Immutables', immutables, ['1234']],
+  ['sourcify', 'Immutables', immutables, ['1234']],
 ] as const) {
   t.test(`hardhat verify, ${provider} provider: ${name}`, async (t) => {
     const env = { ANVIL_URL: anvil.url, SCOUTKIT_URL: apiUrl, PROVIDER: provider };
@@ -142,10 +144,11 @@ for (const [provider, name, deployed, constructorArgs] of [
     const run = await hardhat(['verify', '--network', 'anvil', deployed.address, ...constructorArgs], env);
     t.comment(`hardhat verify (${provider}): ${Date.now() - startedAt} ms`);
     t.equal(run.code, 0, 'exit 0');
-    t.match(run.out, new RegExp(`Successfully verified contract ${name} on the block explorer`), "hardhat-verify's success line");
+    const where = provider === 'sourcify' ? 'Sourcify' : 'the block explorer';
+    t.match(run.out, new RegExp(`Successfully verified contract ${name} on ${where}`), "hardhat-verify's success line");
     t.match(await verifiedAt(deployed.address), { is_verified: true, is_fully_verified: true, name, file_path: `contracts/${name}.sol`, source_code: { Token: TOKEN, Counter: COUNTER, Immutables: IMMUTABLES }[name], compiler_version: `v${longVersion}` }, 'read back verified');
     const again = await hardhat(['verify', '--network', 'anvil', deployed.address, ...constructorArgs], env);
     t.equal(again.code, 0, 'a second run: exit 0');
-    t.match(again.out, /has already been verified on the block explorer/, 'a second run: already verified (getsourcecode read back)');
+    t.match(again.out, new RegExp(`has already been verified on ${where}`), 'a second run: already verified (getsourcecode, check-all-by-addresses read back)');
   });
 }
