@@ -1,4 +1,5 @@
 /** The indexer's public types: its options, the events it emits, a run's options and summary. */
+import type { EntryPointVersion } from '../domain/userOperations.ts';
 import type { Hash } from '../domain/records.ts';
 import type { DataSink } from '../ports.ts';
 import type { ChainCapabilities, ChainSource } from '../chain-source.ts';
@@ -105,6 +106,12 @@ export interface IndexerOptions {
    * catching up after it, however many blocks were written (default 10,000)
    */
   readonly bulkAfterBlocks?: number;
+  /**
+   * ERC-4337 EntryPoints whose bundles are decoded into user operations, beyond the canonical
+   * v0.6, v0.7 and v0.8 deployments (lib/userops/): address → version (an address listed here
+   * overrides a canonical one's version)
+   */
+  readonly entryPoints?: Readonly<Record<string, EntryPointVersion>>;
 }
 
 export interface RunOptions {

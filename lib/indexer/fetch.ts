@@ -12,6 +12,7 @@ import { SourceUnavailableError } from '../chain-source.ts';
 import type { ChainCapabilities, ChainSource } from '../chain-source.ts';
 import { buildBundle, planBlock } from '../ingest/block.ts';
 import type { BlockPayload } from '../ingest/block.ts';
+import type { BundleOptions } from '../ingest/records.ts';
 import { gatherFacts } from './facts.ts';
 import { readProxySlotDiffs } from './proxySlots.ts';
 import type { FactCache } from './facts.ts';
@@ -23,7 +24,7 @@ const NULL_BLOCK_ATTEMPTS = 3;
 /** fetch block n's bundle; once `cancelled` says so, a hold ends (the caller has given the block up) */
 export type FetchBundle = (n: number, cancelled: () => boolean) => Promise<BlockBundle | null>;
 
-async function fetchOnce(source: ChainSource, n: number, caps: ChainCapabilities, cache: FactCache): Promise<BlockBundle | null> {
+async function fetchOnce(source: ChainSource, n: number, caps: ChainCapabilities, cache: FactCache, options: BundleOptions): Promise<BlockBundle | null> {
   const block = await source.getBlock(n);
   if (block === null) return null;
   const [receipts, traces, prestate] = await Promise.all([
@@ -34,16 +35,16 @@ async function fetchOnce(source: ChainSource, n: number, caps: ChainCapabilities
   const payload: BlockPayload = { block, receipts, traces, prestate };
   const plan = planBlock(payload);
   const facts = await gatherFacts(source, payload, plan, cache, { prestate: caps.prestate });
-  if (caps.prestate) return buildBundle(payload, plan, facts);
+  if (caps.prestate) return buildBundle(payload, plan, facts, options);
   const storageDiffs = await readProxySlotDiffs(source, payload, plan, facts.contracts);
-  return buildBundle(payload, plan, storageDiffs.length === 0 ? facts : { ...facts, storageDiffs });
+  return buildBundle(payload, plan, storageDiffs.length === 0 ? facts : { ...facts, storageDiffs }, options);
 }
 
-export function createFetchStep(source: ChainSource, caps: ChainCapabilities, cache: FactCache, hold: Hold): FetchBundle {
+export function createFetchStep(source: ChainSource, caps: ChainCapabilities, cache: FactCache, hold: Hold, options: BundleOptions = {}): FetchBundle {
   return async (n, cancelled) => {
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
-      const bundle = await hold.retry(`block ${n}`, () => fetchOnce(source, n, caps, cache), cancelled);
+      const bundle = await hold.retry(`block ${n}`, () => fetchOnce(source, n, caps, cache, options), cancelled);
       if (bundle !== null || attempt >= NULL_BLOCK_ATTEMPTS) return bundle;
       await hold.pause(`block ${n}`, new SourceUnavailableError(`the node has no block ${n} (yet)`, 'not-yet'), attempt, started, cancelled);
     }

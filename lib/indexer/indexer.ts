@@ -29,6 +29,7 @@ import type { Indexer, IndexerEvent, IndexerOptions, RunOptions, RunSummary } fr
 import type { FactCache } from './facts.ts';
 import { createFactCache } from './facts.ts';
 import { createFetchStep, createFetchWindow } from './fetch.ts';
+import { entryPointsWith } from '../userops/entryPoints.ts';
 import type { FetchBundle } from './fetch.ts';
 import { createHold } from './hold.ts';
 import type { Hold } from './hold.ts';
@@ -231,7 +232,7 @@ async function startRun(x: Settings, base: DataSink, runOptions: RunOptions, sig
   const stored = await sink.getIndexedHead();
   const progress = createProgress(now);
   const order = createOrderStep(source, sink, { ...options.reorgProof, maxReorgDepth: x.maxReorgDepth, sleep });
-  const fetch = createFetchStep(source, caps, x.cache, hold);
+  const fetch = createFetchStep(source, caps, x.cache, hold, { entryPoints: entryPointsWith(options.entryPoints) });
   const pool = follow && options.pending !== false ? createPendingStep(source, sink, { log, now, limit: x.pendingLimit, cache: x.cache, aborted }) : null;
   emit({ type: 'start', chainId, genesisHash, from: stored === null ? from : stored.number + 1, nodeHead: firstHead, capabilities: caps, missing });
   const bulk = (await sink.inBulk?.()) ?? false;

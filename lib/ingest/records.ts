@@ -29,6 +29,9 @@ import type { CallFrame, PrestateDiff, SourceBlock, SourceReceipt } from '../cha
 import type { BlockFacts, BlockPayload, BlockPlan } from './block.ts';
 import { blockAggregates, methodIdOf, transactionKinds, withTransferMethods } from './derive.ts';
 import { detectProxies } from '../proxy/detect.ts';
+import { DEFAULT_ENTRY_POINTS } from '../userops/entryPoints.ts';
+import type { EntryPoints } from '../userops/entryPoints.ts';
+import { userOperationsOf } from '../userops/extract.ts';
 import { coinBalancesFromDiffs, coinChanges, tokenBalanceKey, tokenStateChanges } from './state.ts';
 import { hasFrameError, internalTransactions, revertData, traceFrameRecords } from './traces.ts';
 import type { DecodedTransfer } from './transfers.ts';
@@ -340,8 +343,13 @@ export function contractCodeRecords(src: SourceBlock, plan: BlockPlan, facts: Bl
   }));
 }
 
+/** What buildBundle is told beyond the block: the EntryPoints of its user operations (default the canonical three). */
+export interface BundleOptions {
+  readonly entryPoints?: EntryPoints;
+}
+
 /** One block's records, step by step. */
-export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: BlockFacts): BlockBundle {
+export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: BlockFacts, options: BundleOptions = {}): BlockBundle {
   const src = payload.block;
   const by = byTransaction(payload);
   const typed = typedTransfers(plan, facts);
@@ -357,6 +365,7 @@ export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: Block
     contractCodes,
     logs,
   });
+  const userOperations = userOperationsOf(payload, options.entryPoints ?? DEFAULT_ENTRY_POINTS);
   return {
     block: blockRecord(src, transactions, internal),
     transactions,
@@ -373,6 +382,7 @@ export function buildBundle(payload: BlockPayload, plan: BlockPlan, facts: Block
     contractCodes,
     traceFrames,
     ...(proxies.length === 0 ? {} : { proxies }),
+    ...(userOperations.length === 0 ? {} : { userOperations }),
   };
 }
 
