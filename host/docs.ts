@@ -160,7 +160,7 @@ function pageHtml(options: DocsPageOptions, assets: string): string {
 <h1>scoutkit — Blockscout API v2</h1>
 <div>Chains served here (every endpoint in both forms):</div>
 <ul id="chains">${chains}</ul>
-<div id="dialects">Also listed below: the Etherscan-compatible API <code>${escapeHtml(prefix)}/api?module=…&amp;action=…</code>, JSON-RPC <code>POST ${escapeHtml(prefix)}/api/eth-rpc</code> and the gateway's <code>${escapeHtml(prefix)}/api/json/config</code>; the multichain form of every API v2 endpoint in the section "multichain" at the end. "Try it out" comes filled in with values of the default chain's store.</div>
+<div id="dialects">Also listed below: the Etherscan-compatible API <code>${escapeHtml(prefix)}/api?module=…&amp;action=…</code>, JSON-RPC <code>POST ${escapeHtml(prefix)}/api/eth-rpc</code> and the gateway's <code>${escapeHtml(prefix)}/api/json/config</code>; the multichain form of every API v2 endpoint in the section "multichain" at the end. Not listed: Sourcify's API, served at <code>${escapeHtml(prefix)}/v2/verify/…</code>, <code>${escapeHtml(prefix)}/v2/contract/…</code> and <code>${escapeHtml(prefix)}/check-all-by-addresses</code> for forge's and hardhat-verify's <code>--verifier sourcify</code>. "Try it out" comes filled in with values of the default chain's store.</div>
 ${options.multichainNeedsKey ? '<div class="links">The multichain form <code>/{chain_id}/api/v2</code> needs an API key: give it under "Authorize".</div>' : ''}
 ${links === '' ? '' : `<div class="links">${links}</div>`}
 </header>
