@@ -18,8 +18,9 @@ import { loadContext } from '../render/context.ts';
 import type { AbiIndex } from '../decode/abiIndex.ts';
 import { knownMethodName } from '../render/decode.ts';
 import { renderToken } from '../render/token.ts';
+import type { TokenJson } from '../render/token.ts';
 import { AdvancedFilterPage } from '../schema/advanced.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
 const small = (v: bigint | null | undefined): number | null =>
   v === null || v === undefined ? null : v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : v < 0n ? -1 : Number(v);
@@ -60,7 +61,7 @@ export function pagingParams(k: ItemKey): JsonObject {
 }
 
 /** Names of the requested selectors: the popular list, else the ABIs scoutkit decodes; unknown ones are left out. */
-function methodNames(methods: readonly Hex[], abis: AbiIndex | undefined): JsonObject {
+function methodNames(methods: readonly Hex[], abis: AbiIndex | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of methods) {
     const popular = POPULAR_METHODS.find((p) => p.method_id === m);
@@ -103,7 +104,7 @@ export const ADVANCED_FILTER_POSITION = {
   token_transfer_batch_index: integerStringOrNull,
 } as const;
 
-export const advancedFilters = defineUncheckedEndpoint({
+export const advancedFilters = defineEndpoint({
   route: '/advanced-filters',
   summary: 'Transactions, internal transactions and token transfers matching the advanced filter, merged in one keyset-paged list',
   path: {},
@@ -125,7 +126,7 @@ export const advancedFilters = defineUncheckedEndpoint({
         parentTransactions(ds, page.rows),
         loadContext(ds, { ...refs, tokens: [...(refs.tokens ?? []), ...filter.namedTokens] }, render),
       ]);
-      const tokens: Record<string, JsonObject> = {};
+      const tokens: Record<string, TokenJson> = {};
       for (const a of filter.namedTokens) {
         const token = ctx.tokens.get(a);
         if (token !== undefined) tokens[a] = renderToken(token);

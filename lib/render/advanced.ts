@@ -1,7 +1,8 @@
 /** The AdvancedFilterItem object (`/advanced-filters`), one per merged-stream row. */
 import type { Address, Hash, TransactionRecord } from '../domain/records.ts';
 import { effectiveGasPrice } from '../ingest/derive.ts';
-import type { JsonObject } from '../json.ts';
+import type * as t from 'io-ts';
+import type { AdvancedFilterItem } from '../schema/advanced.ts';
 import type { AdvancedRow } from '../advanced/stream.ts';
 import type { DataSource } from '../ports.ts';
 import { renderAddress, renderAddressOrNull } from './address.ts';
@@ -47,15 +48,18 @@ export function advancedRefs(rows: readonly AdvancedRow[]): References {
 }
 
 /** contract_creation (`to` null) / contract_interaction (`to` has code) / coin_transfer. */
-function coinType(to: Address | null, ctx: RenderContext): string {
+function coinType(to: Address | null, ctx: RenderContext): 'contract_creation' | 'contract_interaction' | 'coin_transfer' {
   if (to === null) return 'contract_creation';
   return ctx.addresses.get(to)?.isContract === true ? 'contract_interaction' : 'coin_transfer';
 }
 
 const feeOf = (tx: TransactionRecord | undefined): string => (tx === undefined ? '0' : (transactionFee(tx)['value'] as string | null) ?? '0');
 
+/** one item of /advanced-filters, as its schema types it */
+export type AdvancedFilterItemJson = t.OutputOf<typeof AdvancedFilterItem>;
+
 /** Render a page's rows; a non-internal item of the same transaction as the item before it shows fee 0. */
-export function renderAdvancedRows(rows: readonly AdvancedRow[], parents: ReadonlyMap<Hash, TransactionRecord>, ctx: RenderContext): JsonObject[] {
+export function renderAdvancedRows(rows: readonly AdvancedRow[], parents: ReadonlyMap<Hash, TransactionRecord>, ctx: RenderContext): AdvancedFilterItemJson[] {
   let previous: Hash | null = null;
   return rows.map((r) => {
     const hash = r.kind === 'transaction' ? r.tx.hash : r.kind === 'internal' ? r.it.transactionHash : r.tt.transactionHash;
