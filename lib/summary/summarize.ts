@@ -1,6 +1,7 @@
 /**
  * The summary of a transaction (or a user operation) from its decoded data: the rules of
- * ./rules in order. Nothing for a transaction that did not succeed. A swap is said alone;
+ * ./rules in order. The status is the caller's to judge (a transaction that did not succeed gets
+ * no summary; Blockscout still interprets a failed user operation). A swap is said alone;
  * otherwise the creations, native transfers, mints, burns, token transfers and approvals, in
  * that order, at most MAX_SUMMARIES of them; an account's `execute` / `executeBatch` makes the
  * account the actor, and its calls that nothing else describes read `Call {method} on …`. No
@@ -27,7 +28,6 @@ export function scopeOf(input: SummaryInput): SummaryScope {
 }
 
 export function summarize(input: SummaryInput): SummaryItem[] {
-  if (input.transaction.status !== 'ok') return [];
   const scope = scopeOf(input);
   const traded = swap(input, scope);
   if (traded !== null) return [traded];

@@ -11,7 +11,7 @@ import type { DecodedCall } from '../decode/decoder.ts';
 import type { Address, Hex, InternalTransactionRecord, LogRecord, TokenRecord, TokenTransferRecord, TokenType, TransactionRecord } from '../domain/records.ts';
 
 /** The transaction (or the user operation) summarized. */
-export type SummaryTransaction = Pick<TransactionRecord, 'from' | 'to' | 'value' | 'status' | 'createdContract' | 'input'>;
+export type SummaryTransaction = Pick<TransactionRecord, 'from' | 'to' | 'value' | 'createdContract' | 'input'>;
 export type SummaryTransfer = Pick<TokenTransferRecord, 'from' | 'to' | 'tokenAddress' | 'tokenType' | 'amount' | 'tokenIds' | 'amounts'>;
 export type SummaryLog = Pick<LogRecord, 'address' | 'topics' | 'data'>;
 export type SummaryInternal = Pick<InternalTransactionRecord, 'type' | 'from' | 'to' | 'value' | 'createdContract' | 'error'>;

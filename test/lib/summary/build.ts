@@ -54,7 +54,7 @@ export function callData(sig: string, args: readonly unknown[]): Hex {
 
 export function input(tx: Partial<SummaryTransaction> = {}, rest: Partial<Omit<SummaryInput, 'transaction'>> = {}): SummaryInput {
   return {
-    transaction: { from: ALICE, to: BOB, value: 0n, status: 'ok', createdContract: null, input: '0x', ...tx },
+    transaction: { from: ALICE, to: BOB, value: 0n, createdContract: null, input: '0x', ...tx },
     decodedInput: null,
     tokenTransfers: [],
     tokens: TOKENS,

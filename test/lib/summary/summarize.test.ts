@@ -4,11 +4,6 @@ import { MAX_SUMMARIES, summarize } from '../../../lib/summary/summarize.ts';
 import { APPROVAL_TOPIC } from '../../../lib/summary/rules/approvals.ts';
 import { ALICE, BOB, PUNK, ROUTER, USD, ZERO, addr, fungible, input, nft, rawLog, said, topic, word } from './build.ts';
 
-t.test('a failed or pending transaction has no summary', async (t) => {
-  t.same(summarize(input({ value: 5n, status: 'error' })), []);
-  t.same(summarize(input({ value: 5n, status: null })), []);
-});
-
 t.test('no rule applies: no summaries', async (t) => {
   t.same(summarize(input({ input: '0x12345678' })), [], 'a contract call that moved nothing');
 });
