@@ -3,7 +3,7 @@
  * the fixture chain's transactions (native transfer, mint, burn, ERC-721 transfer, approval,
  * creation, a failed one, a pending one), 404 and 422 in Blockscout's bodies, the multichain
  * form; then a chain written here with an account's execute / executeBatch (decoded by the
- * signature table and by a library user's ABI) and a router swap. Every answer validates
+ * signature table, a library user's ABI and the account's verified ABI) and a router swap. Every answer validates
  * against both official documents.
  */
 import t from 'tap';
@@ -11,13 +11,15 @@ import type { Test } from 'tap';
 import { encodeFunctionData, getAddress, parseAbi } from 'viem';
 import type { Address, Hex } from '../../../lib/domain/records.ts';
 import type { Explorer } from '../../../lib/index.ts';
-import { createExplorer, toJson } from '../../../lib/index.ts';
+import { createExplorer, saveVerifiedContract, toJson } from '../../../lib/index.ts';
 import { loadFixtureChain } from '../../../fixture/index.ts';
 import { officialSpecs, validateResponse } from '../../support/openapi.ts';
+import { contractStoreBeside } from '../../support/contracts.ts';
 import { storeFactories } from '../../support/stores.ts';
 import { block, bundle, itx, token, transfer, tx } from '../../ports/records.ts';
 
 const TEMPLATE = '/transactions/{transaction_hash_param}/summary';
+const ACCOUNT_CODE: Hex = '0x6080604052348015600e575f5ffd5b50';
 const specs = await officialSpecs();
 const factories = await storeFactories();
 
@@ -139,6 +141,7 @@ for (const factory of factories) {
           transfer(swapTx, 3, weth, 'ERC-20', pool, eoa, [], 10n ** 15n),
         ],
         tokens: [{ ...token(usd, 'ERC-20', 'Dollar'), symbol: 'USD', decimals: 6n }, { ...token(weth, 'ERC-20', 'Wrapped'), symbol: 'WETH' }],
+        contractCodes: [{ address: account, blockNumber: 1, blockHash: b.hash, transactionHash: execute.hash, transactionIndex: 0, timestamp: b.timestamp, creator: eoa, deployedBytecode: ACCOUNT_CODE, creationBytecode: null }],
       }),
     ]);
     const ex = createExplorer({ chains: { '1': store } });
@@ -147,6 +150,11 @@ for (const factory of factories) {
     t.same(await summaries(t, ex, arrays.hash), [`Transfer 5 USD from ${getAddress(account)} to ${getAddress(friend)}`], 'executeBatch (v0.7 arrays): undecoded without its ABI, a plain transfer');
     const withAbi = createExplorer({ chains: { '1': store }, abis: [v07] });
     t.same(await summaries(t, withAbi, arrays.hash), [`Transfer 5 USD to ${getAddress(friend)}`], "executeBatch (v0.7 arrays) with a library user's ABI: the account is the sender");
+    // the account verified with the v0.7 ABI: its executeBatch decodes by its own ABI
+    const contracts = contractStoreBeside(store);
+    await saveVerifiedContract({ contracts }, { address: account, deployedBytecode: ACCOUNT_CODE, name: 'SimpleAccount', compilerVersion: 'v0.8.24+commit.e11b9ed9', optimizationEnabled: false, filePath: 'SimpleAccount.sol', sources: { 'SimpleAccount.sol': 'contract SimpleAccount {}' }, abi: [...v07] });
+    const verified = createExplorer({ chains: { '1': { store, contracts } } });
+    t.same(await summaries(t, verified, arrays.hash), [`Transfer 5 USD to ${getAddress(friend)}`], "executeBatch (v0.7 arrays) by the account's verified ABI: the account is the sender");
     t.same(await summaries(t, ex, swapTx.hash), ['Swap 1 USD for 0.001 WETH'], 'a router swap');
     t.same(await summaries(t, ex, quiet.hash), [`Call transfer on ${getAddress(usd)}`], 'an account call that moved nothing: the call');
   });
