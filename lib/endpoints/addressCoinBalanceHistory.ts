@@ -9,9 +9,9 @@ import { itemsCount, listBody, pageSize } from '../paging/page.ts';
 import { readCoinBalanceChanges, renderCoinBalanceChanges } from '../render/coinBalance.ts';
 import { CoinBalance } from '../schema/coinBalance.ts';
 import { page } from '../schema/page.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
-export const addressCoinBalanceHistory = defineUncheckedEndpoint({
+export const addressCoinBalanceHistory = defineEndpoint({
   route: '/addresses/{address_hash_param}/coin-balance-history',
   summary: 'Native balance changes of an address, newest first',
   path: { address_hash_param: addressHash },

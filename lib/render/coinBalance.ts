@@ -8,7 +8,8 @@
  * together (one item alone: its block's own timestamp).
  */
 import type { Address, CoinBalanceRecord, Hash } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
+import type * as t from 'io-ts';
+import type { CoinBalance } from '../schema/coinBalance.ts';
 import type { CoinBalanceCursor, DataSource } from '../ports.ts';
 import { iso } from './format.ts';
 
@@ -72,29 +73,46 @@ async function changingTransactions(ds: DataSource, address: Address, blocks: re
   return found;
 }
 
-/** Blockscout's timestamps: linear in the block number between the two end blocks, whole seconds. */
+/**
+ * Blockscout's timestamps: linear in the block number between the two end blocks, whole
+ * seconds. Were an end block not in the store (a reorg removed it after its balances were
+ * read), each block's own timestamp; a block the store no longer holds has none.
+ */
 async function timestamps(ds: DataSource, blocks: readonly number[]): Promise<(n: number) => number | null> {
   if (blocks.length === 0) return () => null;
   const lo = Math.min(...blocks);
   const hi = Math.max(...blocks);
   const [low, high] = await Promise.all([ds.getBlock({ number: lo }), ds.getBlock({ number: hi })]);
-  if (low === null || high === null) return () => low?.timestamp ?? high?.timestamp ?? null;
-  if (hi === lo) return () => low.timestamp;
-  return (n) => Math.floor(low.timestamp + ((high.timestamp - low.timestamp) * (n - lo)) / (hi - lo));
+  if (low !== null && high !== null) {
+    if (hi === lo) return () => low.timestamp;
+    return (n) => Math.floor(low.timestamp + ((high.timestamp - low.timestamp) * (n - lo)) / (hi - lo));
+  }
+  const own = await Promise.all([...new Set(blocks)].map(async (n) => [n, (await ds.getBlock({ number: n }))?.timestamp ?? null] as const));
+  const timeOf = new Map(own);
+  return (n) => timeOf.get(n) ?? null;
 }
 
-/** The items of these changes of one address, in their order. */
-export async function renderCoinBalanceChanges(ds: DataSource, address: Address, rows: readonly CoinBalanceChange[]): Promise<JsonObject[]> {
+/** a coin-balance-history item, as its schema types it */
+export type CoinBalanceJson = t.OutputOf<typeof CoinBalance>;
+
+/**
+ * The items of these changes of one address, in their order; a change whose block the store
+ * no longer holds (removed by a reorg since it was read) is gone with it.
+ */
+export async function renderCoinBalanceChanges(ds: DataSource, address: Address, rows: readonly CoinBalanceChange[]): Promise<CoinBalanceJson[]> {
   const blocks = rows.map((c) => c.record.blockNumber);
   const [hashes, timeOf] = await Promise.all([changingTransactions(ds, address, blocks), timestamps(ds, blocks)]);
-  return rows.map(({ record, delta }) => {
+  return rows.flatMap(({ record, delta }) => {
     const ts = timeOf(record.blockNumber);
-    return {
-      block_number: record.blockNumber,
-      block_timestamp: ts === null ? null : iso(ts),
-      delta: delta.toString(),
-      transaction_hash: hashes.get(record.blockNumber) ?? null,
-      value: record.value.toString(),
-    };
+    if (ts === null) return [];
+    return [
+      {
+        block_number: record.blockNumber,
+        block_timestamp: iso(ts),
+        delta: delta.toString(),
+        transaction_hash: hashes.get(record.blockNumber) ?? null,
+        value: record.value.toString(),
+      },
+    ];
   });
 }

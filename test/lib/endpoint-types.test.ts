@@ -17,7 +17,6 @@ import { StreamedBody } from '../../lib/streamed.ts';
 
 /** Where renderers still answer JsonObject (issue 39 item 7): remove a name when its endpoint moves to defineEndpoint. */
 const UNCHECKED = [
-  'addressCoinBalanceHistory',
   'smartContract',
   'smartContracts',
 ];
