@@ -15,14 +15,13 @@ import { createMemoryContractStore, createMemoryStore } from '../../adapters/mem
 import { serveVerifying } from '../support/verifyingServer.ts';
 import { request } from './helpers.ts';
 import type { Reply } from './helpers.ts';
-import { ACCOUNT, compilerVersion, COUNTER, COUNTER_ADDRESS, ODD_ADDRESS, TOKEN_ADDRESS, TOKEN_INPUT, TOKEN_TWIN } from '../support/verification.ts';
+import { ACCOUNT, compilerVersion, COUNTER, COUNTER_ADDRESS, ODD_ADDRESS, TOKEN_ADDRESS, TOKEN_INPUT, TOKEN_TWIN, writeVerifiableChain } from '../support/verification.ts';
 
 t.setTimeout(60_000);
 const require = createRequire(import.meta.url);
 const VERSION = compilerVersion();
 
 const store = createMemoryStore();
-const { writeVerifiableChain } = await import('../support/verification.ts');
 await writeVerifiableChain(store);
 const contracts = createMemoryContractStore();
 const url = await serveVerifying(t, { chainId: '1', chain: { store, contracts } });
