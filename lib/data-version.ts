@@ -14,7 +14,7 @@ import type { BlockSink, DataSource, DataVersionSignal } from './ports.ts';
 /** how often, at most, an explorer asks a shared store for its data version */
 export const DEFAULT_VERSION_POLL_MS = 100;
 
-type Writes = Pick<BlockSink, 'writeBlocks' | 'writePendingTransactions' | 'rollbackAbove' | 'dropPendingTransactions'>;
+type Writes = Pick<BlockSink, 'writeBlocks' | 'writePendingTransactions' | 'rollbackAbove' | 'dropPendingTransactions' | 'writeUserOperations'>;
 
 /**
  * The sink with a DataVersionSignal bumped after every write settles (committed, or failed and
@@ -33,12 +33,24 @@ export function signalWrites<S extends Writes>(sink: S, shared: boolean): S & { 
       }
     };
   const drop = sink.dropPendingTransactions;
+  const backfill = sink.writeUserOperations;
   return {
     ...sink,
     writeBlocks: counted(sink.writeBlocks),
     writePendingTransactions: counted(sink.writePendingTransactions),
     rollbackAbove: counted(sink.rollbackAbove),
     ...(drop !== undefined ? { dropPendingTransactions: counted(drop) } : {}),
+    ...(backfill !== undefined
+      ? {
+          writeUserOperations: async (...args: Parameters<typeof backfill>): Promise<boolean> => {
+            try {
+              return await backfill.apply(sink, args);
+            } finally {
+              writes++;
+            }
+          },
+        }
+      : {}),
     dataVersionSignal: { shared, local: () => writes },
   };
 }

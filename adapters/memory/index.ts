@@ -5,7 +5,7 @@
  * Records handed in are copied and frozen; records handed out are frozen, so callers can never
  * change what the store holds.
  */
-import type { BlockBundle, Hash, TransactionRecord } from '../../lib/domain/records.ts';
+import type { BlockBundle, Hash, TransactionRecord, UserOperationRecord } from '../../lib/domain/records.ts';
 import type { ChangeFeed } from '../../lib/feed/change.ts';
 import { changeOfBundles, createLocalFeed, pendingChange, rollbackChange } from '../../lib/feed/change.ts';
 import type { ChainIdentity, DataSink, VersionedDataSource } from '../../lib/ports.ts';
@@ -53,6 +53,11 @@ export function createMemoryStore(): MemoryStore {
       });
       await writer.dropPendingTransactions(hashes);
       if (state.version !== before) feed.emit(pendingChange(state.version, [], dropped));
+    },
+    async writeUserOperations(blockHash: Hash, operations: readonly UserOperationRecord[]): Promise<boolean> {
+      const found = await writer.writeUserOperations(blockHash, operations);
+      if (found) feed.emit(pendingChange(state.version, []));
+      return found;
     },
     async rollbackAbove(height: number): Promise<void> {
       const before = state.version;

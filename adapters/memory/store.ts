@@ -4,13 +4,14 @@
  * Every write runs in two phases: prepare (check and copy everything; may throw) and apply
  * (plain Map updates that cannot throw). A failed call therefore changes nothing.
  */
-import type { BlockBundle, Hash, TransactionRecord } from '../../lib/domain/records.ts';
+import type { Address, BlockBundle, Hash, Hex, TransactionRecord, UserOperationRecord } from '../../lib/domain/records.ts';
 import type { BlockSink } from '../../lib/ports.ts';
-import { InvalidWriteError, prepareBundle, preparePending } from './prepare.ts';
+import { frozenCopy, InvalidWriteError, prepareBundle, preparePending } from './prepare.ts';
+import { validateBundle } from '../../lib/sink/validate.ts';
 import type { State } from './state.ts';
 import { pendingOrder } from './compare.ts';
 
-export function createWriter(s: State): BlockSink & Required<Pick<BlockSink, 'pendingTransactions' | 'dropPendingTransactions'>> {
+export function createWriter(s: State): BlockSink & Required<Pick<BlockSink, 'pendingTransactions' | 'dropPendingTransactions' | 'blocksWithLogs' | 'writeUserOperations'>> {
   return {
     async writeBlocks(bundles: readonly BlockBundle[]): Promise<void> {
       // phase 1: prepare every bundle, and check that a hash keeps its number across the batch
@@ -61,6 +62,26 @@ export function createWriter(s: State): BlockSink & Required<Pick<BlockSink, 'pe
       const doomed: Hash[] = [];
       for (const [number, hashes] of s.hashesAtHeight) if (number > height) doomed.push(...hashes);
       for (const hash of doomed) s.remove(hash);
+    },
+
+    async blocksWithLogs(addresses: readonly Address[], topic0: Hex) {
+      const wanted = new Set(addresses);
+      const out: { number: number; hash: Hash }[] = [];
+      for (const e of s.blocks.values()) {
+        const { block, bundle } = e.stored;
+        if (block.consensus && bundle.logs.some((l) => wanted.has(l.address) && l.topics[0] === topic0)) out.push({ number: block.number, hash: block.hash });
+      }
+      return out.sort((a, b) => a.number - b.number);
+    },
+
+    async writeUserOperations(blockHash: Hash, operations: readonly UserOperationRecord[]) {
+      const entry = s.blocks.get(blockHash);
+      if (entry === undefined || !entry.stored.block.consensus) return false;
+      const bundle = frozenCopy({ ...entry.stored.bundle, userOperations: operations });
+      validateBundle(bundle);
+      s.blocks.set(blockHash, { ...entry, stored: { ...entry.stored, bundle } });
+      s.version++;
+      return true;
     },
 
     async getIndexedHead() {

@@ -86,6 +86,8 @@ const SINK_METHODS = [
   'settle',
   'beginBulk',
   'inBulk',
+  'blocksWithLogs',
+  'writeUserOperations',
 ] as const;
 
 /**

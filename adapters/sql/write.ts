@@ -16,7 +16,7 @@
  *   indexer drops it (replaced, or gone from the node's pool).
  */
 import type { Knex } from 'knex';
-import type { BlockBundle, Hash, TransactionRecord } from '../../lib/domain/records.ts';
+import type { Address, BlockBundle, Hash, Hex, TransactionRecord, UserOperationRecord } from '../../lib/domain/records.ts';
 import type { BlockSink, StoredPending } from '../../lib/ports.ts';
 import { validateBundle, validatePending } from '../../lib/sink/validate.ts';
 import type { Dialect } from './dialect.ts';
@@ -33,6 +33,7 @@ import { beginStatsWrite } from './write/stats.ts';
 import { syncAddressViews } from './write/views.ts';
 import { applySupplyDelta } from './write/supply.ts';
 import { insertPending } from './write/transactions.ts';
+import { blocksWithLogs, replaceUserOperations } from './write/userOperations.ts';
 import type { Change } from '../../lib/feed/change.ts';
 import { changeOfBundles, createLocalFeed, pendingChange, rollbackChange } from '../../lib/feed/change.ts';
 import { logChange } from './feed.ts';
@@ -133,7 +134,8 @@ export function createSqlWriter(
   knex: Knex,
   d: Dialect,
   mode: SqlWriterMode = {},
-): BlockSink & { settle(): Promise<void>; beginBulk(): Promise<void>; inBulk(): Promise<boolean>; readonly localFeed: ReturnType<typeof createLocalFeed> } {
+): BlockSink &
+  Required<Pick<BlockSink, 'blocksWithLogs' | 'writeUserOperations'>> & { settle(): Promise<void>; beginBulk(): Promise<void>; inBulk(): Promise<boolean>; readonly localFeed: ReturnType<typeof createLocalFeed> } {
   // this process's writes, announced synchronously after each commit
   const localFeed = createLocalFeed();
   const announce = (change: Change | null): void => {
@@ -185,5 +187,18 @@ export function createSqlWriter(
     },
 
     getIndexedHead: () => indexedHead(knex),
+
+    blocksWithLogs: (addresses: readonly Address[], topic0: Hex) => blocksWithLogs(knex, addresses, topic0),
+
+    async writeUserOperations(blockHash: Hash, operations: readonly UserOperationRecord[]): Promise<boolean> {
+      const change = await knex.transaction(async (trx) => {
+        if (!(await replaceUserOperations(trx, d, blockHash, operations))) return null;
+        await bumpDataVersion(trx);
+        const empty = pendingChange(0, []);
+        return { ...empty, version: (await logChange(trx, d, empty)).version };
+      });
+      announce(change);
+      return change !== null;
+    },
   };
 }

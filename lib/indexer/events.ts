@@ -130,6 +130,11 @@ export interface RunOptions {
    */
   readonly standby?: boolean;
   readonly standbyIntervalMs?: number;
+  /**
+   * before indexing: read again from the node the stored blocks that hold EntryPoint bundles and
+   * store their user operations (a store indexed before they were derived; userOpsBackfill.ts)
+   */
+  readonly userOperationsBackfill?: boolean;
 }
 
 export interface RunSummary {

@@ -11,6 +11,8 @@ export { missingFeatures, traceModeOf, tracingLine } from './capabilities.ts';
 export { TRACE_MODES } from '../chain-source.ts';
 export type { ChainCapabilities, TraceMode } from '../chain-source.ts';
 export { createFactCache, gatherFacts, expandUri } from './facts.ts';
+export { backfillUserOperations } from './userOpsBackfill.ts';
+export type { UserOperationBackfillDeps, UserOperationBackfillSummary } from './userOpsBackfill.ts';
 export type { FactCache } from './facts.ts';
 export { describeHolder, LeaseHeldError, LeaseLostError, leasedSink } from './lease.ts';
 export type { HeldLease, LeaseAttempt, LeaseHolder, StoreLease } from './lease.ts';

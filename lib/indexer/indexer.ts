@@ -30,6 +30,7 @@ import type { FactCache } from './facts.ts';
 import { createFactCache } from './facts.ts';
 import { createFetchStep, createFetchWindow } from './fetch.ts';
 import { entryPointsWith } from '../userops/entryPoints.ts';
+import { backfillUserOperations } from './userOpsBackfill.ts';
 import type { FetchBundle } from './fetch.ts';
 import { createHold } from './hold.ts';
 import type { Hold } from './hold.ts';
@@ -302,6 +303,10 @@ async function turn(x: Settings, r: Loop, first: boolean): Promise<boolean> {
 
 async function runWithSink(x: Settings, base: DataSink, runOptions: RunOptions, signal: AbortSignal | undefined): Promise<RunSummary> {
   const r = await startRun(x, base, runOptions, signal);
+  if (runOptions.userOperationsBackfill === true) {
+    const deps = { source: x.source, sink: r.sink, entryPoints: entryPointsWith(x.options.entryPoints), concurrency: x.concurrency, log: x.log, aborted: () => signal?.aborted === true };
+    await r.hold.retry('the user-operation backfill', async () => backfillUserOperations({ ...deps, caps: await x.source.capabilities() }));
+  }
   let first = true;
   let attempt = 0;
   let since = 0;

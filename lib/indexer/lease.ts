@@ -76,5 +76,12 @@ export function leasedSink(sink: DataSink, lost: AbortSignal): DataSink {
     };
   }
   if (sink.pendingTransactions !== undefined) guarded.pendingTransactions = sink.pendingTransactions.bind(sink);
+  if (sink.writeUserOperations !== undefined) {
+    const writeOps = sink.writeUserOperations.bind(sink);
+    guarded.writeUserOperations = async (blockHash, ops) => {
+      check();
+      return writeOps(blockHash, ops);
+    };
+  }
   return guarded;
 }

@@ -5,7 +5,7 @@
  * idempotent — a batch whose transaction failed midway, or whose commit's answer was lost, is
  * written again with nothing lost or doubled.
  */
-import type { Hash } from '../domain/records.ts';
+import type { Address, Hash, Hex, UserOperationRecord } from '../domain/records.ts';
 import type { DataSink } from '../ports.ts';
 import { StoreUnavailableError } from '../sink/unavailable.ts';
 import type { Outage } from './outage.ts';
@@ -41,6 +41,8 @@ export function waitOutStore(
   const inBulk = sink.inBulk;
   const pending = sink.pendingTransactions;
   const drop = sink.dropPendingTransactions;
+  const withLogs = sink.blocksWithLogs;
+  const writeOps = sink.writeUserOperations;
   return {
     writeBlocks: (bundles) => call(`writing ${bundles.length} block(s)`, () => sink.writeBlocks(bundles)),
     writePendingTransactions: (txs) => call('writing pending transactions', () => sink.writePendingTransactions(txs)),
@@ -53,5 +55,9 @@ export function waitOutStore(
     ...(inBulk !== undefined ? { inBulk: () => call('reading the bulk mode', () => inBulk.call(sink)) } : {}),
     ...(pending !== undefined ? { pendingTransactions: (limit: number) => call('reading the stored pending transactions', () => pending.call(sink, limit)) } : {}),
     ...(drop !== undefined ? { dropPendingTransactions: (hashes: readonly Hash[]) => call('dropping pending transactions', () => drop.call(sink, hashes)) } : {}),
+    ...(withLogs !== undefined ? { blocksWithLogs: (addresses: readonly Address[], topic0: Hex) => call('finding blocks by their logs', () => withLogs.call(sink, addresses, topic0)) } : {}),
+    ...(writeOps !== undefined
+      ? { writeUserOperations: (blockHash: Hash, ops: readonly UserOperationRecord[]) => call(`writing the user operations of block ${blockHash}`, () => writeOps.call(sink, blockHash, ops)) }
+      : {}),
   };
 }

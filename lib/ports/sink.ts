@@ -1,7 +1,7 @@
 /**
  * The DataSink port: the write side, used by the indexer and the fixture builder.
  */
-import type { Address, BlockBundle, Hash, TransactionRecord } from '../domain/records.ts';
+import type { Address, BlockBundle, Hash, Hex, TransactionRecord, UserOperationRecord } from '../domain/records.ts';
 
 /** Which chain a store holds; the indexer refuses to mix chains (dev chains restart often). */
 export interface ChainIdentity {
@@ -47,6 +47,18 @@ export interface DataSink {
   getChainIdentity(): Promise<ChainIdentity | null>;
   /** Remember the chain (replaces any previous identity). */
   setChainIdentity(identity: ChainIdentity): Promise<void>;
+  /**
+   * Optional, for a backfill of what older writes did not derive (user operations): the stored
+   * consensus blocks holding a log emitted by one of `addresses` whose first topic is `topic0`,
+   * lowest first.
+   */
+  blocksWithLogs?(addresses: readonly Address[], topic0: Hex): Promise<readonly { readonly number: number; readonly hash: Hash }[]>;
+  /**
+   * Optional, with blocksWithLogs: set the user operations of a stored consensus block (replacing
+   * any it has; each one's blockHash must be `blockHash`). False, and nothing written, when no
+   * consensus block with that hash is stored (a reorg took it).
+   */
+  writeUserOperations?(blockHash: Hash, operations: readonly UserOperationRecord[]): Promise<boolean>;
   /**
    * Optional upkeep after a bulk load: bring the store's planner statistics (and, on Postgres,
    * the visibility map that index-only reads rely on) up to date, so pages read as they will in

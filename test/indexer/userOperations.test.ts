@@ -5,7 +5,8 @@
  * (two sent to the EntryPoint by two beneficiaries, one through a forwarding contract: an
  * internal call found in the trace) and a bundle that reverts as a whole. Every stored operation
  * is checked against the EntryPoint's UserOperationEvent and the handleOps input that carried
- * it. On every store.
+ * it; then the operations are emptied (a store indexed before they were derived) and the
+ * indexer's backfill stores them again. On every store, one anvil.
  */
 import { createRequire } from 'node:module';
 import t from 'tap';
@@ -222,6 +223,18 @@ for (const factory of await storeFactories()) {
 
     const logged = tx3.logs.find((l) => l.address.toLowerCase() === LOGGER);
     t.match(await ds.getUserOperation(a2Hash(stored, accountA)), { userLogsStartIndex: Number(logged?.logIndex), userLogsCount: 1 }, 'its own log, between the EntryPoint’s');
+
+    // a store indexed before user operations were derived: the backfill re-reads the blocks
+    const everything = await ds.listUserOperations({}, { after: null, limit: 50, order: 'desc' });
+    for (const tx of [tx1, tx2, tx3]) {
+      const block = await ds.getBlock({ number: Number(tx.blockNumber) });
+      if (block !== null) await ds.writeUserOperations?.(block.hash, []);
+    }
+    t.same(await ds.listUserOperations({}, { after: null, limit: 50, order: 'desc' }), [], 'emptied, as before user operations');
+    const logs: string[] = [];
+    await indexerFor(anvil.url, ds, { logs }).run({ to: Number(tx3.blockNumber), userOperationsBackfill: true });
+    t.same(await ds.listUserOperations({}, { after: null, limit: 50, order: 'desc' }), everything, 'the backfill stores them again, the same');
+    t.ok(logs.some((l) => l.includes('user operations: 4 written for 3 block(s)')), 'and says what it did');
 
     // a reorg across the last bundle takes its operation away
     await ds.rollbackAbove(Number(tx3.blockNumber) - 1);

@@ -2,12 +2,13 @@
  * The user-operation family of the port (getUserOperation, listUserOperations,
  * listUserOperationBundles) over every store: the (block DESC, hash DESC) walk with each
  * filter, bundles grouped with their counts, consensus rows only, idempotent re-writes, whole
- * records with exact big integers, and operations leaving with a replaced or rolled-back block.
+ * records with exact big integers, and operations leaving with a replaced or rolled-back block;
+ * the backfill's members: the blocks holding an EntryPoint's logs, a stored block's operations set.
  */
 import type { Address, BlockRecord, Hash, TransactionRecord } from '../../lib/domain/records.ts';
 import type { UserOperationRecord } from '../../lib/domain/userOperations.ts';
 import type { UserOperationBundle, UserOperationBundleCursor, UserOperationCursor, UserOperationFilter, UserOperationBundleFilter } from '../../lib/ports.ts';
-import { A, B, C, addr, block, bundle, h32, page, tx, walksBothWays } from './records.ts';
+import { A, B, C, addr, block, bundle, h32, log, page, tx, walksBothWays } from './records.ts';
 import { storeTest } from './stores.ts';
 
 const EP7 = addr(0x7777);
@@ -129,4 +130,35 @@ storeTest('user operations: lists, bundles, reorgs', async (t, s) => {
   t.same((await s.listUserOperations({}, page())).map(key), ordered(ops1), 'a rollback removes the operations above it');
   t.same((await s.listUserOperationBundles({}, page())).map(bundleKey), block1);
   t.equal(await s.getUserOperation(h32('o3a')), null);
+});
+
+storeTest('user operations: the backfill members (blocksWithLogs, writeUserOperations)', async (t, s) => {
+  const find = s.blocksWithLogs?.bind(s);
+  const write = s.writeUserOperations?.bind(s);
+  if (find === undefined || write === undefined) throw new Error('the store has no backfill members');
+  const [b1, b2, b3] = [block(1), block(2), block(3)];
+  const side = block(2, { tag: 'side', consensus: false });
+  const topic = h32('before-execution');
+  const [t10, t20, t30] = [tx(b1, 0), tx(b2, 0), tx(b3, 0)];
+  const ep = (b: BlockRecord, parent: TransactionRecord, emitter: Address, topic0: Hash) => ({ ...log(parent, 0, emitter), topics: [topic0, h32('x')] });
+  await s.writeBlocks([
+    bundle(b1, { transactions: [t10], logs: [ep(b1, t10, EP7, topic)] }),
+    bundle(b2, { transactions: [t20], logs: [ep(b2, t20, EP7, h32('another event'))] }),
+    bundle(side, { transactions: [tx(side, 0, { tag: 'side tx' })] }),
+    bundle(b3, { transactions: [t30], logs: [ep(b3, t30, EP6, topic)] }),
+  ]);
+  t.same(await find([EP7, EP6], topic), [{ number: 1, hash: b1.hash }, { number: 3, hash: b3.hash }], 'the consensus blocks with such a log, lowest first');
+  t.same(await find([EP7], topic), [{ number: 1, hash: b1.hash }]);
+  t.same(await find([addr(0x1234)], topic), []);
+  const version = await s.getDataVersion();
+  t.equal(await write(b1.hash, [op(t10, 'late1'), op(t10, 'late2', { index: 1, nonce: 1n })]), true, 'a stored block');
+  t.not(await s.getDataVersion(), version, 'the data version moves');
+  t.same((await s.listUserOperations({}, page())).map(key), ordered([op(t10, 'late1'), op(t10, 'late2')]));
+  t.equal(await write(b1.hash, [op(t10, 'late1')]), true, 'written again: replaced, not added');
+  t.same((await s.listUserOperations({}, page())).map(key), [h32('late1')]);
+  t.equal(await write(side.hash, []), false, 'not a consensus block');
+  t.equal(await write(h32('unknown'), []), false, 'not a stored block');
+  await s.rollbackAbove(0);
+  t.same(await s.listUserOperations({}, page()), [], 'they leave with their block');
+  t.same(await find([EP7, EP6], topic), []);
 });

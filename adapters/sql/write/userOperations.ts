@@ -1,12 +1,15 @@
 /**
  * The user operations of consensus blocks (migration 026): inserted with their block; deleted
- * with it by removeBlocks (BLOCK_ROWS).
+ * with it by removeBlocks (BLOCK_ROWS); for a backfill, the blocks holding EntryPoint logs and
+ * a stored block's operations replaced.
  */
 import type { Knex } from 'knex';
-import type { BlockBundle } from '../../../lib/domain/records.ts';
+import type { Address, BlockBundle, Hash, Hex } from '../../../lib/domain/records.ts';
 import type { UserOperationRecord } from '../../../lib/domain/userOperations.ts';
 import type { Dialect } from '../dialect.ts';
+import { InvalidWriteError } from '../../../lib/sink/validate.ts';
 import type { WriteRow } from '../rows.ts';
+import { asRows, hex, num } from '../rows.ts';
 import { insertRows } from '../sql.ts';
 
 export function userOperationRow(d: Dialect, o: UserOperationRecord): WriteRow {
@@ -56,4 +59,35 @@ export async function insertUserOperations(trx: Knex.Transaction, d: Dialect, co
     'user_operations',
     consensus.flatMap((b) => (b.userOperations ?? []).map((o) => userOperationRow(d, o))),
   );
+}
+
+/** The stored consensus blocks holding a log of one of `addresses` with this first topic, lowest first (logs_address). */
+export async function blocksWithLogs(knex: Knex, addresses: readonly Address[], topic0: Hex): Promise<{ number: number; hash: Hash }[]> {
+  if (addresses.length === 0) return [];
+  const rows = asRows(
+    await knex('logs')
+      .distinct('block_number', 'block_hash')
+      .whereIn('address', [...addresses])
+      // topics are a JSON array of strings: the first one leads the text
+      .andWhere('topics', 'like', `["${topic0}"%`)
+      .orderBy('block_number', 'asc'),
+  );
+  return rows.map((r) => ({ number: num(r, 'block_number'), hash: hex(r, 'block_hash') as Hash }));
+}
+
+/** Replace a stored consensus block's user operations (a backfill); false when the block is not stored. */
+export async function replaceUserOperations(trx: Knex.Transaction, d: Dialect, blockHash: Hash, operations: readonly UserOperationRecord[]): Promise<boolean> {
+  for (const o of operations) {
+    if (o.blockHash !== blockHash) throw new InvalidWriteError(`user operation ${o.hash} belongs to block ${o.blockHash}, written for ${blockHash}`);
+  }
+  const stored = asRows(await trx('blocks').select('hash').where('hash', blockHash).andWhere('consensus', true));
+  if (stored.length === 0) return false;
+  await trx('user_operations').where('block_hash', blockHash).delete();
+  await insertRows(
+    trx,
+    d,
+    'user_operations',
+    operations.map((o) => userOperationRow(d, o)),
+  );
+  return true;
 }
