@@ -1,5 +1,6 @@
 /**
- * `scoutkit index --rpc <url> --db <url> [--from N] [--to N] [--follow] [--no-pending] [--reset]`
+ * `scoutkit index --rpc <url> --db <url> [--from N] [--to N] [--follow] [--no-pending] [--reset]
+ *   [--entry-point <address>=<version>]… [--user-ops-backfill]`
  *
  * Fills a store from an EVM JSON-RPC node. Stops at --to (default: the node's head), or with
  * --follow keeps following new blocks until SIGINT/SIGTERM. Re-running resumes where the store
@@ -18,6 +19,8 @@ import { parsePort } from '../args.ts';
 import { openStore, redact } from '../stores.ts';
 import { loadArtifacts, resultFields, resultLine } from '../artifacts.ts';
 import { watchContracts } from '../../lib/contracts/watch.ts';
+import { ENTRY_POINT_VERSIONS } from '../../lib/domain/userOperations.ts';
+import type { EntryPointVersion } from '../../lib/domain/userOperations.ts';
 import type { ContractWatcher } from '../../lib/contracts/watch.ts';
 
 export const INDEX_HELP = `Usage: scoutkit index --rpc <url> --db <url> [options]
@@ -52,6 +55,12 @@ Options:
   --batch <n>             blocks per atomic write (default 25)
   --concurrency <n>       blocks fetched at once (default 8)
   --ipfs-gateway <url>    gateway for ipfs:// metadata (default https://ipfs.io/ipfs/)
+  --entry-point <a>=<v>   an ERC-4337 EntryPoint whose bundles are decoded into user operations,
+                          beside the canonical v0.6, v0.7 and v0.8 ones (repeatable; <v>: v0.6,
+                          v0.7 or v0.8)
+  --user-ops-backfill     before indexing, read again from the node the stored blocks that hold
+                          EntryPoint bundles and store their user operations (for a store
+                          indexed before scoutkit derived them)
   --artifacts <dir>       verify, as they are indexed, the contracts whose code matches a build of
                           this Foundry (out/build-info, needs build_info = true or --build-info) or
                           Hardhat (artifacts/build-info) project: no compile (repeatable; the
@@ -90,6 +99,25 @@ export interface IndexArgs {
   readonly artifacts?: readonly string[];
   /** the tracing rung asked for (default: probed) */
   readonly traceMode?: TraceMode;
+  /** EntryPoints beyond the canonical ones: address → version */
+  readonly entryPoints?: Readonly<Record<string, EntryPointVersion>>;
+  readonly userOpsBackfill?: boolean;
+}
+
+const isEntryPointVersion = (v: string): v is EntryPointVersion => (ENTRY_POINT_VERSIONS as readonly string[]).includes(v);
+
+/** `--entry-point <address>=<version>` values as a map */
+function entryPointsOf(values: readonly string[] | undefined): Record<string, EntryPointVersion> | undefined {
+  if (values === undefined || values.length === 0) return undefined;
+  const out: Record<string, EntryPointVersion> = {};
+  for (const v of values) {
+    const [address = '', version = ''] = v.split('=');
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address) || !isEntryPointVersion(version)) {
+      throw new Error(`--entry-point: expected <address>=<version> (version ${ENTRY_POINT_VERSIONS.join(', ')}), got "${v}"`);
+    }
+    out[address.toLowerCase()] = version;
+  }
+  return out;
 }
 
 const isTraceMode = (v: string): v is TraceMode => (TRACE_MODES as readonly string[]).includes(v);
@@ -129,6 +157,8 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
       'retry-for': { type: 'string' },
       artifacts: { type: 'string', multiple: true },
       'trace-mode': { type: 'string' },
+      'entry-point': { type: 'string', multiple: true },
+      'user-ops-backfill': { type: 'boolean' },
     },
   });
   if (values.rpc === undefined) throw new Error('give --rpc <url> (the node to index from)');
@@ -143,6 +173,7 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
   if (retryFor !== undefined && !(/^\d+(\.\d+)?$/.test(retryFor) && Number(retryFor) > 0)) throw new Error(`--retry-for: expected a number of seconds above 0, got "${retryFor}"`);
   const traceMode = values['trace-mode'];
   if (traceMode !== undefined && !isTraceMode(traceMode)) throw new Error(`--trace-mode: expected one of ${TRACE_MODES.join(', ')}, got "${traceMode}"`);
+  const entryPoints = entryPointsOf(values['entry-point']);
   return {
     rpc: values.rpc,
     db: values.db,
@@ -161,6 +192,8 @@ export function parseIndexArgs(args: readonly string[]): IndexArgs {
     ...(retryFor !== undefined ? { retryForSeconds: Number(retryFor) } : {}),
     ...(values.artifacts !== undefined && values.artifacts.length > 0 ? { artifacts: values.artifacts } : {}),
     ...(traceMode !== undefined ? { traceMode } : {}),
+    ...(entryPoints !== undefined ? { entryPoints } : {}),
+    ...(values['user-ops-backfill'] === true ? { userOpsBackfill: true } : {}),
   };
 }
 
@@ -243,6 +276,7 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
       ...(options.batch !== undefined ? { batchSize: options.batch } : {}),
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       ...(options.pending === false ? { pending: false } : {}),
+      ...(options.entryPoints !== undefined ? { entryPoints: options.entryPoints } : {}),
     });
     metrics?.setAlive(true);
     const summary = await indexer
@@ -252,6 +286,7 @@ export async function runIndexCommand(args: readonly string[], io: IndexCommandI
         follow: options.follow,
         reset: options.reset,
         standby: options.standby === true,
+        ...(options.userOpsBackfill === true ? { userOperationsBackfill: true } : {}),
         signal: controller.signal,
       })
       .catch((e: unknown) => {

@@ -14,6 +14,7 @@ import { decodeEventLog, encodeAbiParameters, encodeFunctionData, getContractAdd
 import type { Abi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startAnvil } from '../../demo/anvil.ts';
+import { parseIndexArgs } from '../../host/commands/index.ts';
 import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
 import { ENTRY_POINT_V07 } from '../../lib/userops/index.ts';
 import { storeFactories } from '../support/stores.ts';
@@ -245,3 +246,12 @@ for (const factory of await storeFactories()) {
 function a2Hash(stored: readonly { sender: Address; nonce: bigint; hash: Hash }[], accountA: Address): Hash {
   return stored.find((o) => o.sender === accountA.toLowerCase() && o.nonce === 2n)?.hash ?? '0x';
 }
+
+t.test('scoutkit index: --entry-point and --user-ops-backfill', async (t) => {
+  const base = ['--rpc', anvil.url, '--db', 'memory:'];
+  const mine = '0x000000000000000000000000000000000000E9E9';
+  t.match(parseIndexArgs([...base, '--entry-point', `${mine}=v0.8`, '--user-ops-backfill']), { entryPoints: { [mine.toLowerCase()]: 'v0.8' }, userOpsBackfill: true });
+  t.notOk('entryPoints' in parseIndexArgs(base), 'none given: the canonical three alone');
+  t.throws(() => parseIndexArgs([...base, '--entry-point', `${mine}=v0.9`]), /--entry-point: expected <address>=<version> \(version v0\.6, v0\.7, v0\.8\), got/);
+  t.throws(() => parseIndexArgs([...base, '--entry-point', '0x1234=v0.7']), /--entry-point/);
+});
