@@ -161,9 +161,8 @@ export function explorerClient(explorer: Explorer, chainId: string = explorer.de
       typed(await explorer.dispatch({ endpoint: name, chainId, form: 'instance', params: wireAll(path), query: wireAll(query) }));
   }
   // each function was built for its endpoint name. What dispatch answers for it is that endpoint's
-  // handler's body, the output type of its response codec (lib/endpoints/endpoint.ts ResponseBody:
-  // checked by tsc, but for the endpoints declared with defineUncheckedEndpoint, which the
-  // conformance suite decodes instead); ClientBody adds what no runtime value carries — hashes
+  // handler's body, the output type of its response codec (lib/endpoints/endpoint.ts ResponseBody,
+  // checked by tsc for every endpoint); ClientBody adds what no runtime value carries — hashes
   // branded by kind, next_page_params by endpoint — and dispatch's table is keyed by a string,
   // so the one claim is made here
   return client as unknown as ExplorerClient;

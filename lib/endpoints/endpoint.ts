@@ -133,24 +133,6 @@ export function defineEndpoint<P extends ParamSpec, Q extends ParamSpec, B = und
   return e;
 }
 
-/** An endpoint declared with a handler that answers any JSON value (`defineUncheckedEndpoint`). */
-export type UncheckedEndpoint<P extends ParamSpec, Q extends ParamSpec, B, R extends t.Mixed, M extends t.Mixed> = Omit<Endpoint<P, Q, B, R, M>, 'handler'> & {
-  readonly handler: (deps: EndpointDeps) => (input: EndpointInput<P, Q, B>) => TE.TaskEither<ApiError, EndpointBody>;
-};
-
-/**
- * An endpoint whose renderers still answer `JsonObject` rather than the output type of its
- * response codec: its body is held to the codec at run time only (the conformance suite
- * decodes every answer), not by tsc. What is left of issue 39 item 7: each one moves to
- * `defineEndpoint` once its renderers return their schema's type; test/lib/endpoint-types.test.ts
- * counts them, and the count only goes down.
- */
-export function defineUncheckedEndpoint<P extends ParamSpec, Q extends ParamSpec, B = undefined, R extends t.Mixed = t.Mixed, M extends t.Mixed = never>(
-  e: UncheckedEndpoint<P, Q, B, R, M>,
-): Endpoint<P, Q, B, R, M> {
-  return e as unknown as Endpoint<P, Q, B, R, M>;
-}
-
 /** The method an endpoint answers (its declared one, default GET). */
 export const methodOf = (e: { readonly method?: HttpMethod }): HttpMethod => e.method ?? 'GET';
 

@@ -14,9 +14,9 @@ import { renderSmartContract } from '../render/contract.ts';
 import { loadProxyView, proxyFields } from '../proxy/view.ts';
 import { renderVerifiedSmartContract } from '../render/verified.ts';
 import { SmartContract } from '../schema/contract.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
-export const smartContract = defineUncheckedEndpoint({
+export const smartContract = defineEndpoint({
   route: '/smart-contracts/{address_hash_param}',
   summary: "A contract's verified sources, ABI and compiler settings (its own or a bytecode twin's), and its bytecode",
   path: { address_hash_param: addressHash },

@@ -23,11 +23,12 @@ import type { ContractCursor, DataSource } from '../ports.ts';
 import type { RenderOptions } from '../render/context.ts';
 import { loadContext } from '../render/context.ts';
 import { renderSmartContractItem } from '../render/contract.ts';
+import type { SmartContractItemJson } from '../render/contract.ts';
 import { renderVerifiedItem } from '../render/verified.ts';
 import { SmartContractListItem } from '../schema/contract.ts';
 import { page } from '../schema/page.ts';
-import type { JsonObject } from '../json.ts';
-import { defineUncheckedEndpoint } from './endpoint.ts';
+import type { ListBody } from '../paging/page.ts';
+import { defineEndpoint } from './endpoint.ts';
 
 export const SMART_CONTRACT_LANGUAGES = ['solidity', 'vyper', 'yul', 'geas'] as const;
 
@@ -37,7 +38,7 @@ interface Query {
   readonly smart_contract_id?: number;
 }
 
-async function verifiedPage(ds: DataSource, contracts: ContractStore, render: RenderOptions, query: Query, rawQuery: Readonly<Record<string, string>>, size: number): Promise<JsonObject> {
+async function verifiedPage(ds: DataSource, contracts: ContractStore, render: RenderOptions, query: Query, rawQuery: Readonly<Record<string, string>>, size: number): Promise<ListBody<SmartContractItemJson>> {
   // geas is Blockscout's language too, but nothing here verifies it
   if (query.filter === 'geas') return listBody([], null);
   const probe = await contracts.listVerified(
@@ -56,7 +57,7 @@ async function verifiedPage(ds: DataSource, contracts: ContractStore, render: Re
   );
 }
 
-export const smartContracts = defineUncheckedEndpoint({
+export const smartContracts = defineEndpoint({
   route: '/smart-contracts/',
   summary: 'Verified contracts, newest verification first (without a contract store: contracts the indexer saw created)',
   path: {},

@@ -1,6 +1,7 @@
 /** Stored contract code → API JSON (the unverified smart-contract shape). */
 import type { ContractCodeRecord } from '../domain/records.ts';
-import type { JsonObject } from '../json.ts';
+import type * as t from 'io-ts';
+import type { SmartContractListItem, UnverifiedSmartContract } from '../schema/contract.ts';
 import { renderAddress } from './address.ts';
 import type { RenderContext } from './context.ts';
 
@@ -9,7 +10,12 @@ import type { RenderContext } from './context.ts';
  * plus `is_verified: false`): a contract with no code left that an internal frame created
  * self-destructed; otherwise its code as the indexer read it at creation.
  */
-export function renderSmartContract(c: ContractCodeRecord, createdByTransaction: boolean): JsonObject {
+/** the unverified smart-contract body, as its schema types it */
+export type UnverifiedSmartContractJson = t.OutputOf<typeof UnverifiedSmartContract>;
+/** a `/smart-contracts` item, as its schema types it */
+export type SmartContractItemJson = t.OutputOf<typeof SmartContractListItem>;
+
+export function renderSmartContract(c: ContractCodeRecord, createdByTransaction: boolean): UnverifiedSmartContractJson {
   const selfdestructed = c.deployedBytecode === '0x' && !createdByTransaction;
   return {
     proxy_type: null,
@@ -22,7 +28,7 @@ export function renderSmartContract(c: ContractCodeRecord, createdByTransaction:
   };
 }
 
-export function renderSmartContractItem(c: ContractCodeRecord, ctx: Pick<RenderContext, 'addresses'>): JsonObject {
+export function renderSmartContractItem(c: ContractCodeRecord, ctx: Pick<RenderContext, 'addresses'>): SmartContractItemJson {
   return {
     address: renderAddress(c.address, ctx),
     compiler_version: null,

@@ -6,10 +6,13 @@ import { decodeAbiParameters } from 'viem';
 import type { AbiParameter } from 'viem';
 import type { AddressVerification } from '../contracts/lookup.ts';
 import type { VerifiedContract } from '../contracts/records.ts';
+import type * as t from 'io-ts';
 import type { ContractCodeRecord, Hex } from '../domain/records.ts';
+import type { VerifiedSmartContract } from '../schema/contract.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
 import { renderAddress } from './address.ts';
 import { renderSmartContract } from './contract.ts';
+import type { SmartContractItemJson } from './contract.ts';
 import type { RenderContext } from './context.ts';
 import { checksum } from './format.ts';
 import { renderParamValue } from '../decode/values.ts';
@@ -33,21 +36,21 @@ function constructorInputs(abi: readonly JsonValue[]): readonly AbiParameter[] |
  * `[value, abiInput]` pairs as Blockscout decodes constructor arguments (values as in
  * DecodingHelper.value_json, tuples as arrays of their members); null without inputs or on a decode error.
  */
-export function decodeConstructorArgs(abi: readonly JsonValue[], args: Hex | null): JsonValue[] | null {
+export function decodeConstructorArgs(abi: readonly JsonValue[], args: Hex | null): [JsonValue, JsonObject][] | null {
   if (args === null) return null;
   const inputs = constructorInputs(abi);
   if (inputs === null) return null;
   try {
     const values = decodeAbiParameters(inputs, args);
-    return inputs.map((input, i) => [renderParamValue(input, values[i]), input as unknown as JsonObject]);
+    return inputs.map((input, i): [JsonValue, JsonObject] => [renderParamValue(input, values[i]), input as unknown as JsonObject]);
   } catch {
     return null;
   }
 }
 
 /** The main file and the others, as Blockscout splits them. */
-function splitSources(c: VerifiedContract): { readonly main: string; readonly others: JsonObject[] } {
-  const others: JsonObject[] = [];
+function splitSources(c: VerifiedContract): { readonly main: string; readonly others: { file_path: string; source_code: string }[] } {
+  const others: { file_path: string; source_code: string }[] = [];
   for (const [path, content] of Object.entries(c.sources)) if (path !== c.filePath) others.push({ file_path: path, source_code: content });
   return { main: c.sources[c.filePath] ?? '', others };
 }
@@ -57,7 +60,10 @@ function splitSources(c: VerifiedContract): { readonly main: string; readonly ot
  * verification (`is_verified: true`), or a bytecode twin's (`is_verified: false`, the verified
  * address in `verified_twin_address_hash`, no constructor arguments), as Blockscout renders them.
  */
-export function renderVerifiedSmartContract(code: ContractCodeRecord, createdByTransaction: boolean, v: AddressVerification): JsonObject {
+/** the verified smart-contract body, as its schema types it */
+export type VerifiedSmartContractJson = t.OutputOf<typeof VerifiedSmartContract>;
+
+export function renderVerifiedSmartContract(code: ContractCodeRecord, createdByTransaction: boolean, v: AddressVerification): VerifiedSmartContractJson {
   const c = v.contract;
   const { main, others } = splitSources(c);
   const bytecode = renderSmartContract(code, createdByTransaction);
@@ -83,7 +89,8 @@ export function renderVerifiedSmartContract(code: ContractCodeRecord, createdByT
     optimization_runs: c.optimizationEnabled ? c.optimizationRuns : null,
     evm_version: c.evmVersion,
     verified_at: verifiedAtIso(c.verifiedAt),
-    abi: c.abi,
+    // an ABI is a list of objects (a stored one never holds anything else)
+    abi: c.abi.filter(isObject),
     source_code: main,
     file_path: c.codeFormat === 'single-file' ? null : c.filePath,
     additional_sources: others,
@@ -95,14 +102,14 @@ export function renderVerifiedSmartContract(code: ContractCodeRecord, createdByT
     license_type: c.licenseType,
     certified: c.certified,
     is_blueprint: c.isBlueprint,
-    deployed_bytecode: bytecode['deployed_bytecode'] ?? null,
-    creation_bytecode: bytecode['creation_bytecode'] ?? null,
-    creation_status: bytecode['creation_status'] ?? null,
+    deployed_bytecode: bytecode.deployed_bytecode,
+    creation_bytecode: bytecode.creation_bytecode,
+    creation_status: bytecode.creation_status,
   };
 }
 
 /** A `/smart-contracts` item of a verified contract (at the address first verified). */
-export function renderVerifiedItem(c: VerifiedContract, ctx: Pick<RenderContext, 'addresses'> & Partial<Pick<RenderContext, 'verified'>>): JsonObject {
+export function renderVerifiedItem(c: VerifiedContract, ctx: Pick<RenderContext, 'addresses'> & Partial<Pick<RenderContext, 'verified'>>): SmartContractItemJson {
   return {
     address: renderAddress(c.address, ctx),
     compiler_version: c.compilerVersion,
