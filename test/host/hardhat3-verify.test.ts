@@ -12,7 +12,8 @@
  * arguments (a chain descriptor whose etherscan explorer is our `/api`, with a key the server does
  * not know) and `hardhat verify sourcify` on a contract with immutables and a constructor
  * argument (`verify.sourcify.apiUrl` the server's root: Sourcify's API v2, GET /v2/contract's 404
- * with null matches, POST /v2/verify's 202, its job polled) each end in hardhat-verify's
+ * with null matches, POST /v2/verify's 202, its job polled) and `hardhat verify blockscout` on
+ * another deployment of it (the descriptor's blockscout explorer, no key) each end in hardhat-verify's
  * success line, `/api/v2/smart-contracts/{h}` reads the contract verified under hardhat 3's
  * source name (`project/contracts/…`), and a second run answers "has already been verified"
  * (getsourcecode, GET /v2/contract read back). A wrong constructor argument sent by `hardhat verify
@@ -147,6 +148,8 @@ const cliArgs = (decodeAbiParameters([{ type: 'string' }, { type: 'string' }, { 
 // a contract per run: a second Token would be the first's bytecode twin, verified already
 const token = await deploy(anvil.url, await artifact('Token'), args);
 const immutables = await deploy(anvil.url, await artifact('Immutables'), encodeAbiParameters([{ type: 'uint256' }], [1234n]));
+// another value of the immutable: other runtime code, not a twin of the first
+const immutablesForBlockscout = await deploy(anvil.url, await artifact('Immutables'), encodeAbiParameters([{ type: 'uint256' }], [5678n]));
 // two workers: the wrong-argument run compiles beside the etherscan run
 const apiUrl = await indexAndServe(t, { rpc: anvil.url, db, chainId: CHAIN_ID, workers: 2 });
 
@@ -166,7 +169,7 @@ t.test('hardhat 3 build (production profile), offline, with the cache filled fro
   t.comment(`hardhat 3 build under Node ${node22.version} (solc-js from the cache): ${buildMs} ms`);
 });
 
-function verifies(provider: 'etherscan' | 'sourcify', name: 'Token' | 'Immutables', deployed: { readonly address: string }, constructorArgs: readonly string[]): void {
+function verifies(provider: 'etherscan' | 'blockscout' | 'sourcify', name: 'Token' | 'Immutables', deployed: { readonly address: string }, constructorArgs: readonly string[]): void {
   t.test(`hardhat verify ${provider}: ${name}`, async (t) => {
     const env = { ANVIL_URL: anvil.url, SCOUTKIT_URL: apiUrl };
     const startedAt = Date.now();
@@ -202,3 +205,4 @@ t.test('hardhat verify blockscout with a wrong constructor argument: the failure
 });
 
 verifies('sourcify', 'Immutables', immutables, ['1234']);
+verifies('blockscout', 'Immutables', immutablesForBlockscout, ['5678']);
