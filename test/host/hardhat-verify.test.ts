@@ -7,8 +7,9 @@
  * constructor arguments and indexed into SQLite, then `npx hardhat verify --network anvil
  * <address> <args>` runs with its Etherscan provider (`etherscan.customChains` pointed at our
  * `/api`, a key per network: with a single key hardhat-verify 2.1 sends
- * every chain to api.etherscan.io/v2 whatever customChains says), a counter with its Blockscout
- * provider (which always sends the key `api_key`), and a contract with immutables and a
+ * every chain to api.etherscan.io/v2 whatever customChains says), a counter and a contract with
+ * immutables and a constructor argument with its Blockscout provider (which always sends the key
+ * `api_key`), and another deployment of the contract with immutables and a
  * constructor argument with its Sourcify provider (`sourcify.apiUrl` the server's root: the
  * legacy `GET /check-all-by-addresses` and `POST /`). Each run ends in hardhat-verify's success line and the
  * contract reads verified from `/api/v2/smart-contracts/{h}`; a second run on a verified
@@ -121,6 +122,8 @@ const cliArgs = (decodeAbiParameters([{ type: 'string' }, { type: 'string' }, { 
 const token = await deploy(anvil.url, await artifact('Token'), args);
 const counter = await deploy(anvil.url, await artifact('Counter'));
 const immutables = await deploy(anvil.url, await artifact('Immutables'), encodeAbiParameters([{ type: 'uint256' }], [1234n]));
+// another value of the immutable: other runtime code, not a twin of the first
+const immutablesForBlockscout = await deploy(anvil.url, await artifact('Immutables'), encodeAbiParameters([{ type: 'uint256' }], [5678n]));
 apiUrl = await indexAndServe(t, { rpc: anvil.url, db, chainId: 31337 });
 
 async function verifiedAt(address: string): Promise<Record<string, unknown>> {
@@ -137,6 +140,7 @@ for (const [provider, name, deployed, constructorArgs] of [
   ['etherscan', 'Token', token, cliArgs],
   ['blockscout', 'Counter', counter, []],
   ['sourcify', 'Immutables', immutables, ['1234']],
+  ['blockscout', 'Immutables', immutablesForBlockscout, ['5678']],
 ] as const) {
   t.test(`hardhat verify, ${provider} provider: ${name}`, async (t) => {
     const env = { ANVIL_URL: anvil.url, SCOUTKIT_URL: apiUrl, PROVIDER: provider };
