@@ -56,6 +56,31 @@ const HOST: readonly string[] = [
 export const MAIN: readonly string[] = [...LIB, ...PORTS, ...HOST];
 
 /**
+ * The SQL store's own tests (test/adapters/sql/), npm test only, in two groups of about the same
+ * CPU: the write side (rewrites, rollbacks, reorgs, the fast path, bulk mode, the counters and
+ * backfills, each held against the memory store) and the rest (reads against the memory store,
+ * plans, openers, replicas, dialect; a new file joins it by itself). Each file alone paid about
+ * 2.5 s of CPU to start node, tsx, the adapters and the fixture chain.
+ */
+const SQL_WRITES: readonly string[] = [
+  'test/adapters/sql/bulk.test.ts',
+  'test/adapters/sql/counters.test.ts',
+  'test/adapters/sql/fastpath.test.ts',
+  'test/adapters/sql/reorg.test.ts',
+  'test/adapters/sql/rollback.test.ts',
+  'test/adapters/sql/seq.test.ts',
+  'test/adapters/sql/stats-backfill.test.ts',
+  'test/adapters/sql/supply-backfill.test.ts',
+  'test/adapters/sql/version.test.ts',
+  'test/adapters/sql/views-backfill.test.ts',
+  'test/adapters/sql/write.test.ts',
+];
+const SQL_READS: readonly string[] = testsUnder('test/adapters/sql').filter((f) => !SQL_WRITES.includes(f));
+
+/** the conformance suite on SQLite and Postgres (npm test only): one process compiles the documents' schemas once */
+const CONFORMANCE_SQL: readonly string[] = testsUnder('test/conformance').filter((f) => !CONFORMANCE.includes(f));
+
+/**
  * `npm test`'s groups (scripts/test/run.ts): the same files, on every store, in four processes
  * (scripts/test/groups/<name>.ts) that tap runs beside the files that need a process of their
  * own. The port suite on SQLite and Postgres is most of their time, so it is a group alone. And
@@ -63,7 +88,10 @@ export const MAIN: readonly string[] = [...LIB, ...PORTS, ...HOST];
  * files in the order of their names, scripts/ before test/, where test/package/ comes last.
  */
 export const TEST_GROUPS = {
+  'adapters-sql-reads': SQL_READS,
+  'adapters-sql-writes': SQL_WRITES,
   conformance: CONFORMANCE,
+  'conformance-sql': CONFORMANCE_SQL,
   lib: LIB,
   ports: PORTS,
   host: HOST,

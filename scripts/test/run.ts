@@ -1,7 +1,8 @@
 /**
  * `npm test`: the build, then the type check beside tap, which runs every `test/**\/*.test.ts`, those
  * that can share a process (scripts/quick/groups.ts TEST_GROUPS: lib, the port suite,
- * the conformance suite on memory, the host in process; and the two slowest files, one each)
+ * the conformance suite on memory, the host in process, the SQL store's tests in two groups, the
+ * conformance suite on SQLite and Postgres; and the two slowest files, one each)
  * in group processes (scripts/test/groups/<name>.ts, one file after another:
  * scripts/quick/run.ts), every other file in a process of its own, three at a time on the
  * machine's two CPUs: most files that need anvil, Postgres or a child process wait on them more
@@ -11,7 +12,8 @@
  *
  * SCOUTKIT_TEST_JOBS sets the number of files at a time (default 3). The cap per file
  * (`--timeout`, 300 s) is a guard against a hang, far above any file's time: a group takes
- * 30–90 s alone, the slowest file about 60 s.
+ * 30–90 s alone, the slowest file about 60 s; the three SQL groups, which wait on the databases
+ * longer, set their own (900 s, t.setTimeout in their runner).
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
