@@ -46,6 +46,43 @@ export type SqlContractStore = ContractStore & {
   close(): Promise<void>;
 };
 
+const byHash = async (k: Knex, codeHash: Hash): Promise<VerifiedContract | null> => {
+  const row = asRows(await k(CONTRACTS).where('code_hash', codeHash))[0];
+  return row === undefined ? null : fromRow(row);
+};
+
+const latestJob = async (k: Knex, address: Address, inputHash: Hash): Promise<VerificationJob | null> => {
+  const row = asRows(
+    await k(JOBS).where({ address: address.toLowerCase(), input_hash: inputHash.toLowerCase() }).orderBy('created_at', 'desc').orderBy('uid', 'desc').limit(1),
+  )[0];
+  return row === undefined ? null : jobOf(row);
+};
+
+/** ContractStore.createJob on the writer: a pending job, unless one for the same address and input exists. */
+async function createJob(writer: Knex, job: NewJob): Promise<JobOutcome> {
+  const existing = await latestJob(writer, job.address, job.inputHash);
+  if (existing !== null) return { created: false, job: existing };
+  const row = {
+    uid: job.uid,
+    address: job.address.toLowerCase(),
+    input_hash: job.inputHash.toLowerCase(),
+    input_kind: job.inputKind ?? null,
+    state: 'pending',
+    message: null,
+    created_at: job.now,
+    updated_at: job.now,
+  };
+  try {
+    await writer(JOBS).insert(row);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const same = asRows(await writer(JOBS).where('uid', job.uid))[0];
+    if (same !== undefined) return { created: false, job: jobOf(same) };
+    throw error;
+  }
+  return { created: true, job: jobOf(row) };
+}
+
 /** The contract store over a SQL store's connections (its writer `knex`, its `reader` pool, its `replicas`). */
 export function createSqlContractStore(
   db: { readonly knex: Knex; readonly reader?: Knex; readonly replicas?: ContractReadCopies; onClose?(fn: () => Promise<void>): void },
@@ -77,18 +114,6 @@ export function createSqlContractStore(
       local.emit(change);
     }
     return change;
-  };
-
-  const byHash = async (k: Knex, codeHash: Hash): Promise<VerifiedContract | null> => {
-    const row = asRows(await k(CONTRACTS).where('code_hash', codeHash))[0];
-    return row === undefined ? null : fromRow(row);
-  };
-
-  const latestJob = async (k: Knex, address: Address, inputHash: Hash): Promise<VerificationJob | null> => {
-    const row = asRows(
-      await k(JOBS).where({ address: address.toLowerCase(), input_hash: inputHash.toLowerCase() }).orderBy('created_at', 'desc').orderBy('uid', 'desc').limit(1),
-    )[0];
-    return row === undefined ? null : jobOf(row);
   };
 
   const insertVerified = async (input: Parameters<ContractStore['saveVerified']>[0], savedAt: number): Promise<boolean> => {
@@ -161,29 +186,7 @@ export function createSqlContractStore(
       return row === undefined ? 0 : int(row, 'n');
     },
 
-    async createJob(job: NewJob): Promise<JobOutcome> {
-      const existing = await latestJob(writer, job.address, job.inputHash);
-      if (existing !== null) return { created: false, job: existing };
-      const row = {
-        uid: job.uid,
-        address: job.address.toLowerCase(),
-        input_hash: job.inputHash.toLowerCase(),
-        input_kind: job.inputKind ?? null,
-        state: 'pending',
-        message: null,
-        created_at: job.now,
-        updated_at: job.now,
-      };
-      try {
-        await writer(JOBS).insert(row);
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        const same = asRows(await writer(JOBS).where('uid', job.uid))[0];
-        if (same !== undefined) return { created: false, job: jobOf(same) };
-        throw error;
-      }
-      return { created: true, job: jobOf(row) };
-    },
+    createJob: (job) => createJob(writer, job),
 
     async getJob(uid) {
       // the writer: a job a client polls right after submitting is read where it was written
