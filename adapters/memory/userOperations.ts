@@ -1,12 +1,16 @@
 /**
  * User operations in the memory store: the operations of consensus blocks in the port's order
  * (blockNumber DESC, hash DESC), by hash and by each filter's value, and the bundles grouped
- * from them (blockNumber DESC, transactionHash DESC, bundleIndex DESC), rebuilt once per state
- * version. They leave with their block (State.remove), so a reorg takes them away.
+ * from them (blockNumber DESC, transactionHash DESC, bundleIndex DESC) and each role's parties
+ * with their counts (count DESC, address DESC), rebuilt once per state version. They leave with their block (State.remove), so a reorg takes them away.
  */
 import type { UserOperationRecord } from '../../lib/domain/userOperations.ts';
+import type { Address } from '../../lib/domain/records.ts';
 import type {
   Page,
+  UserOperationParty,
+  UserOperationPartyCursor,
+  UserOperationRole,
   UserOperationBundle,
   UserOperationBundleCursor,
   UserOperationBundleFilter,
@@ -38,6 +42,31 @@ interface UserOperationIndex {
   readonly byHash: ReadonlyMap<string, UserOperationRecord>;
   readonly by: ReadonlyMap<Keyed, ReadonlyMap<string, readonly UserOperationRecord[]>>;
   readonly bundles: readonly Bundle[];
+  /** each role's parties in the list's order, and by address */
+  readonly parties: ReadonlyMap<UserOperationRole, { readonly sorted: readonly UserOperationParty[]; readonly byAddress: ReadonlyMap<Address, UserOperationParty> }>;
+}
+
+const ROLES: readonly UserOperationRole[] = ['sender', 'bundler', 'paymaster', 'factory'];
+const partyCount = (p: UserOperationParty): number => (p.role === 'bundler' ? p.totalBundles : p.totalOps);
+const partyOrder: Cmp<UserOperationParty> = (a, b) => asc(partyCount(b), partyCount(a)) || ascStr(b.address, a.address);
+const partyVs = (c: UserOperationPartyCursor) => (p: UserOperationParty) => asc(c.count, partyCount(p)) || ascStr(c.address, p.address);
+
+function groupParties(all: readonly UserOperationRecord[]): UserOperationIndex['parties'] {
+  const out = new Map<UserOperationRole, { sorted: UserOperationParty[]; byAddress: Map<Address, UserOperationParty> }>();
+  for (const role of ROLES) {
+    const counts = new Map<Address, { ops: number; bundles: Set<string> }>();
+    for (const o of all) {
+      const address = o[role];
+      if (address === null) continue;
+      const c = counts.get(address) ?? { ops: 0, bundles: new Set<string>() };
+      c.ops++;
+      if (role === 'bundler') c.bundles.add(`${o.transactionHash}#${o.bundleIndex}`);
+      counts.set(address, c);
+    }
+    const parties = [...counts].map(([address, c]): UserOperationParty => ({ role, address, totalOps: c.ops, totalBundles: c.bundles.size }));
+    out.set(role, { sorted: parties.sort(partyOrder), byAddress: new Map(parties.map((p) => [p.address, p])) });
+  }
+  return out;
 }
 
 const indexes = new WeakMap<State, UserOperationIndex>();
@@ -83,7 +112,7 @@ function indexOf(s: State): UserOperationIndex {
       else list.push(o);
     }
   }
-  const built = { version: s.version, all, byHash: new Map(all.map((o) => [o.hash, o])), by, bundles: groupBundles(all) };
+  const built = { version: s.version, all, byHash: new Map(all.map((o) => [o.hash, o])), by, bundles: groupBundles(all), parties: groupParties(all) };
   indexes.set(s, built);
   return built;
 }
@@ -120,4 +149,19 @@ export function listUserOperationBundles(s: State, filter: UserOperationBundleFi
     backward: page.order === 'asc',
     keep: (b) => (bundler === undefined || b.bundler === bundler) && (entryPoint === undefined || b.entryPoints.has(entryPoint)),
   }).map(({ entryPoints: _, ...b }) => b);
+}
+
+export function listUserOperationParties(s: State, role: UserOperationRole, page: Page<UserOperationPartyCursor>): UserOperationParty[] {
+  return takePage(indexOf(s).parties.get(role)?.sorted ?? NO_ROWS, page.limit, {
+    cursor: page.after === null ? null : partyVs(page.after),
+    backward: page.order === 'asc',
+  });
+}
+
+export function getUserOperationParties(s: State, role: UserOperationRole, addresses: readonly Address[]): UserOperationParty[] {
+  const byAddress = indexOf(s).parties.get(role)?.byAddress;
+  return [...new Set(addresses)].flatMap((a) => {
+    const p = byAddress?.get(a);
+    return p === undefined ? [] : [p];
+  });
 }

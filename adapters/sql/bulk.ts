@@ -95,6 +95,8 @@ export const DEFERRED_INDEXES: readonly string[] = [
   'transactions_method',
   'transactions_time',
   'transactions_to',
+  'user_operation_parties_bundles',
+  'user_operation_parties_ops',
   'user_operations_bundler',
   'user_operations_bundler_bundles',
   'user_operations_bundles',

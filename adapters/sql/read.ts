@@ -56,6 +56,7 @@ import { getWithdrawalTotals } from './queries/getWithdrawalTotals.ts';
 import { inOrder } from './queries/seek.ts';
 import { getUserOperation, listUserOperations } from './queries/listUserOperations.ts';
 import { listUserOperationBundles } from './queries/listUserOperationBundles.ts';
+import { getUserOperationParties, listUserOperationParties } from './queries/listUserOperationParties.ts';
 
 /** (a copy's reads: never `replicas`, which only a store has) */
 export function createSqlReader(knex: Knex, d: Dialect): Omit<VersionedDataSource, 'replicas'> {
@@ -106,5 +107,7 @@ export function createSqlReader(knex: Knex, d: Dialect): Omit<VersionedDataSourc
     getUserOperation: (hash) => getUserOperation(c, hash),
     listUserOperations: (filter, page) => listUserOperations(c, filter, page),
     listUserOperationBundles: (filter, page) => listUserOperationBundles(c, filter, page),
+    listUserOperationParties: (role, page) => listUserOperationParties(c, role, page),
+    getUserOperationParties: (role, addresses) => getUserOperationParties(c, role, addresses),
   };
 }

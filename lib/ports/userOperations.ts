@@ -7,6 +7,9 @@
 import type { Address, Hash } from '../domain/records.ts';
 import type { UserOperationRecord } from '../domain/userOperations.ts';
 import type { Page } from './page.ts';
+import type { UserOperationRole } from './userOperationRoles.ts';
+
+export type { UserOperationRole } from './userOperationRoles.ts';
 
 /** Every given field must match (Blockscout's `/userOps` filters). */
 export interface UserOperationFilter {
@@ -51,10 +54,36 @@ export interface UserOperationBundleCursor {
  * The user-operation queries of a DataSource: optional, all three together (both built-in
  * stores answer them: VersionedDataSource). A store without them holds no user operations.
  */
-export interface UserOperationQueries {
+export interface UserOperationQueries extends UserOperationPartyQueries {
   /** The operation with this hash (of a consensus block), or null. */
   getUserOperation?(hash: Hash): Promise<UserOperationRecord | null>;
   listUserOperations?(filter: UserOperationFilter, page: Page<UserOperationCursor>): Promise<readonly UserOperationRecord[]>;
   /** Bundles with their operation counts; a bundle matches when any of its operations does. */
   listUserOperationBundles?(filter: UserOperationBundleFilter, page: Page<UserOperationBundleCursor>): Promise<readonly UserOperationBundle[]>;
+}
+
+
+/** One party of a role: an account (sender), bundler, paymaster or factory, with its counts. */
+export interface UserOperationParty {
+  readonly role: UserOperationRole;
+  readonly address: Address;
+  /** operations naming it in that role (a factory's: the accounts it created) */
+  readonly totalOps: number;
+  /** bundles it was the beneficiary of (bundler; 0 for the other roles) */
+  readonly totalBundles: number;
+}
+/**
+ * Order desc: (count DESC, address DESC), count being totalBundles for bundlers and totalOps
+ * for the other roles. Cursor: strictly past (count, address).
+ */
+export interface UserOperationPartyCursor {
+  readonly count: number;
+  readonly address: Address;
+}
+
+/** Kept counts per party (maintained on write, rollback and backfill; never a scan per request). */
+export interface UserOperationPartyQueries {
+  listUserOperationParties?(role: UserOperationRole, page: Page<UserOperationPartyCursor>): Promise<readonly UserOperationParty[]>;
+  /** the parties of a role among `addresses` (absent: no operation names them), in no order */
+  getUserOperationParties?(role: UserOperationRole, addresses: readonly Address[]): Promise<readonly UserOperationParty[]>;
 }

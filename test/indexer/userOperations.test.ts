@@ -225,6 +225,21 @@ for (const factory of await storeFactories()) {
     const logged = tx3.logs.find((l) => l.address.toLowerCase() === LOGGER);
     t.match(await ds.getUserOperation(a2Hash(stored, accountA)), { userLogsStartIndex: Number(logged?.logIndex), userLogsCount: 1 }, 'its own log, between the EntryPoint’s');
 
+    const parties = async () =>
+      Promise.all((['bundler', 'factory', 'sender'] as const).map(async (role) => (await ds.listUserOperationParties(role, { after: null, limit: 50, order: 'desc' })).map((p) => [p.address, p.totalOps, p.totalBundles])));
+    const counted = [
+      [
+        [BENEFICIARY_1, 2, 2],
+        [BENEFICIARY_2, 2, 1],
+      ],
+      [[accountFactory.toLowerCase(), 2, 0]],
+      [
+        [accountA.toLowerCase(), 3, 0],
+        [accountB.toLowerCase(), 1, 0],
+      ],
+    ];
+    t.same(await parties(), counted, 'bundlers by bundles, the factory by the accounts it created, accounts by operations');
+
     // a store indexed before user operations were derived: the backfill re-reads the blocks
     const everything = await ds.listUserOperations({}, { after: null, limit: 50, order: 'desc' });
     for (const tx of [tx1, tx2, tx3]) {
@@ -236,6 +251,7 @@ for (const factory of await storeFactories()) {
     await indexerFor(anvil.url, ds, { logs }).run({ to: Number(tx3.blockNumber), userOperationsBackfill: true });
     t.same(await ds.listUserOperations({}, { after: null, limit: 50, order: 'desc' }), everything, 'the backfill stores them again, the same');
     t.ok(logs.some((l) => l.includes('user operations: 4 written for 3 block(s)')), 'and says what it did');
+    t.same(await parties(), counted, 'and counts them again');
 
     // a reorg across the last bundle takes its operation away
     await ds.rollbackAbove(Number(tx3.blockNumber) - 1);

@@ -3,11 +3,23 @@
  * listUserOperationBundles) over every store: the (block DESC, hash DESC) walk with each
  * filter, bundles grouped with their counts, consensus rows only, idempotent re-writes, whole
  * records with exact big integers, and operations leaving with a replaced or rolled-back block;
- * the backfill's members: the blocks holding an EntryPoint's logs, a stored block's operations set.
+ * the backfill's members: the blocks holding an EntryPoint's logs, a stored block's operations set;
+ * the parties' kept counts (accounts, bundlers, paymasters, factories) through all of it.
  */
 import type { Address, BlockRecord, Hash, TransactionRecord } from '../../lib/domain/records.ts';
 import type { UserOperationRecord } from '../../lib/domain/userOperations.ts';
-import type { UserOperationBundle, UserOperationBundleCursor, UserOperationCursor, UserOperationFilter, UserOperationBundleFilter } from '../../lib/ports.ts';
+import type {
+  UserOperationBundle,
+  UserOperationBundleCursor,
+  UserOperationBundleFilter,
+  UserOperationCursor,
+  UserOperationFilter,
+  UserOperationParty,
+  UserOperationPartyCursor,
+  UserOperationRole,
+} from '../../lib/ports.ts';
+import type { TestStore } from '../support/stores.ts';
+import type { Test } from 'tap';
 import { A, B, C, addr, block, bundle, h32, log, page, tx, walksBothWays } from './records.ts';
 import { storeTest } from './stores.ts';
 
@@ -67,6 +79,34 @@ const bundleCursor = (b: UserOperationBundle): UserOperationBundleCursor => ({ b
 const ordered = (ops: readonly UserOperationRecord[]): Hash[] =>
   [...ops].sort((a, b) => b.blockNumber - a.blockNumber || (a.hash < b.hash ? 1 : a.hash > b.hash ? -1 : 0)).map((o) => o.hash);
 
+const ROLES: readonly UserOperationRole[] = ['sender', 'bundler', 'paymaster', 'factory'];
+const partyKey = (p: UserOperationParty) => `${p.address.slice(-4)}:${p.totalOps}/${p.totalBundles}`;
+const partyCursor = (p: UserOperationParty): UserOperationPartyCursor => ({ count: p.role === 'bundler' ? p.totalBundles : p.totalOps, address: p.address });
+/** the parties of a role as counted from the operations themselves, in the list's order */
+function partiesOf(ops: readonly UserOperationRecord[], role: UserOperationRole): UserOperationParty[] {
+  const counts = new Map<Address, { ops: number; bundles: Set<string> }>();
+  for (const o of ops) {
+    const a = o[role];
+    if (a === null) continue;
+    const c = counts.get(a) ?? { ops: 0, bundles: new Set<string>() };
+    c.ops++;
+    if (role === 'bundler') c.bundles.add(`${o.transactionHash}#${o.bundleIndex}`);
+    counts.set(a, c);
+  }
+  const parties = [...counts].map(([address, c]) => ({ role, address, totalOps: c.ops, totalBundles: role === 'bundler' ? c.bundles.size : 0 }));
+  const n = (p: UserOperationParty) => (role === 'bundler' ? p.totalBundles : p.totalOps);
+  return parties.sort((a, b) => n(b) - n(a) || (a.address < b.address ? 1 : -1));
+}
+/** every role's list walked both ways, and its batch lookup, against the counts of `ops` */
+async function partiesAre(t: Test, s: TestStore, label: string, ops: readonly UserOperationRecord[]): Promise<void> {
+  for (const role of ROLES) {
+    const want = partiesOf(ops, role);
+    await walksBothWays(t, `${label}: ${role}s`, (p) => s.listUserOperationParties(role, p), partyCursor, partyKey, want.map(partyKey));
+    const got = await s.getUserOperationParties(role, [...want.map((p) => p.address), addr(0xdead)]);
+    t.same([...got].sort((a, b) => (a.address < b.address ? -1 : 1)), [...want].sort((a, b) => (a.address < b.address ? -1 : 1)), `${label}: ${role}s by address`);
+  }
+}
+
 storeTest('user operations: lists, bundles, reorgs', async (t, s) => {
   const [b1, b3, b5] = [block(1), block(3), block(5)];
   const side = block(4, { tag: 'side', consensus: false });
@@ -116,6 +156,7 @@ storeTest('user operations: lists, bundles, reorgs', async (t, s) => {
   await walksBothWays(t, 'bundles', bundlesOf({}), bundleCursor, bundleKey, [k50, k30, ...block1]);
   await walksBothWays(t, 'bundles of Y', bundlesOf({ bundler: Y }), bundleCursor, bundleKey, [k50, k11a, k11b]);
   await walksBothWays(t, 'bundles through EP6', bundlesOf({ entryPoint: EP6 }), bundleCursor, bundleKey, [k11a]);
+  await partiesAre(t, s, 'written', all);
   const [first] = await s.listUserOperationBundles({}, page(null, 1));
   t.same(first, { transactionHash: t50.hash, bundleIndex: 0, blockNumber: 5, timestamp: b5.timestamp, bundler: Y, totalOps: 1 }, 'a whole bundle');
 
@@ -125,8 +166,10 @@ storeTest('user operations: lists, bundles, reorgs', async (t, s) => {
   await s.writeBlocks([bundle(b5x, { transactions: [t5x], userOperations: [op(t5x, 'o5x', { sender: B, nonce: 9n })] })]);
   t.same((await s.listUserOperations({}, page())).map(key), [h32('o5x'), ...ordered([...ops1, ...ops3])], 'the replaced block took its operations');
   t.equal(await s.getUserOperation(h32('o5a')), null);
+  await partiesAre(t, s, 'replaced', [...ops1, ...ops3, op(t5x, 'o5x', { sender: B, nonce: 9n })]);
 
   await s.rollbackAbove(2);
+  await partiesAre(t, s, 'rolled back', ops1);
   t.same((await s.listUserOperations({}, page())).map(key), ordered(ops1), 'a rollback removes the operations above it');
   t.same((await s.listUserOperationBundles({}, page())).map(bundleKey), block1);
   t.equal(await s.getUserOperation(h32('o3a')), null);
@@ -156,9 +199,11 @@ storeTest('user operations: the backfill members (blocksWithLogs, writeUserOpera
   t.same((await s.listUserOperations({}, page())).map(key), ordered([op(t10, 'late1'), op(t10, 'late2')]));
   t.equal(await write(b1.hash, [op(t10, 'late1')]), true, 'written again: replaced, not added');
   t.same((await s.listUserOperations({}, page())).map(key), [h32('late1')]);
+  await partiesAre(t, s, 'backfilled', [op(t10, 'late1')]);
   t.equal(await write(side.hash, []), false, 'not a consensus block');
   t.equal(await write(h32('unknown'), []), false, 'not a stored block');
   await s.rollbackAbove(0);
   t.same(await s.listUserOperations({}, page()), [], 'they leave with their block');
   t.same(await find([EP7, EP6], topic), []);
+  await partiesAre(t, s, 'emptied', []);
 });

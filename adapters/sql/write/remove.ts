@@ -10,6 +10,7 @@ import { KEY_CHUNK, chunks } from '../sql.ts';
 import type { Affected, Key } from './batch.ts';
 import { uncountContracts } from './contracts.ts';
 import { countRemovedBlocks } from './counters.ts';
+import { uncountBlocksParties } from './userOperationParties.ts';
 import { removeWithdrawals } from './withdrawals.ts';
 
 /** Every table holding rows of a block, with its block-hash column. */
@@ -55,6 +56,7 @@ export async function removeBlocks(trx: Knex.Transaction, d: Dialect, hashes: re
   await removeWithdrawals(trx, d, hashes);
   await countRemovedBlocks(trx, hashes, affected.counters);
   await uncountContracts(trx, hashes);
+  await uncountBlocksParties(trx, hashes);
   for (const part of chunks(hashes, KEY_CHUNK)) {
     for (const [table, column] of BLOCK_ROWS) await trx(table).whereIn(column, part).delete();
   }

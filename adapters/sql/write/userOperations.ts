@@ -11,6 +11,7 @@ import { InvalidWriteError } from '../../../lib/sink/validate.ts';
 import type { WriteRow } from '../rows.ts';
 import { asRows, hex, num } from '../rows.ts';
 import { insertRows } from '../sql.ts';
+import { countParties, uncountBlocksParties } from './userOperationParties.ts';
 
 export function userOperationRow(d: Dialect, o: UserOperationRecord): WriteRow {
   return {
@@ -53,12 +54,14 @@ export function userOperationRow(d: Dialect, o: UserOperationRecord): WriteRow {
 }
 
 export async function insertUserOperations(trx: Knex.Transaction, d: Dialect, consensus: readonly BlockBundle[]): Promise<void> {
+  const ops = consensus.flatMap((b) => b.userOperations ?? []);
   await insertRows(
     trx,
     d,
     'user_operations',
-    consensus.flatMap((b) => (b.userOperations ?? []).map((o) => userOperationRow(d, o))),
+    ops.map((o) => userOperationRow(d, o)),
   );
+  await countParties(trx, ops, 1);
 }
 
 /** The stored consensus blocks holding a log of one of `addresses` with this first topic, lowest first (logs_address). */
@@ -82,6 +85,7 @@ export async function replaceUserOperations(trx: Knex.Transaction, d: Dialect, b
   }
   const stored = asRows(await trx('blocks').select('hash').where('hash', blockHash).andWhere('consensus', true));
   if (stored.length === 0) return false;
+  await uncountBlocksParties(trx, [blockHash]);
   await trx('user_operations').where('block_hash', blockHash).delete();
   await insertRows(
     trx,
@@ -89,5 +93,6 @@ export async function replaceUserOperations(trx: Knex.Transaction, d: Dialect, b
     'user_operations',
     operations.map((o) => userOperationRow(d, o)),
   );
+  await countParties(trx, operations, 1);
   return true;
 }
