@@ -4,8 +4,7 @@ import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-
-const BIN = new URL('../../bin/scoutkit.ts', import.meta.url).pathname;
+import { scoutkitBin } from '../support/scoutkitBin.ts';
 
 export type LogLine = Record<string, unknown> & { readonly time?: string; readonly level?: string; readonly msg?: string };
 
@@ -23,7 +22,7 @@ export interface Child {
 }
 
 export function startScoutkit(args: readonly string[]): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...scoutkitBin(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: LogLine[] = [];
   let raw = '';
   const waiters: { match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }[] = [];

@@ -23,6 +23,7 @@ import type { Plan } from '../../host/index.ts';
 import { MAX_BATCH_SIZE } from '../../lib/index.ts';
 import { storeFactories } from '../support/stores.ts';
 import type { TestStore } from '../support/stores.ts';
+import { scoutkitBin } from '../support/scoutkitBin.ts';
 import { indexerFor, rpc } from '../indexer/helpers.ts';
 import { limitHeaders, request } from './helpers.ts';
 
@@ -352,9 +353,8 @@ t.test('keys, limits and credits in the multichain form; the config', async (t) 
 });
 
 t.test('scoutkit serve --rpc --public-url', async (t) => {
-  const bin = new URL('../../bin/scoutkit.ts', import.meta.url).pathname;
   const args = ['serve', '--db', 'memory:', '--default-chain', CHAIN, '--rpc', anvil.url, '--public-url', 'https://gw.example', '--port', '0', '--no-docs', '--no-metrics', '--log-format', 'json'];
-  const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...scoutkitBin(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       const parsed = JSON.parse(line) as Record<string, unknown>;

@@ -11,6 +11,7 @@ import t from 'tap';
 import { parseServeArgs } from '../../host/cli.ts';
 import { limitHeaders, request } from './helpers.ts';
 import { REDIS_URL, redisAnswers, serviceMissing } from './redis-support.ts';
+import { scoutkitBin } from '../support/scoutkitBin.ts';
 
 t.test('serve flags: --redis, --redis-prefix, --limiter-timeout', async (t) => {
   const args = parseServeArgs(['--db', 'memory:', '--redis', REDIS_URL, '--redis-prefix', 'team-a', '--limiter-timeout', '2500']);
@@ -35,7 +36,7 @@ t.test('scoutkit serve --redis --keys: the plan window, real headers, the config
   const prefix = `scoutkit-test-cli-${process.pid}-${Date.now()}`;
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'host/cli.ts', 'serve', '--db', 'memory:fixture', '--port', '0', '--keys', keys, '--redis', REDIS_URL, '--redis-prefix', prefix, '--log-format', 'json'],
+    [...scoutkitBin(), 'serve', '--db', 'memory:fixture', '--port', '0', '--keys', keys, '--redis', REDIS_URL, '--redis-prefix', prefix, '--log-format', 'json'],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   t.teardown(() => void child.kill('SIGTERM'));

@@ -17,8 +17,8 @@ import { openStore } from '../../host/index.ts';
 import { servedChainId, unrecordedNote, UNRECORDED_CHAIN_ID } from '../../host/servedChain.ts';
 import { loadFixtureChain } from '../../fixture/index.ts';
 import { request } from './helpers.ts';
+import { scoutkitBin } from '../support/scoutkitBin.ts';
 
-const BIN = new URL('../../bin/scoutkit.ts', import.meta.url).pathname;
 const dir = await mkdtemp(join(tmpdir(), 'scoutkit-chain-id-'));
 t.teardown(() => rm(dir, { recursive: true, force: true }));
 
@@ -35,7 +35,7 @@ if (typed === undefined) throw new Error('the fixture has a typed transaction');
 
 /** `scoutkit serve` in a child process: its start-up lines, its URL, and a stop. */
 async function serve(t: Test, args: readonly string[]): Promise<{ url: string; lines: Record<string, unknown>[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'serve', ...args, '--port', '0', '--no-docs', '--no-metrics', '--log-format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...scoutkitBin(), 'serve', ...args, '--port', '0', '--no-docs', '--no-metrics', '--log-format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: Record<string, unknown>[] = [];
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -15,6 +15,7 @@ import { openStore, redact } from '../../host/stores.ts';
 import { createExplorer } from '../../lib/index.ts';
 import type { DataSource } from '../../lib/index.ts';
 import { fixtureChains, limitHeaders, request } from './helpers.ts';
+import { scoutkitBin } from '../support/scoutkitBin.ts';
 
 const { chain1, chain5, facts } = await fixtureChains();
 
@@ -152,8 +153,7 @@ t.test('scoutkit serve: keys file, two chains, SIGTERM', async (t) => {
       keys: [{ key: 'cli-key', plan: 'pro', name: 'tester' }],
     }),
   );
-  const bin = new URL('../../bin/scoutkit.ts', import.meta.url).pathname;
-  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--db', 'memory:fixture', '--chain', '5=memory:', '--port', '0', '--keys', keysFile, '--log-format', 'json'], {
+  const child = spawn(process.execPath, [...scoutkitBin(), 'serve', '--db', 'memory:fixture', '--chain', '5=memory:', '--port', '0', '--keys', keysFile, '--log-format', 'json'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: Record<string, unknown>[] = [];
@@ -181,9 +181,8 @@ t.test('scoutkit serve: keys file, two chains, SIGTERM', async (t) => {
 });
 
 t.test('scoutkit --help and errors', async (t) => {
-  const bin = new URL('../../bin/scoutkit.ts', import.meta.url).pathname;
   const run = async (args: string[]) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...scoutkitBin(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

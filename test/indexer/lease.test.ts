@@ -19,6 +19,7 @@ import { runScenario } from '../../demo/scenario.ts';
 import { openSqlStore } from '../../adapters/sql/index.ts';
 import { chainKeys, digest } from '../adapters/sql/digest.ts';
 import { databaseUrl, postgresUnreachable, selectedStoreNames } from '../support/stores.ts';
+import { scoutkitBin } from '../support/scoutkitBin.ts';
 import { indexerFor, recordingSink, rpc, toHex } from './helpers.ts';
 
 interface Indexer {
@@ -30,7 +31,7 @@ interface Indexer {
 }
 
 function startIndexer(rpcUrl: string, db: string, extra: readonly string[] = []): Indexer {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'host/cli.ts', 'index', '--rpc', rpcUrl, '--db', db, '--batch', '5', '--concurrency', '2', ...extra], {
+  const child = spawn(process.execPath, [...scoutkitBin(), 'index', '--rpc', rpcUrl, '--db', db, '--batch', '5', '--concurrency', '2', ...extra], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let err = '';

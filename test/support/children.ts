@@ -1,13 +1,13 @@
 /**
- * `scoutkit index` and `scoutkit serve` as child processes (bin/scoutkit.ts through tsx), their
- * output kept with the time each line came, for the outage tests.
+ * `scoutkit index` and `scoutkit serve` as child processes (the build when current, else
+ * bin/scoutkit.ts through tsx: scoutkitBin.ts), their output kept with the time each line came,
+ * for the outage tests.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-
-const BIN = new URL('../../bin/scoutkit.ts', import.meta.url).pathname;
+import { scoutkitBin } from './scoutkitBin.ts';
 
 export interface Line {
   readonly at: number;
@@ -27,7 +27,7 @@ export interface Child {
 }
 
 export function startCli(args: readonly string[]): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...scoutkitBin(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: Line[] = [];
   let code: number | null = null;
   const exited = once(child, 'exit').then(([c]) => {
