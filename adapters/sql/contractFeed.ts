@@ -13,8 +13,9 @@
 import type { Knex } from 'knex';
 import type { Address, Hash } from '../../lib/domain/records.ts';
 import type { JobInputKind, JobState } from '../../lib/contracts/records.ts';
-import type { ContractChange, ContractChangeListener, ContractFeed } from '../../lib/contracts/store.ts';
+import type { ContractChange, ContractFeed } from '../../lib/contracts/store.ts';
 import type { Dialect } from './dialect.ts';
+import { createLogFeed } from './logFeed.ts';
 import { asRows } from './rows.ts';
 
 /** rows kept in contract_changes: a listener further behind starts afresh (since → null) */
@@ -63,148 +64,6 @@ async function changesAbove(k: Knex, version: number): Promise<ContractChange[]>
   });
 }
 
-/** the part of a pg client the listener uses */
-interface PgConnection {
-  query(sql: string): Promise<unknown>;
-  on(event: 'notification', listener: () => void): void;
-  on(event: 'error' | 'end', listener: () => void): void;
-  removeAllListeners(event: string): void;
-}
-
-interface FeedState {
-  readonly knex: Knex;
-  readonly d: Dialect;
-  readonly local: ContractFeed;
-  readonly pollMs: number;
-  readonly listeners: Set<ContractChangeListener>;
-  /** the last version delivered; null while stopped or starting */
-  last: number | null;
-  /** this process's writes made while the feed starts */
-  early: ContractChange[] | null;
-  chain: Promise<void>;
-  starting: Promise<void>;
-  stopLocal: (() => void) | null;
-  timer: ReturnType<typeof setInterval> | null;
-  conn: PgConnection | null;
-  closed: boolean;
-}
-
-function deliver(s: FeedState, change: ContractChange): void {
-  s.last = change.version;
-  for (const l of [...s.listeners]) {
-    try {
-      l(change);
-    } catch {
-      // a listener's failure is its own
-    }
-  }
-}
-
-/** read the log above the last version delivered and deliver it (serialized) */
-function catchUp(s: FeedState): Promise<void> {
-  s.chain = s.chain.then(async () => {
-    if (s.last === null || s.listeners.size === 0) return;
-    try {
-      for (const change of await changesAbove(s.knex, s.last)) if (s.last !== null && change.version > s.last) deliver(s, change);
-    } catch {
-      // the database is away: the next notification or poll tries again
-    }
-  });
-  return s.chain;
-}
-
-function onLocal(s: FeedState, change: ContractChange): void {
-  if (s.early !== null) {
-    s.early.push(change);
-    return;
-  }
-  // the next version at once; after a gap (another process wrote in between), through the log
-  if (s.last !== null && change.version === s.last + 1) deliver(s, change);
-  else if (s.last === null || change.version > s.last) void catchUp(s);
-}
-
-async function listenPg(s: FeedState): Promise<void> {
-  if (s.closed || s.listeners.size === 0) return;
-  try {
-    const c = (await s.knex.client.acquireConnection()) as PgConnection;
-    const result = (await c.query('select current_schema() as s')) as { rows: { s?: string }[] };
-    const channel = `${CHANNEL}${result.rows[0]?.s ?? 'public'}`;
-    await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
-    s.conn = c;
-    c.on('notification', () => void catchUp(s));
-    const lost = (): void => {
-      if (s.conn !== c) return;
-      s.conn = null;
-      c.removeAllListeners('notification');
-      void s.knex.client.releaseConnection(c).catch(() => undefined);
-      setTimeout(() => void listenPg(s).then(() => catchUp(s)), 1000).unref();
-    };
-    c.on('error', lost);
-    c.on('end', lost);
-    void catchUp(s);
-  } catch {
-    setTimeout(() => void listenPg(s), 1000).unref();
-  }
-}
-
-function pollVersion(s: FeedState): void {
-  let seen = s.last;
-  s.timer = setInterval(() => {
-    void contractVersionOf(s.knex)
-      .then((v) => {
-        if (v !== seen) {
-          seen = v;
-          void catchUp(s);
-        }
-      })
-      .catch(() => undefined);
-  }, s.pollMs);
-  s.timer.unref();
-}
-
-async function startFeed(s: FeedState): Promise<void> {
-  let buffered: ContractChange[] = [];
-  try {
-    const current = await contractVersionOf(s.knex);
-    buffered = s.early ?? [];
-    // a write committed after subscribe but before the version was read is delivered too
-    s.last = Math.min(current, (buffered[0]?.version ?? Infinity) - 1);
-  } finally {
-    s.early = null;
-  }
-  for (const change of buffered) onLocal(s, change);
-  if (s.d.notifies) await listenPg(s);
-  else pollVersion(s);
-}
-
-async function stopFeed(s: FeedState): Promise<void> {
-  if (s.timer !== null) clearInterval(s.timer);
-  s.timer = null;
-  const c = s.conn;
-  s.conn = null;
-  s.last = null;
-  if (c !== null) {
-    for (const event of ['notification', 'error', 'end']) c.removeAllListeners(event);
-    await c.query('UNLISTEN *').catch(() => undefined);
-    await s.knex.client.releaseConnection(c);
-  }
-}
-
-function subscribeFeed(s: FeedState, listener: ContractChangeListener): () => void {
-  s.listeners.add(listener);
-  if (s.listeners.size === 1) {
-    s.early = [];
-    s.stopLocal = s.local.subscribe((change) => onLocal(s, change));
-    s.starting = s.starting.then(() => startFeed(s)).catch(() => undefined);
-  }
-  return () => {
-    if (!s.listeners.delete(listener) || s.listeners.size > 0) return;
-    s.stopLocal?.();
-    s.stopLocal = null;
-    s.starting = s.starting.then(() => stopFeed(s)).catch(() => undefined);
-  };
-}
-
 /** the changes above a version, from the log; null when the log no longer reaches back to it */
 async function changesSince(knex: Knex, version: number): Promise<ContractChange[] | null> {
   const changes = await changesAbove(knex, version);
@@ -216,34 +75,22 @@ async function changesSince(knex: Knex, version: number): Promise<ContractChange
 
 /**
  * The feed of a SQL contract store: `local` carries this process's writes; others' are read from
- * the log on NOTIFY (Postgres) or the version poll (SQLite), only while someone is subscribed.
+ * the log on NOTIFY (Postgres) or the version poll (SQLite), only while someone is subscribed
+ * (./logFeed.ts).
  */
 export function createSqlContractFeed(knex: Knex, d: Dialect, local: ContractFeed, options: { readonly pollMs?: number } = {}): ContractFeed & { close(): Promise<void> } {
-  const s: FeedState = {
+  const feed = createLogFeed<ContractChange>({
     knex,
     d,
     local,
+    channel: CHANNEL,
     pollMs: options.pollMs ?? 100,
-    listeners: new Set(),
-    last: null,
-    early: null,
-    chain: Promise.resolve(),
-    starting: Promise.resolve(),
-    stopLocal: null,
-    timer: null,
-    conn: null,
-    closed: false,
-  };
+    readVersion: () => contractVersionOf(knex),
+    changesAbove: (version) => changesAbove(knex, version),
+  });
   return {
-    subscribe: (listener) => subscribeFeed(s, listener),
+    subscribe: (listener) => feed.subscribe(listener),
     since: (version) => changesSince(knex, version),
-    async close() {
-      s.closed = true;
-      s.listeners.clear();
-      s.stopLocal?.();
-      s.stopLocal = null;
-      await s.starting;
-      await stopFeed(s);
-    },
+    close: () => feed.close(),
   };
 }

@@ -17,10 +17,11 @@
 import type { Knex } from 'knex';
 import type { Address, Hash } from '../../lib/domain/records.ts';
 import { noticeOf } from '../../lib/feed/change.ts';
-import type { Change, ChangeFeed, ChangeListener, ChangeNotice } from '../../lib/feed/change.ts';
+import type { Change, ChangeFeed, ChangeNotice } from '../../lib/feed/change.ts';
 import { describeNotice } from '../../lib/feed/describe.ts';
 import type { DataSource } from '../../lib/ports.ts';
 import type { Dialect } from './dialect.ts';
+import { createLogFeed } from './logFeed.ts';
 import { asRows } from './rows.ts';
 
 /** rows kept in change_log: a listener further behind starts afresh (since → null) */
@@ -89,174 +90,9 @@ async function noticesAbove(knex: Knex, version: number): Promise<ChangeNotice[]
   });
 }
 
-/** the part of a pg client the listener uses */
-interface PgConnection {
-  query(sql: string): Promise<{ rows: { s?: string }[] }>;
-  on(event: 'notification', listener: (msg: { channel: string; payload?: string }) => void): void;
-  on(event: 'error' | 'end', listener: () => void): void;
-  removeAllListeners(event: string): void;
-}
-
 export interface SqlFeedOptions {
   /** SQLite: how often the data version is polled for other processes' writes (default 100 ms) */
   readonly pollMs?: number;
-}
-
-/** A feed's state, passed to each of its steps. */
-interface FeedState {
-  readonly knex: Knex;
-  readonly d: Dialect;
-  readonly ds: DataSource;
-  readonly local: ChangeFeed;
-  readonly options: SqlFeedOptions;
-  readonly listeners: Set<ChangeListener>;
-  /** the last version delivered; null while stopped or starting */
-  last: number | null;
-  /** the catch-ups, serialized */
-  chain: Promise<void>;
-  stopLocal: (() => void) | null;
-  timer: ReturnType<typeof setInterval> | null;
-  conn: PgConnection | null;
-  closed: boolean;
-  /** this process's writes made while the feed starts (from subscribe on: "every change from now on") */
-  early: Change[] | null;
-  /** the feed's starts and stops, one after the other */
-  starting: Promise<void>;
-}
-
-function deliver(s: FeedState, change: Change): void {
-  s.last = change.version;
-  for (const l of [...s.listeners]) {
-    try {
-      l(change);
-    } catch {
-      // a listener's failure is its own
-    }
-  }
-}
-
-/** read the log above the last version delivered and deliver it (serialized) */
-function catchUp(s: FeedState): Promise<void> {
-  s.chain = s.chain.then(async () => {
-    if (s.last === null || s.listeners.size === 0) return;
-    try {
-      for (const notice of await noticesAbove(s.knex, s.last)) {
-        if (notice.version <= (s.last ?? 0)) continue;
-        const change = await describeNotice(s.ds, notice);
-        // delivered meanwhile (this process's own write, at once after its commit): not twice
-        if (s.last === null || change.version <= s.last) continue;
-        deliver(s, change);
-      }
-    } catch {
-      // the database is away: the next notification or poll tries again
-    }
-  });
-  return s.chain;
-}
-
-function onLocal(s: FeedState, change: Change): void {
-  if (s.early !== null) {
-    s.early.push(change);
-    return;
-  }
-  // the next version: at once, synchronously after the commit; after a gap (another
-  // process wrote in between, not yet seen): through the log, in order
-  if (s.last !== null && change.version === s.last + 1) deliver(s, change);
-  else if (s.last === null || change.version > s.last) void catchUp(s);
-}
-
-async function listenPg(s: FeedState): Promise<void> {
-  if (s.closed || s.listeners.size === 0) return;
-  const { knex } = s;
-  try {
-    const c = (await knex.client.acquireConnection()) as PgConnection;
-    const channel = (await c.query('select current_schema() as s')).rows[0]?.s ?? 'public';
-    await c.query(`LISTEN "${`scoutkit_changes:${channel}`.replace(/"/g, '""')}"`);
-    s.conn = c;
-    c.on('notification', () => void catchUp(s));
-    const lost = (): void => {
-      if (s.conn !== c) return;
-      s.conn = null;
-      c.removeAllListeners('notification');
-      void knex.client.releaseConnection(c).catch(() => undefined);
-      // reconnect, then catch up from the last version delivered
-      setTimeout(() => void listenPg(s).then(() => catchUp(s)), 1000).unref();
-    };
-    c.on('error', lost);
-    c.on('end', lost);
-    void catchUp(s); // what was written while no one listened
-  } catch {
-    setTimeout(() => void listenPg(s), 1000).unref();
-  }
-}
-
-/** SQLite: poll the data version, and catch up when it moved */
-function pollVersion(s: FeedState): void {
-  let seen = String(s.last);
-  s.timer = setInterval(() => {
-    void s
-      .knex('data_version')
-      .select('version')
-      .where('id', 1)
-      .then((rows: unknown) => {
-        const v = String(asRows(rows)[0]?.['version'] ?? '0');
-        if (v !== seen) {
-          seen = v;
-          void catchUp(s);
-        }
-      })
-      .catch(() => undefined);
-  }, s.options.pollMs ?? 100);
-  s.timer.unref();
-}
-
-async function startFeed(s: FeedState): Promise<void> {
-  let buffered: Change[] = [];
-  try {
-    const row = asRows(await s.knex('data_version').select('version').where('id', 1))[0];
-    const current = Number(row?.['version'] ?? 0);
-    buffered = s.early ?? [];
-    // a write committed after subscribe but before the version was read is delivered too
-    s.last = Math.min(current, (buffered[0]?.version ?? Infinity) - 1);
-  } finally {
-    s.early = null;
-  }
-  for (const change of buffered) onLocal(s, change);
-  if (s.d.notifies) await listenPg(s);
-  else pollVersion(s);
-}
-
-async function stopFeed(s: FeedState): Promise<void> {
-  if (s.timer !== null) clearInterval(s.timer);
-  s.timer = null;
-  const c = s.conn;
-  s.conn = null;
-  s.last = null;
-  if (c !== null) {
-    c.removeAllListeners('notification');
-    c.removeAllListeners('error');
-    c.removeAllListeners('end');
-    await c.query('UNLISTEN *').catch(() => undefined);
-    await s.knex.client.releaseConnection(c);
-  }
-}
-
-function subscribeFeed(s: FeedState, listener: ChangeListener): () => void {
-  s.listeners.add(listener);
-  if (s.listeners.size === 1) {
-    // this process's writes from now on, kept until the feed knows where it starts
-    s.early = [];
-    s.stopLocal = s.local.subscribe((change) => onLocal(s, change));
-    s.starting = s.starting.then(() => startFeed(s)).catch(() => undefined);
-  }
-  return () => {
-    if (!s.listeners.delete(listener)) return;
-    if (s.listeners.size === 0) {
-      s.stopLocal?.();
-      s.stopLocal = null;
-      s.starting = s.starting.then(() => stopFeed(s)).catch(() => undefined);
-    }
-  };
 }
 
 /** the changes above a version, from the log; null when the log no longer reaches back to it */
@@ -273,18 +109,9 @@ async function changesSince(knex: Knex, ds: DataSource, version: number): Promis
   return out;
 }
 
-async function closeFeed(s: FeedState): Promise<void> {
-  s.closed = true;
-  s.listeners.clear();
-  s.stopLocal?.();
-  s.stopLocal = null;
-  await s.starting;
-  await stopFeed(s);
-}
-
 /**
  * The feed of a store: `local` carries this process's writes; others' are read from the log on
- * NOTIFY (Postgres) or the version poll (SQLite), only while someone is subscribed.
+ * NOTIFY (Postgres) or the version poll (SQLite), only while someone is subscribed (./logFeed.ts).
  */
 export function createSqlFeed(
   knex: Knex,
@@ -293,25 +120,22 @@ export function createSqlFeed(
   local: ChangeFeed,
   options: SqlFeedOptions = {},
 ): ChangeFeed & { close(): Promise<void> } {
-  const s: FeedState = {
+  const feed = createLogFeed<Change>({
     knex,
     d,
-    ds,
     local,
-    options,
-    listeners: new Set(),
-    last: null,
-    chain: Promise.resolve(),
-    stopLocal: null,
-    timer: null,
-    conn: null,
-    closed: false,
-    early: null,
-    starting: Promise.resolve(),
-  };
+    channel: 'scoutkit_changes:',
+    pollMs: options.pollMs ?? 100,
+    readVersion: async () => Number(asRows(await knex('data_version').select('version').where('id', 1))[0]?.['version'] ?? 0),
+    changesAbove: async (version) => {
+      const out: Change[] = [];
+      for (const notice of await noticesAbove(knex, version)) out.push(await describeNotice(ds, notice));
+      return out;
+    },
+  });
   return {
-    subscribe: (listener) => subscribeFeed(s, listener),
+    subscribe: (listener) => feed.subscribe(listener),
     since: (version) => changesSince(knex, ds, version),
-    close: () => closeFeed(s),
+    close: () => feed.close(),
   };
 }

@@ -9,6 +9,7 @@
  */
 import type { Address, BlockBundle, Hash } from '../domain/records.ts';
 import type { Change, ChangeFeed, ChangeListener, ChangeNotice } from '../ports/feed.ts';
+import { createLocalVersionedFeed } from './local.ts';
 
 export type { Change, ChangeFeed, ChangeListener, ChangeNotice } from '../ports/feed.ts';
 
@@ -98,28 +99,5 @@ export const noticeOf = (c: ChangeNotice): ChangeNotice => ({
  * are kept for `since` (older versions answer null).
  */
 export function createLocalFeed(keep = 1000): ChangeFeed & { emit(change: Change): void } {
-  const listeners = new Set<ChangeListener>();
-  const log: Change[] = [];
-  let first = 0; // versions up to this are not all in the log
-  return {
-    emit(change) {
-      log.push(change);
-      if (log.length > keep) first = (log.shift() as Change).version;
-      for (const l of [...listeners]) {
-        try {
-          l(change);
-        } catch {
-          // a listener's failure is its own: the others still get the change
-        }
-      }
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    async since(version) {
-      if (version < first) return null;
-      return log.filter((c) => c.version > version);
-    },
-  };
+  return createLocalVersionedFeed<Change>(keep);
 }
