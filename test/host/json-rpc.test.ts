@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import t from 'tap';
 import type { Test } from 'tap';
-import { createPublicClient, custom, http, parseAbi } from 'viem';
+import { createPublicClient, http, parseAbi } from 'viem';
 import type { PublicClient } from 'viem';
 import { startAnvil } from '../../demo/anvil.ts';
 import type { Anvil } from '../../demo/anvil.ts';
@@ -24,7 +24,7 @@ import { MAX_BATCH_SIZE } from '../../lib/index.ts';
 import { storeFactories } from '../support/stores.ts';
 import type { TestStore } from '../support/stores.ts';
 import { scoutkitBin } from '../support/scoutkitBin.ts';
-import { indexerFor, rpc } from '../indexer/helpers.ts';
+import { indexerFor, rpc as nodeRpc } from '../indexer/helpers.ts';
 import { limitHeaders, request } from './helpers.ts';
 
 const ABI = parseAbi(['function balanceOf(address) view returns (uint256)', 'function fail() view', 'function name() view returns (string)']);
@@ -39,28 +39,10 @@ const keys = [
 let anvil: Anvil;
 let facts: ScenarioFacts;
 let node: PublicClient;
-
-/**
- * The node's answer to a call, asked once: nothing changes the chain after the scenario (no
- * transaction is sent, no block mined), and each store's run compares with the same answers.
- * A copy each time (a test may adjust its copy); a refusal is the same refusal every time.
- */
-const asked = new Map<string, Promise<unknown>>();
-function nodeRpc(url: string, method: string, params: readonly unknown[]): Promise<unknown> {
-  const key = JSON.stringify([url, method, params]);
-  let answer = asked.get(key);
-  if (answer === undefined) {
-    answer = rpc(url, method, params);
-    asked.set(key, answer);
-  }
-  return answer.then((value) => structuredClone(value));
-}
-
 t.before(async () => {
   anvil = await startAnvil();
   facts = await runScenario(anvil.url, { rounds: 1 });
-  // viem's client on the node, its requests answered once each (nodeRpc)
-  node = createPublicClient({ transport: custom({ request: ({ method, params }: { method: string; params?: unknown }) => nodeRpc(anvil.url, method, Array.isArray(params) ? params : []) }) });
+  node = createPublicClient({ transport: http(anvil.url) });
 });
 t.teardown(async () => {
   await anvil?.stop();
