@@ -96,21 +96,14 @@ t.test('two indexers on one store: one writes, the other stands by and takes ove
         children.push(c);
         return c;
       };
-      // the stored head, read through one store opened at the first read (not one a read: the
-      // waits below read it every 50 ms), closed once the writer has caught up
-      let reader: Awaited<ReturnType<typeof openSqlStore>> | undefined;
-      const closeReader = async (): Promise<void> => {
-        const r = reader;
-        reader = undefined;
-        await r?.close();
-      };
-      t.teardown(closeReader);
       const storeHead = async (): Promise<number> => {
+        const s = await openSqlStore(store.url, { migrate: false, sqliteReaders: 0, poolSize: 1 });
         try {
-          reader ??= await openSqlStore(store.url, { migrate: false, sqliteReaders: 0, poolSize: 1 });
-          return (await reader.getIndexedHead())?.number ?? -1;
+          return (await s.getIndexedHead())?.number ?? -1;
         } catch {
           return -1;
+        } finally {
+          await s.close();
         }
       };
       const nodeHead = async (): Promise<number> => Number(await rpc(anvil.url, 'eth_blockNumber', []));
@@ -147,7 +140,6 @@ t.test('two indexers on one store: one writes, the other stands by and takes ove
 
       const head = await nodeHead();
       await until('the writer to catch up', async () => (await storeHead()) === head);
-      await closeReader();
       writer.child.kill('SIGTERM');
       t.equal(await writer.exited, 0, 'the writer stops cleanly');
       standby.child.kill('SIGTERM');
