@@ -29,7 +29,9 @@ export type ApiError =
   /** an unexpected failure (a bug or a broken dependency); the cause is logged, never sent */
   | { readonly kind: 'Internal' }
   /** raw-trace of a mined transaction whose trace the indexer could not keep (a node without traces) */
-  | { readonly kind: 'TraceUnavailable' };
+  | { readonly kind: 'TraceUnavailable' }
+  /** an answer of a route Blockscout serves from a microservice (user operations), in that service's body `{code, message}` (gRPC code) */
+  | { readonly kind: 'ServiceError'; readonly status: 400 | 404; readonly code: number; readonly message: string };
 
 export type ApiErrorKind = ApiError['kind'];
 
@@ -84,6 +86,8 @@ export function errorResponse(error: ApiError): ErrorResponse {
       // Blockscout answers 500 with a bare JSON string when its node cannot trace; scoutkit never
       // answers 500 for data it simply does not hold: the trace is a resource the store lacks
       return { status: 404, body: { message: RAW_TRACE_UNAVAILABLE } };
+    case 'ServiceError':
+      return { status: error.status, body: { code: error.code, message: error.message } };
   }
 }
 

@@ -86,6 +86,7 @@ import { transactionInternalTransactions } from './transactionInternalTransactio
 import { transactionLogs } from './transactionLogs.ts';
 import { transactionFheOperations } from './transactionFheOperations.ts';
 import { transactionSummary } from './transactionSummary.ts';
+import { userOperation } from './userOperation.ts';
 import { transactionPreview } from './transactionPreview.ts';
 import { transactionRawTrace } from './transactionRawTrace.ts';
 import { transactions } from './transactions.ts';
@@ -122,6 +123,7 @@ const EXPLORER_ENDPOINTS = {
   transactionPreview,
   transactionFheOperations,
   transactionSummary,
+  userOperation,
   internalTransactions,
   tokenTransfers,
   token,

@@ -32,6 +32,7 @@ export type EndpointName =
   | 'transactionPreview'
   | 'transactionFheOperations'
   | 'transactionSummary'
+  | 'userOperation'
   | 'internalTransactions'
   | 'tokenTransfers'
   | 'token'

@@ -27,11 +27,15 @@ export const InvalidParamsError = component(
   }),
 );
 
-/** 404 and every other error; a block that lost consensus also names its hash. */
+/**
+ * 404 and every other error; a block that lost consensus also names its hash; the
+ * account-abstraction paths answer in the body of Blockscout's user-ops-indexer, with its gRPC
+ * `code` (5: not found, 3: a bad page token).
+ */
 export const MessageError = component(
   'MessageError',
   t.intersection([
     t.type({ message: describedString('ErrorMessage', { type: 'string', description: 'what went wrong, in words (e.g. `Not found`, `Too many requests`)' }) }),
-    t.partial({ hash: BlockHashCodec }),
+    t.partial({ hash: BlockHashCodec, code: Integer }),
   ]),
 );

@@ -260,6 +260,8 @@ export function endpointCases(f: FixtureFacts): Case[] {
     c('transactionSummary', `/transactions/${tx.approval}/summary`, { just_request_body: 'false' }),
     ...txCases.map((h) => c('transactionSummary', `/transactions/${h}/summary`, { just_request_body: 'true' })),
     c('transactionSummary', `/transactions/${f.pendingHashes[0] ?? ''}/summary`, { just_request_body: 'true' }),
+    // the fixture chain holds no user operations (test/lib/endpoints/userOperation*.test.ts write some)
+    { ...c('userOperation', `/proxy/account-abstraction/operations/0x${'ab'.repeat(32)}`), status: 404 },
     c('smartContracts', '/smart-contracts'),
     c('smartContracts', '/smart-contracts/', { items_count: '3' }),
     c('smartContracts', '/smart-contracts', { q: f.smartContracts.byFrame.slice(0, 12) }),
