@@ -38,7 +38,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Address, AddressWrite, BlockBundle, Hash, Hex, TokenBalanceRecord, TokenRecord, TokenTransferRecord, TransactionRecord } from '../lib/domain/records.ts';
-import type { DataSource } from '../lib/ports.ts';
+import type { VersionedDataSource } from '../lib/ports.ts';
 import type { JsonValue } from '../lib/json.ts';
 import { createExplorer, toJson } from '../lib/index.ts';
 import { openSqlStore } from '../adapters/sql/index.ts';
@@ -206,7 +206,7 @@ interface ListCase {
 }
 
 type Cursor = unknown;
-function dsCase<T>(name: string, list: (ds: DataSource, after: never) => Promise<readonly T[]>, cursor: (last: T) => Cursor, ds: DataSource): ListCase {
+function dsCase<T>(name: string, list: (ds: VersionedDataSource, after: never) => Promise<readonly T[]>, cursor: (last: T) => Cursor, ds: VersionedDataSource): ListCase {
   return {
     name,
     page: async (after) => {
@@ -234,7 +234,7 @@ function apiCase(name: string, path: string, query: Record<string, string>, hand
   };
 }
 
-function cases(ds: DataSource, handle: Handle): ListCase[] {
+function cases(ds: VersionedDataSource, handle: Handle): ListCase[] {
   const block = (b: { number: number }) => ({ number: b.number });
   const tx = (t: { blockNumber: number | null; index: number | null }) => ({ blockNumber: t.blockNumber ?? 0, index: t.index ?? 0 });
   const tt = (t: { blockNumber: number; logIndex: number }) => ({ blockNumber: t.blockNumber, logIndex: t.logIndex });

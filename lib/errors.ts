@@ -31,7 +31,9 @@ export type ApiError =
   /** raw-trace of a mined transaction whose trace the indexer could not keep (a node without traces) */
   | { readonly kind: 'TraceUnavailable' }
   /** an answer of a route Blockscout serves from a microservice (user operations), in that service's body `{code, message}` (gRPC code) */
-  | { readonly kind: 'ServiceError'; readonly status: 400 | 404; readonly code: number; readonly message: string };
+  | { readonly kind: 'ServiceError'; readonly status: 400 | 404; readonly code: number; readonly message: string }
+  /** an answer that needs an optional query the chain's store lacks (lib/ports/dataSource.ts OptionalQuery): `what` it would give */
+  | { readonly kind: 'QueryUnavailable'; readonly what: string };
 
 export type ApiErrorKind = ApiError['kind'];
 
@@ -88,8 +90,17 @@ export function errorResponse(error: ApiError): ErrorResponse {
       return { status: 404, body: { message: RAW_TRACE_UNAVAILABLE } };
     case 'ServiceError':
       return { status: error.status, body: { code: error.code, message: error.message } };
+    case 'QueryUnavailable':
+      // the request is sound and the data may exist: this store offers no query that answers it
+      return { status: 501, body: { message: queryUnavailableMessage(error.what) } };
   }
 }
+
+/** the 501 message of an answer the chain's store offers no query for */
+export const queryUnavailableMessage = (what: string): string => `${what} not available from this store`;
+
+/** an answer (`what`: e.g. "Top accounts") that needs an optional query the store lacks: 501 */
+export const queryUnavailable = (what: string): ApiError => ({ kind: 'QueryUnavailable', what });
 
 /** the 404 message of a raw trace the store does not hold */
 export const RAW_TRACE_UNAVAILABLE = 'Raw trace not available: the indexer kept no trace of this transaction (its node served no traces)';

@@ -16,7 +16,7 @@ import type {
 import { pageSize } from './paging.ts';
 import type { State } from './state.ts';
 
-type StatsQueries = Pick<DataSource, 'getChainCounters' | 'countPendingTransactions' | 'listDailyStats' | 'sumBlocks' | 'listContractActivity'>;
+type StatsQueries = Required<Pick<DataSource, 'getChainCounters' | 'countPendingTransactions' | 'listDailyStats' | 'sumBlocks' | 'listContractActivity'>>;
 
 /** The contract-activity order (desc form): > 0 when a comes after b. */
 export function contractActivityOrder(sort: ContractActivityFilter['sort']): (a: ContractActivityCursor, b: ContractActivityCursor) => number {

@@ -4,11 +4,13 @@
  * default) as Blockscout: balance <order> then hash ASC, or transactions count <order> then
  * balance DESC, hash ASC. The cursor is Blockscout's: `fetched_coin_balance`, `hash` and
  * `transactions_count`, all three (a missing one gives the first page); `sort`/`order` echoed.
- * Without a price feed or a supply source, `exchange_rate` and `total_supply` are null.
+ * Without a price feed or a supply source, `exchange_rate` and `total_supply` are null. From a
+ * store without listAccounts (an optional query): 501, not available from this store.
  */
 import * as E from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 import type { AccountRecord } from '../domain/records.ts';
+import { queryUnavailable } from '../errors.ts';
 import type { JsonObject } from '../json.ts';
 import { addressHash, enumOf, integerOrNull, integerString } from '../params/codecs.ts';
 import { echo, itemsCount, pageSize, splitPage } from '../paging/page.ts';
@@ -17,6 +19,8 @@ import { renderAddress } from '../render/address.ts';
 import { loadContext } from '../render/context.ts';
 import { TopAddressesPage } from '../schema/topAddress.ts';
 import { defineEndpoint } from './endpoint.ts';
+
+const TOP_ACCOUNTS = 'Top accounts';
 
 export const addresses = defineEndpoint({
   route: '/addresses',
@@ -31,10 +35,12 @@ export const addresses = defineEndpoint({
     items_count: itemsCount,
   },
   response: TopAddressesPage,
+  mayLack: TOP_ACCOUNTS,
   handler:
     ({ ds, render }) =>
     ({ query, rawQuery }) =>
     async () => {
+      if (ds.listAccounts === undefined) return E.left(queryUnavailable(TOP_ACCOUNTS));
       const size = pageSize(query);
       // sort and order apply only together, as in Blockscout
       const sorted = query.sort !== undefined && query.order !== undefined;

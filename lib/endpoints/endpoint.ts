@@ -106,6 +106,12 @@ export interface Endpoint<P extends ParamSpec, Q extends ParamSpec, B = undefine
   readonly multichainResponse?: M;
   /** also answers 422 `{message}` (not only bad parameters): when, in a few words */
   readonly unprocessableMessage?: string;
+  /**
+   * the answer needs an optional query a store may lack (lib/ports/dataSource.ts OptionalQuery):
+   * what the answer is, e.g. `Top accounts`; from a store without it the endpoint answers 501
+   * `{"message": "<this> not available from this store"}` (lib/errors.ts queryUnavailable)
+   */
+  readonly mayLack?: string;
   /** query parameters that must be present (a missing one → 422 `Missing field: <name>`) */
   readonly requiredQuery?: readonly (keyof Q & string)[];
   /**

@@ -7,9 +7,11 @@
  * then the other count, both in `order` (desc by default), then the contract address
  * ascending (descending with asc). The cursor needs all three keys; `next_page_params` echoes
  * `sort`/`order` and keeps `items_count`, as Blockscout's. `balance` is the contract's current
- * coin balance (one batch read of the page's contracts), null when none is recorded.
+ * coin balance (one batch read of the page's contracts), null when none is recorded. From a store
+ * without listContractActivity (an optional query): 501, not available from this store.
  */
 import * as E from 'fp-ts/lib/Either.js';
+import { queryUnavailable } from '../errors.ts';
 import { addressHash, bigInteger, enumOf, integer } from '../params/codecs.ts';
 import { echo, itemsCount, listBody, pageSize, splitPage } from '../paging/page.ts';
 import type { ContractActivityCursor, ContractActivityFilter } from '../ports.ts';
@@ -23,6 +25,8 @@ import { defineEndpoint } from './endpoint.ts';
 
 export const HOT_CONTRACT_SCALES = ['5m', '1h', '3h', '1d', '7d', '30d'] as const;
 export type HotContractScale = (typeof HOT_CONTRACT_SCALES)[number];
+
+const HOT_CONTRACTS = 'Hot contracts';
 
 const WINDOW_SECONDS: Readonly<Record<HotContractScale, number | null>> = { '5m': 300, '1h': 3_600, '3h': 10_800, '1d': null, '7d': null, '30d': null };
 const WINDOW_DAYS: Readonly<Record<HotContractScale, number>> = { '5m': 0, '1h': 0, '3h': 0, '1d': 1, '7d': 7, '30d': 30 };
@@ -54,11 +58,13 @@ export const statsHotSmartContracts = defineEndpoint({
   },
   requiredQuery: ['scale'],
   response: page(HotContract),
+  mayLack: HOT_CONTRACTS,
   clock: true,
   handler:
     ({ ds, now, render }) =>
     ({ query, rawQuery }) =>
     async () => {
+      if (ds.listContractActivity === undefined) return E.left(queryUnavailable(HOT_CONTRACTS));
       const size = pageSize(query);
       const filter: ContractActivityFilter = {
         window: hotContractWindow(query.scale ?? '1d', now()),

@@ -3,14 +3,17 @@
  * (block timestamp in [now − 24 h, now] by the explorer's clock; a scan of that window's
  * blocks), their fee sum and integer average (fee per transaction: gas used × effective gas
  * price, summed per block at write time), and the pending transactions first seen in the last
- * 30 minutes. All strings, as Blockscout.
+ * 30 minutes. All strings, as Blockscout. From a store without sumBlocks (an optional query): 501,
+ * not available from this store.
  */
 import * as E from 'fp-ts/lib/Either.js';
+import { queryUnavailable } from '../errors.ts';
 import { TransactionStats } from '../schema/stats.ts';
 import { defineEndpoint } from './endpoint.ts';
 
 const DAY_SECONDS = 86_400;
 const PENDING_WINDOW_MS = 30 * 60_000;
+const TRANSACTION_STATS = 'Transaction statistics';
 
 export const transactionsStats = defineEndpoint({
   route: '/transactions/stats',
@@ -18,11 +21,13 @@ export const transactionsStats = defineEndpoint({
   path: {},
   query: {},
   response: TransactionStats,
+  mayLack: TRANSACTION_STATS,
   clock: true,
   handler:
     ({ ds, now }) =>
     () =>
     async () => {
+      if (ds.sumBlocks === undefined) return E.left(queryUnavailable(TRANSACTION_STATS));
       const at = now();
       const seconds = Math.floor(at / 1000);
       const [day, pending] = await Promise.all([

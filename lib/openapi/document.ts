@@ -130,6 +130,9 @@ function operation(name: string, e: AnyEndpoint, form: ApiForm, options: OpenApi
           },
   };
   for (const [status, description] of ERROR_STATUSES) responses[status] = { description, content: json(toJsonSchema(MessageError, components)) };
+  if (e.mayLack !== undefined) {
+    responses['501'] = { description: `${e.mayLack} not available from this store (it lacks the optional query this answer needs)`, content: json(toJsonSchema(MessageError, components)) };
+  }
   return {
     operationId: form === 'instance' ? name : `${name}Multichain`,
     summary: e.summary,

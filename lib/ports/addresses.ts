@@ -43,10 +43,18 @@ export interface AddressQueries {
    * proxy; addresses with none of them absent.
    */
   getAddressViews(hashes: readonly Address[]): Promise<readonly AddressView[]>;
-  /** Addresses with a positive current coin balance and their transactions count (see AccountCursor). */
-  listAccounts(filter: AccountFilter, page: Page<AccountCursor>): Promise<readonly AccountRecord[]>;
-  /** Batch: the kept counters of these addresses (a key lookup each); addresses whose four counters are all 0 are absent. */
-  getAddressCounters(addresses: readonly Address[]): Promise<readonly AddressCountersRecord[]>;
+  /**
+   * Optional: addresses with a positive current coin balance and their transactions count (see
+   * AccountCursor). Without it the top accounts (`/addresses`) answer 501, not available from
+   * this store (no other query orders addresses by balance at a bounded cost).
+   */
+  listAccounts?(filter: AccountFilter, page: Page<AccountCursor>): Promise<readonly AccountRecord[]>;
+  /**
+   * Optional: batch, the kept counters of these addresses (a key lookup each); addresses whose
+   * four counters are all 0 are absent. Without it an address's counters answer 501, not
+   * available from this store (counting its records would scan its whole history).
+   */
+  getAddressCounters?(addresses: readonly Address[]): Promise<readonly AddressCountersRecord[]>;
   /**
    * Optional: named addresses by name prefix (see AddressListFilter, AddressListCursor). Without
    * it a search finds no contract by its name (tokens, hashes and numbers as before).

@@ -29,13 +29,17 @@ export interface ContractQueries {
   /**
    * Batch lookup of proxies' implementation changes (lib/proxy/detect.ts), every change of each
    * address, oldest first (block, transaction index, then proxy); lib/proxy/history.ts picks the one in force
-   * at a block. Addresses that are no proxy have none.
+   * at a block. Addresses that are no proxy have none. Optional: without it every address
+   * answers as no proxy (no `proxy_type`, no `implementations`, calls decoded by the address's
+   * own ABI only), as for proxies the indexer did not detect.
    */
-  getProxyHistory(addresses: readonly Address[]): Promise<readonly ProxyRecord[]>;
+  getProxyHistory?(addresses: readonly Address[]): Promise<readonly ProxyRecord[]>;
   listContracts(filter: ContractFilter, page: Page<ContractCursor>): Promise<readonly ContractCodeRecord[]>;
   /**
    * How many creations match: all of them from a kept counter, or those at or after a unix time by
-   * an index range (bounded by the recent contracts, not the chain).
+   * an index range (bounded by the recent contracts, not the chain). Optional: without it
+   * `/smart-contracts/counters` answers 501, not available from this store (counting by
+   * listContracts would read every contract).
    */
-  countContracts(filter: ContractCountFilter): Promise<number>;
+  countContracts?(filter: ContractCountFilter): Promise<number>;
 }

@@ -104,9 +104,24 @@ export interface DataVersionSignal {
 
 /**
  * The optional queries of a DataSource: capabilities a store may lack. Each one's doc says what
- * the host does without it (a wider query, or the answer for data the indexer did not keep).
+ * the host does without it (a wider query, the answer for data the indexer did not keep, or
+ * 501 `{"message": "… not available from this store"}` where no other query answers at a
+ * bounded cost).
  */
-export type OptionalQuery = 'getTransactions' | 'getCoinBalance' | 'listBlockFigures' | 'listStateChanges' | 'getTransactionTrace' | 'listAddresses';
+export type OptionalQuery =
+  | 'getTransactions'
+  | 'getCoinBalance'
+  | 'listBlockFigures'
+  | 'listStateChanges'
+  | 'getTransactionTrace'
+  | 'listAddresses'
+  | 'listAccounts'
+  | 'getAddressCounters'
+  | 'getWithdrawalTotals'
+  | 'getProxyHistory'
+  | 'countContracts'
+  | 'sumBlocks'
+  | 'listContractActivity';
 
 /**
  * A DataSource that reports a data version and answers every optional query and the user

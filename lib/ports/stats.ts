@@ -83,10 +83,18 @@ export interface StatsQueries {
   getChainCounters(): Promise<ChainCounters>;
   /** The daily aggregates of the days in range that have any consensus block, date DESC. */
   listDailyStats(range: DateRange): Promise<readonly DailyStatsRecord[]>;
-  /** Sums over the consensus blocks whose timestamp is in range (a scan of that window's blocks). */
-  sumBlocks(range: TimeRange): Promise<BlockTotals>;
-  /** Contract activity (hot contracts); see ContractActivityFilter and ContractActivityCursor. */
-  listContractActivity(
+  /**
+   * Optional: sums over the consensus blocks whose timestamp is in range (a scan of that
+   * window's blocks). Without it `/transactions/stats` answers 501, not available from this
+   * store (a day of blocks read record by record is no bounded cost on a fast chain).
+   */
+  sumBlocks?(range: TimeRange): Promise<BlockTotals>;
+  /**
+   * Optional: contract activity (hot contracts); see ContractActivityFilter and
+   * ContractActivityCursor. Without it `/stats/hot-smart-contracts` answers 501, not available
+   * from this store (no other query groups transactions by contract).
+   */
+  listContractActivity?(
     filter: ContractActivityFilter,
     page: Page<ContractActivityCursor>,
   ): Promise<readonly ContractActivityRecord[]>;

@@ -28,6 +28,10 @@ export interface WithdrawalTotals {
 /** The withdrawal queries of a DataSource. */
 export interface WithdrawalQueries {
   listWithdrawals(filter: WithdrawalFilter, page: Page<WithdrawalCursor>): Promise<readonly WithdrawalRecord[]>;
-  /** Count and sum of the stored withdrawals (maintained on write and rollback). */
-  getWithdrawalTotals(): Promise<WithdrawalTotals>;
+  /**
+   * Optional: count and sum of the stored withdrawals (maintained on write and rollback).
+   * Without it `/withdrawals/counters` answers 501, not available from this store (summing
+   * listWithdrawals would read every withdrawal).
+   */
+  getWithdrawalTotals?(): Promise<WithdrawalTotals>;
 }

@@ -23,8 +23,13 @@ export interface ProxyView {
 
 const NO_VERIFICATION: ReadonlyMap<Address, AddressVerification> = new Map();
 
-/** The histories of `addresses`, then of the beacons they name that are not among them (a second batch only when there are some). */
+/**
+ * The histories of `addresses`, then of the beacons they name that are not among them (a second
+ * batch only when there are some); none from a store without getProxyHistory (every address
+ * answers as no proxy).
+ */
 async function histories(ds: DataSource, addresses: readonly Address[]): Promise<readonly ProxyRecord[]> {
+  if (ds.getProxyHistory === undefined) return [];
   const history = addresses.length === 0 ? [] : await ds.getProxyHistory(addresses);
   const asked = new Set(addresses);
   const beacons = [...new Set(history.flatMap((r) => (r.beacon === null || asked.has(r.beacon) ? [] : [r.beacon])))];

@@ -5,7 +5,7 @@
  */
 import type { Test } from 'tap';
 import type { Address, BlockRecord, TransactionRecord } from '../../lib/domain/records.ts';
-import type { ContractActivityFilter, ContractActivityRecord, DataSource } from '../../lib/ports.ts';
+import type { ContractActivityFilter, ContractActivityRecord, DataSource, VersionedDataSource } from '../../lib/ports.ts';
 import { A, B, C, addr, block, bundle, page, tx, walksBothWays } from './records.ts';
 import { storeTest } from './stores.ts';
 
@@ -77,7 +77,7 @@ const days: ContractActivityFilter = { window: { days: ALL_DAYS } };
 const key = (r: ContractActivityRecord) => `${r.contract}:${r.transactionsCount}:${r.gasUsed}`;
 const cursorOf = (r: ContractActivityRecord) => ({ transactionsCount: r.transactionsCount, gasUsed: r.gasUsed, contract: r.contract });
 
-async function snapshot(s: DataSource) {
+async function snapshot(s: VersionedDataSource) {
   return {
     counters: await s.getChainCounters(),
     days: await s.listDailyStats(ALL_DAYS),
@@ -86,7 +86,7 @@ async function snapshot(s: DataSource) {
   };
 }
 
-async function walks(t: Test, s: DataSource, label: string, filter: ContractActivityFilter, expected: string[]) {
+async function walks(t: Test, s: VersionedDataSource, label: string, filter: ContractActivityFilter, expected: string[]) {
   await walksBothWays(t, label, (p) => s.listContractActivity(filter, p), cursorOf, key, expected);
 }
 

@@ -177,13 +177,22 @@ function combos<T>(xs: readonly T[]): T[][] {
   return out;
 }
 
-export async function digest(ds: DataSource, keys: ChainKeys, options: DigestOptions = {}): Promise<DigestEntry[]> {
+/** the optional queries the digest reads: both built-in stores answer them */
+const DIGESTED = ['listStateChanges', 'getTransactionTrace', 'listAddresses', 'listAccounts', 'getAddressCounters', 'getWithdrawalTotals', 'getProxyHistory', 'countContracts', 'sumBlocks', 'listContractActivity'] as const;
+type Digestible = DataSource & Required<Pick<DataSource, (typeof DIGESTED)[number]>>;
+
+function digestible(ds: DataSource): Digestible {
+  const lacking = DIGESTED.filter((m) => ds[m] === undefined);
+  if (lacking.length > 0) throw new Error(`the store lacks optional queries the digest reads: ${lacking.join(', ')}`);
+  return ds as Digestible;
+}
+
+export async function digest(source: DataSource, keys: ChainKeys, options: DigestOptions = {}): Promise<DigestEntry[]> {
+  const ds = digestible(source);
   const limit = options.limit ?? 7;
   const stride = options.stride ?? 1;
   const every = <T>(xs: readonly T[]): T[] => xs.filter((_, i) => i % stride === 0 || i === xs.length - 1);
   const out: DigestEntry[] = [];
-  // the optional queries the digest reads: both built-in stores answer them
-  if (ds.listStateChanges === undefined || ds.getTransactionTrace === undefined || ds.listAddresses === undefined) throw new Error('the store lacks an optional query the digest reads');
   const listAddresses = ds.listAddresses.bind(ds);
   const add = (label: string, value: unknown) => out.push({ label, value });
   let lists = 0;

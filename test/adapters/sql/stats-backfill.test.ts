@@ -6,12 +6,12 @@ import t from 'tap';
 import * as m009 from '../../../adapters/sql/migrations/009_chain_stats.ts';
 import * as m014 from '../../../adapters/sql/migrations/014_coin_supply.ts';
 import { loadFixtureChain } from '../../../fixture/index.ts';
-import type { DataSource } from '../../../lib/ports.ts';
+import type { VersionedDataSource } from '../../../lib/ports.ts';
 import { storeFactories } from '../../support/stores.ts';
 
 const ALL_DAYS = { from: '2000-01-01', to: '2100-01-01' };
 
-async function statistics(s: DataSource) {
+async function statistics(s: VersionedDataSource) {
   return {
     counters: await s.getChainCounters(),
     days: await s.listDailyStats(ALL_DAYS),

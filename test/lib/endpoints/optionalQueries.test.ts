@@ -4,22 +4,29 @@
  * same bytes from the wider query (listBlockFigures → listBlocks; getTransactions → one
  * getTransaction each; getCoinBalance → the coin balance history), or the answer for data the
  * indexer did not keep (no trace: 404; no state changes: an empty list; no name index: a search
- * without contracts found by name).
+ * without contracts found by name; no proxy history: every address as no proxy), or, where no
+ * other query answers at a bounded cost, 501 `{"message": "… not available from this store"}`
+ * (top accounts, address counters, withdrawal totals, contract counts, transaction statistics,
+ * hot contracts), a body our OpenAPI document describes.
  */
 import t from 'tap';
 import { createMemoryStore } from '../../../adapters/memory/index.ts';
 import { loadFixtureChain } from '../../../fixture/index.ts';
-import { RAW_TRACE_UNAVAILABLE } from '../../../lib/errors.ts';
-import { createExplorer, toJson } from '../../../lib/index.ts';
+import { RAW_TRACE_UNAVAILABLE, queryUnavailableMessage } from '../../../lib/errors.ts';
+import { createExplorer, ENDPOINTS, toJson } from '../../../lib/index.ts';
+import type { EndpointName } from '../../../lib/index.ts';
+import type { ProxyRecord } from '../../../lib/domain/records.ts';
 import type { DataSource, OptionalQuery } from '../../../lib/ports.ts';
+import { validateOurs } from '../../support/openapiOurs.ts';
+import { addr, address, block, bundle, tx } from '../../ports/records.ts';
 
 const store = createMemoryStore();
 const chain = await loadFixtureChain(store);
 
 /** the store without these members (every other member bound to the store itself) */
-function lacking(members: readonly OptionalQuery[]): DataSource {
+function lacking(members: readonly OptionalQuery[], of: DataSource = store): DataSource {
   const hidden = new Set<PropertyKey>(members);
-  return new Proxy(store, {
+  return new Proxy(of, {
     get: (target, key) => {
       if (hidden.has(key)) return undefined;
       const value: unknown = Reflect.get(target, key, target);
@@ -105,4 +112,47 @@ t.test('without listAddresses: a search finds no contract by its name, the rest 
     }
   }
   t.ok(contracts > 0, `the full store finds ${contracts} contracts by name`);
+});
+
+/** each optional query no other query replaces at a bounded cost: the endpoint that needs it, a path of it, what it answers */
+const UNAVAILABLE: readonly (readonly [OptionalQuery, EndpointName, string])[] = [
+  ['listAccounts', 'addresses', '/api/v2/addresses?sort=balance&order=asc'],
+  ['getAddressCounters', 'addressCounters', `/api/v2/addresses/${chain.facts.eoas.alice}/counters`],
+  ['getWithdrawalTotals', 'withdrawalsCounters', '/api/v2/withdrawals/counters'],
+  ['countContracts', 'smartContractsCounters', '/api/v2/smart-contracts/counters'],
+  ['sumBlocks', 'transactionsStats', '/api/v2/transactions/stats'],
+  ['listContractActivity', 'statsHotSmartContracts', '/api/v2/stats/hot-smart-contracts?scale=30d&sort=total_gas_used'],
+];
+
+for (const [member, name, path] of UNAVAILABLE) {
+  t.test(`without ${member}: ${name} answers 501, not available from this store`, async (t) => {
+    const endpoint = ENDPOINTS[name];
+    const what = endpoint.mayLack;
+    if (what === undefined) return t.fail(`${name} declares no mayLack`);
+    t.equal((await full.handle(request(path))).status, 200, `${path}: 200 from the full store`);
+    const ex = explorer(lacking([member]));
+    const answer = await get(ex, path);
+    t.same(answer, { status: 501, body: JSON.stringify({ message: queryUnavailableMessage(what) }) }, path);
+    for (const form of ['instance', 'multichain'] as const) t.same(validateOurs(form, endpoint.route, 501, JSON.parse(answer.body)), [], `${form}: our document describes it`);
+    t.equal((await get(ex, `/api/v2/blocks`)).status, 200, 'the rest of the API answers');
+  });
+}
+
+t.test('without getProxyHistory: every address answers as no proxy, the rest unchanged', async (t) => {
+  const proxied = createMemoryStore();
+  const [b1, b2] = [block(1), block(2)];
+  const [x1, x2] = [tx(b1, 0), tx(b2, 0)];
+  const [proxy, implementation] = [addr(0x9e01), addr(0x1401)];
+  const change: ProxyRecord = { proxy, type: 'eip1967', implementations: [implementation], beacon: null, blockNumber: 1, transactionHash: x1.hash, transactionIndex: 0 };
+  await proxied.writeBlocks([bundle(b1, { transactions: [x1], addresses: [address(b1, proxy, null)], proxies: [change] }), bundle(b2, { transactions: [x2] })]);
+  const [withHistory, without] = [explorer(proxied), explorer(lacking(['getProxyHistory'], proxied))];
+  const read = async (ex: ReturnType<typeof explorer>) => JSON.parse((await get(ex, `/api/v2/addresses/${proxy}`)).body) as Record<string, unknown>;
+  const [a, b] = [await read(withHistory), await read(without)];
+  t.equal(a.proxy_type, 'eip1967', 'a proxy with its history');
+  t.equal((a.implementations as unknown[]).length, 1);
+  t.same({ proxy_type: b.proxy_type, implementations: b.implementations }, { proxy_type: null, implementations: [] }, 'none without it');
+  const { proxy_type: _a, implementations: _ai, ...restA } = a;
+  const { proxy_type: _b, implementations: _bi, ...restB } = b;
+  t.same(restB, restA, 'every other field unchanged');
+  t.equal((await get(without, '/api/v2/transactions?filter=validated')).status, 200, 'lists render');
 });
