@@ -7,6 +7,9 @@
  * (test/indexer/), through lib/indexer, so its members are pinned by name: a new one fails until
  * it is added to the list with its test.
  *
+ * And a DataSource member called from one shipped file only (lib/, adapters/, host/, bin/, read
+ * as text) is optional: a capability a store may lack (OptionalQuery), not a required query.
+ *
  * `node --import=tsx scripts/port-members.ts` lists the members with their callers in the code.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -20,19 +23,26 @@ import type { PortName } from '../../scripts/port-members.ts';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** interfaces declared in lib/ports/: their own members and the interfaces they extend */
-function interfaces(): Map<string, { readonly members: readonly string[]; readonly extends: readonly string[] }> {
-  const out = new Map<string, { members: string[]; extends: string[] }>();
+function interfaces(): Map<string, { readonly members: readonly string[]; readonly optional: readonly string[]; readonly extends: readonly string[] }> {
+  const out = new Map<string, { members: string[]; optional: string[]; extends: string[] }>();
   for (const file of readdirSync(join(root, 'lib/ports')).filter((f) => f.endsWith('.ts'))) {
     const source = ts.createSourceFile(file, readFileSync(join(root, 'lib/ports', file), 'utf8'), ts.ScriptTarget.Latest, false);
     for (const s of source.statements) {
       if (!ts.isInterfaceDeclaration(s)) continue;
       out.set(s.name.text, {
         members: s.members.flatMap((m) => (m.name !== undefined && ts.isIdentifier(m.name) ? [m.name.text] : [])),
+        optional: s.members.flatMap((m) => (m.name !== undefined && ts.isIdentifier(m.name) && m.questionToken !== undefined ? [m.name.text] : [])),
         extends: (s.heritageClauses ?? []).flatMap((h) => h.types.map((x) => x.expression.getText(source))),
       });
     }
   }
   return out;
+}
+
+function optionalOf(name: string, all: ReturnType<typeof interfaces>): string[] {
+  const i = all.get(name);
+  if (i === undefined) throw new Error(`lib/ports/ declares no interface ${name}`);
+  return [...i.extends.flatMap((e) => optionalOf(e, all)), ...i.optional];
 }
 
 function membersOf(name: string, all: ReturnType<typeof interfaces>): string[] {
@@ -91,6 +101,22 @@ for (const port of (Object.keys(PORTS) as PortName[]).filter((p) => p !== 'Chain
     }
   });
 }
+
+t.test('DataSource: a member called from one shipped file is optional', async (t) => {
+  const shipped = ['lib', 'adapters', 'host', 'bin'].flatMap((dir) =>
+    readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+      .map((f) => readFileSync(join(root, dir, f), 'utf8')),
+  );
+  const optional = new Set(optionalOf('DataSource', all));
+  const single = membersOf('DataSource', all).filter((m) => shipped.filter((text) => called(m, text)).length === 1);
+  t.ok(single.length > 0, `${single.length} members called from one file: ${single.join(', ')}`);
+  t.same(
+    single.filter((m) => !optional.has(m)),
+    [],
+    'required yet called from one file: fold it into a general query or make it optional (OptionalQuery, with the answer the host gives without it)',
+  );
+});
 
 t.test('ChainSource: every member is one the indexer tests drive', async (t) => {
   t.same(membersOf('ChainSource', all), CHAIN_SOURCE, 'a new member: test it in test/indexer/ and add it here');
