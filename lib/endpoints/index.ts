@@ -87,6 +87,7 @@ import { transactionLogs } from './transactionLogs.ts';
 import { transactionFheOperations } from './transactionFheOperations.ts';
 import { transactionSummary } from './transactionSummary.ts';
 import { userOperation } from './userOperation.ts';
+import { userOperations } from './userOperations.ts';
 import { transactionPreview } from './transactionPreview.ts';
 import { transactionRawTrace } from './transactionRawTrace.ts';
 import { transactions } from './transactions.ts';
@@ -124,6 +125,7 @@ const EXPLORER_ENDPOINTS = {
   transactionFheOperations,
   transactionSummary,
   userOperation,
+  userOperations,
   internalTransactions,
   tokenTransfers,
   token,
