@@ -173,7 +173,8 @@ function postgresLease(url: string, options: SqlLeaseOptions): StoreLease {
         if (got.rows[0]?.ok !== true) {
           const who = await client.query<{ application_name: string; backend_start: Date | null }>(
             `SELECT a.application_name, a.backend_start FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-              WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ${LEASE_CLASS}::bigint::oid
+              WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                AND l.classid = ${LEASE_CLASS}::bigint::oid
                 AND l.objid = (${key}::bigint & 4294967295)::oid AND l.objsubid = 2`,
           );
           const row = who.rows[0];
