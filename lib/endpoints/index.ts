@@ -88,6 +88,8 @@ import { transactionFheOperations } from './transactionFheOperations.ts';
 import { transactionSummary } from './transactionSummary.ts';
 import { userOperation } from './userOperation.ts';
 import { userOperations } from './userOperations.ts';
+import { userOperationsStatus } from './userOperationsStatus.ts';
+import { userOperationBundles } from './userOperationBundles.ts';
 import { transactionPreview } from './transactionPreview.ts';
 import { transactionRawTrace } from './transactionRawTrace.ts';
 import { transactions } from './transactions.ts';
@@ -126,6 +128,8 @@ const EXPLORER_ENDPOINTS = {
   transactionSummary,
   userOperation,
   userOperations,
+  userOperationsStatus,
+  userOperationBundles,
   internalTransactions,
   tokenTransfers,
   token,

@@ -34,6 +34,8 @@ export type EndpointName =
   | 'transactionSummary'
   | 'userOperation'
   | 'userOperations'
+  | 'userOperationsStatus'
+  | 'userOperationBundles'
   | 'internalTransactions'
   | 'tokenTransfers'
   | 'token'

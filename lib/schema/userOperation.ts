@@ -107,3 +107,8 @@ export const servicePage = <C extends t.Mixed>(item: C) => t.type({ items: t.rea
 
 const IndexerStatus = t.type({ enabled: t.boolean, live: t.boolean, past_db_logs_indexing_finished: t.boolean, past_rpc_logs_indexing_finished: t.boolean });
 export const AccountAbstractionStatus = component('AccountAbstractionStatus', t.type({ finished_past_indexing: t.boolean, v06: IndexerStatus, v07_v08: IndexerStatus }));
+
+export const Bundle = component(
+  'Bundle',
+  t.type({ transaction_hash: FullHash, bundler: Address, block_number: IntegerString, bundle_index: Integer, timestamp: Timestamp, total_ops: Integer }),
+);
