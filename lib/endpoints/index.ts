@@ -90,6 +90,12 @@ import { userOperation } from './userOperation.ts';
 import { userOperations } from './userOperations.ts';
 import { userOperationsStatus } from './userOperationsStatus.ts';
 import { userOperationBundles } from './userOperationBundles.ts';
+import { userOperationBundlers } from './userOperationBundlers.ts';
+import { userOperationBundler } from './userOperationBundler.ts';
+import { userOperationPaymasters } from './userOperationPaymasters.ts';
+import { userOperationPaymaster } from './userOperationPaymaster.ts';
+import { userOperationFactories } from './userOperationFactories.ts';
+import { userOperationFactory } from './userOperationFactory.ts';
 import { transactionPreview } from './transactionPreview.ts';
 import { transactionRawTrace } from './transactionRawTrace.ts';
 import { transactions } from './transactions.ts';
@@ -130,6 +136,12 @@ const EXPLORER_ENDPOINTS = {
   userOperations,
   userOperationsStatus,
   userOperationBundles,
+  userOperationBundlers,
+  userOperationBundler,
+  userOperationPaymasters,
+  userOperationPaymaster,
+  userOperationFactories,
+  userOperationFactory,
   internalTransactions,
   tokenTransfers,
   token,

@@ -112,3 +112,7 @@ export const Bundle = component(
   'Bundle',
   t.type({ transaction_hash: FullHash, bundler: Address, block_number: IntegerString, bundle_index: Integer, timestamp: Timestamp, total_ops: Integer }),
 );
+
+export const Bundler = component('Bundler', t.type({ address: Address, total_bundles: Integer, total_ops: Integer }));
+export const Paymaster = component('Paymaster', t.type({ address: Address, total_ops: Integer }));
+export const Factory = component('Factory', t.type({ address: Address, total_accounts: Integer }));
