@@ -96,6 +96,7 @@ import { userOperationPaymasters } from './userOperationPaymasters.ts';
 import { userOperationPaymaster } from './userOperationPaymaster.ts';
 import { userOperationFactories } from './userOperationFactories.ts';
 import { userOperationFactory } from './userOperationFactory.ts';
+import { userOperationAccount } from './userOperationAccount.ts';
 import { transactionPreview } from './transactionPreview.ts';
 import { transactionRawTrace } from './transactionRawTrace.ts';
 import { transactions } from './transactions.ts';
@@ -142,6 +143,7 @@ const EXPLORER_ENDPOINTS = {
   userOperationPaymaster,
   userOperationFactories,
   userOperationFactory,
+  userOperationAccount,
   internalTransactions,
   tokenTransfers,
   token,

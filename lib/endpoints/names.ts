@@ -42,6 +42,7 @@ export type EndpointName =
   | 'userOperationPaymaster'
   | 'userOperationFactories'
   | 'userOperationFactory'
+  | 'userOperationAccount'
   | 'internalTransactions'
   | 'tokenTransfers'
   | 'token'

@@ -116,3 +116,15 @@ export const Bundle = component(
 export const Bundler = component('Bundler', t.type({ address: Address, total_bundles: Integer, total_ops: Integer }));
 export const Paymaster = component('Paymaster', t.type({ address: Address, total_ops: Integer }));
 export const Factory = component('Factory', t.type({ address: Address, total_accounts: Integer }));
+
+export const Account = component(
+  'Account',
+  t.type({
+    address: Address,
+    factory: nullable(Address),
+    creation_transaction_hash: nullable(FullHash),
+    creation_op_hash: nullable(FullHash),
+    creation_timestamp: nullable(Timestamp),
+    total_ops: Integer,
+  }),
+);

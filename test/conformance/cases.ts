@@ -273,6 +273,7 @@ export function endpointCases(f: FixtureFacts): Case[] {
     { ...c('userOperationPaymaster', `/proxy/account-abstraction/paymasters/${f.eoas.alice}`), status: 404 },
     c('userOperationFactories', '/proxy/account-abstraction/factories', { page_size: '5' }),
     { ...c('userOperationFactory', `/proxy/account-abstraction/factories/${f.eoas.alice}`), status: 404 },
+    { ...c('userOperationAccount', `/proxy/account-abstraction/accounts/${f.eoas.alice}`), status: 404 },
     c('smartContracts', '/smart-contracts'),
     c('smartContracts', '/smart-contracts/', { items_count: '3' }),
     c('smartContracts', '/smart-contracts', { q: f.smartContracts.byFrame.slice(0, 12) }),
