@@ -8,14 +8,14 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import type { Hash } from '../domain/records.ts';
-import { addressHash, anyString } from '../params/codecs.ts';
+import { addressHash } from '../params/codecs.ts';
 import type { UserOperationBundleCursor } from '../ports.ts';
 import { loadContext } from '../render/context.ts';
 import { renderAddress } from '../render/address.ts';
 import { iso } from '../render/format.ts';
 import { Bundle, servicePage } from '../schema/userOperation.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { DEFAULT_PAGE_SIZE, nextPageParams, pageSizeParam, parseToken } from './userOperationPage.ts';
+import { DEFAULT_PAGE_SIZE, nextPageParams, parseToken, SERVICE_PAGE_QUERY } from './userOperationPage.ts';
 
 /** the cursor whose strict "past" starts at the token's bundle itself */
 function inclusiveCursor(block: number, transactionHash: Hash, bundleIndex: number): UserOperationBundleCursor {
@@ -26,7 +26,7 @@ export const userOperationBundles = defineEndpoint({
   route: '/proxy/account-abstraction/bundles',
   summary: 'Bundles of ERC-4337 user operations with their operation counts, newest first',
   path: {},
-  query: { bundler: addressHash, entry_point: addressHash, page_size: pageSizeParam, page_token: anyString },
+  query: { bundler: addressHash, entry_point: addressHash, ...SERVICE_PAGE_QUERY },
   response: servicePage(Bundle),
   handler:
     ({ ds, render }) =>

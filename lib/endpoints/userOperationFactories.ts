@@ -3,18 +3,17 @@
  * user-ops-indexer `Factory` shape, the address an Address object); page token
  * `"<count>,<address>"` (./userOperationParties.ts). A store without user operations: an empty page.
  */
-import { anyString } from '../params/codecs.ts';
 import { renderAddress } from '../render/address.ts';
 import { Factory, servicePage } from '../schema/userOperation.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { partyPage } from './userOperationParties.ts';
-import { pageSizeParam } from './userOperationPage.ts';
+import { SERVICE_PAGE_QUERY } from './userOperationPage.ts';
 
 export const userOperationFactories = defineEndpoint({
   route: '/proxy/account-abstraction/factories',
   summary: 'ERC-4337 factories with the accounts their operations created, most first',
   path: {},
-  query: { page_size: pageSizeParam, page_token: anyString },
+  query: { ...SERVICE_PAGE_QUERY },
   response: servicePage(Factory),
   handler:
     ({ ds, render }) =>

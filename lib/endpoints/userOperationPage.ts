@@ -5,11 +5,19 @@
  * body `{code, message}` (gRPC codes 3 and 5).
  */
 import type { ApiError } from '../errors.ts';
-import { integer } from '../params/codecs.ts';
+import { anyString, integer } from '../params/codecs.ts';
+import { itemsCount } from '../paging/page.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
 /** Blockscout checks `page_size` 1..50 before it asks the service */
 export const pageSizeParam = integer({ min: 1, max: 50 });
+
+/**
+ * The paging parameters of a service list: `page_size`, `page_token`, and the Pro API's
+ * `items_count` (declared there on these paths; accepted, never a 422, the page size being
+ * `page_size`'s).
+ */
+export const SERVICE_PAGE_QUERY = { page_size: pageSizeParam, page_token: anyString, items_count: itemsCount } as const;
 
 /** 404 `{code: 5, message: "<what> not found"}` */
 export const userOperationNotFound = (what: string): ApiError => ({ kind: 'ServiceError', status: 404, code: 5, message: `${what} not found` });

@@ -3,18 +3,17 @@
  * user-ops-indexer `Paymaster` shape, the address an Address object); page token
  * `"<count>,<address>"` (./userOperationParties.ts). A store without user operations: an empty page.
  */
-import { anyString } from '../params/codecs.ts';
 import { renderAddress } from '../render/address.ts';
 import { Paymaster, servicePage } from '../schema/userOperation.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { partyPage } from './userOperationParties.ts';
-import { pageSizeParam } from './userOperationPage.ts';
+import { SERVICE_PAGE_QUERY } from './userOperationPage.ts';
 
 export const userOperationPaymasters = defineEndpoint({
   route: '/proxy/account-abstraction/paymasters',
   summary: 'ERC-4337 paymasters with the operations they paid for, most first',
   path: {},
-  query: { page_size: pageSizeParam, page_token: anyString },
+  query: { ...SERVICE_PAGE_QUERY },
   response: servicePage(Paymaster),
   handler:
     ({ ds, render }) =>

@@ -7,13 +7,13 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import type { Hash } from '../domain/records.ts';
-import { addressHash, anyString, fullHash, integer } from '../params/codecs.ts';
+import { addressHash, fullHash, integer } from '../params/codecs.ts';
 import type { UserOperationCursor, UserOperationFilter } from '../ports.ts';
 import { loadContext } from '../render/context.ts';
 import { renderUserOperationInList } from '../render/userOperation.ts';
 import { UserOperationInList, servicePage } from '../schema/userOperation.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { DEFAULT_PAGE_SIZE, nextPageParams, pageSizeParam, parseToken } from './userOperationPage.ts';
+import { DEFAULT_PAGE_SIZE, nextPageParams, parseToken, SERVICE_PAGE_QUERY } from './userOperationPage.ts';
 
 const MAX_HASH = (1n << 256n) - 1n;
 
@@ -37,8 +37,7 @@ export const userOperations = defineEndpoint({
     entry_point: addressHash,
     bundle_index: integer({ min: 0 }),
     block_number: integer({ min: 0 }),
-    page_size: pageSizeParam,
-    page_token: anyString,
+    ...SERVICE_PAGE_QUERY,
   },
   response: servicePage(UserOperationInList),
   handler:

@@ -82,6 +82,7 @@ for (const factory of factories) {
     t.same(await filtered({ block_number: '99' }), [], 'nothing matches: an empty page');
     t.same(await walk(t, ex, { sender: ACCOUNT_2, page_size: '1' }), expect((o) => o.sender === ACCOUNT_2), 'a filter walked page by page');
 
+    t.same((await list(t, ex, { items_count: '1' })).body.items.length, all.length, "the Pro API's items_count: accepted, the page size is page_size's");
     const multi = await list(t, ex, { page_size: '2' }, 'multichain');
     t.same(multi.body.items.map((o) => o.hash), all.slice(0, 2), 'the multichain form');
 
