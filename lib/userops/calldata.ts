@@ -7,21 +7,17 @@
  */
 import { decodeFunctionData } from 'viem';
 import type { Address, Hex } from '../domain/records.ts';
+import type { UserOperationRecord } from '../domain/userOperations.ts';
 import { ENTRY_POINT_V06_ABI, ENTRY_POINT_V07_ABI } from './abi.ts';
 import type { EntryPointFamily } from './entryPoints.ts';
 
-export interface DecodedOperation {
-  readonly sender: Address;
-  readonly nonce: bigint;
-  readonly initCode: Hex;
-  readonly callData: Hex;
-  readonly callGasLimit: bigint;
-  readonly verificationGasLimit: bigint;
-  readonly preVerificationGas: bigint;
-  readonly maxFeePerGas: bigint;
-  readonly maxPriorityFeePerGas: bigint;
-  readonly paymasterAndData: Hex;
-  readonly signature: Hex;
+/** the fields a bundle call's input gives an operation, as its record holds them */
+type SentFields = Pick<
+  UserOperationRecord,
+  'sender' | 'nonce' | 'initCode' | 'callData' | 'callGasLimit' | 'verificationGasLimit' | 'preVerificationGas' | 'maxFeePerGas' | 'maxPriorityFeePerGas' | 'paymasterAndData' | 'signature'
+>;
+
+export interface DecodedOperation extends SentFields {
   /** v0.7+: paymasterVerificationGasLimit + paymasterPostOpGasLimit; 0 on v0.6 */
   readonly paymasterGas: bigint;
   readonly aggregator: Address | null;
@@ -33,31 +29,14 @@ export interface DecodedBundle {
   readonly operations: readonly DecodedOperation[];
 }
 
-interface V06Op {
-  readonly sender: Address;
-  readonly nonce: bigint;
-  readonly initCode: Hex;
-  readonly callData: Hex;
-  readonly callGasLimit: bigint;
-  readonly verificationGasLimit: bigint;
-  readonly preVerificationGas: bigint;
-  readonly maxFeePerGas: bigint;
-  readonly maxPriorityFeePerGas: bigint;
-  readonly paymasterAndData: Hex;
-  readonly signature: Hex;
-}
+/** v0.6's UserOperation struct: the fields as sent */
+type V06Op = SentFields;
 
-interface V07Op {
-  readonly sender: Address;
-  readonly nonce: bigint;
-  readonly initCode: Hex;
-  readonly callData: Hex;
+/** v0.7/v0.8's PackedUserOperation: the gas limits and fees packed in pairs */
+type V07Op = Pick<SentFields, 'sender' | 'nonce' | 'initCode' | 'callData' | 'preVerificationGas' | 'paymasterAndData' | 'signature'> & {
   readonly accountGasLimits: Hex;
-  readonly preVerificationGas: bigint;
   readonly gasFees: Hex;
-  readonly paymasterAndData: Hex;
-  readonly signature: Hex;
-}
+};
 
 interface Group<O> {
   readonly ops: readonly O[];
