@@ -26,6 +26,7 @@ t.same(Object.keys(indexer).sort(), [
   'OutageError',
   'ReorgTooDeepError',
   'TRACE_MODES',
+  'backfillUserOperations',
   'createFactCache',
   'createIndexer',
   'describeHolder',
