@@ -87,6 +87,7 @@ import { transactionLogs } from './transactionLogs.ts';
 import { transactionFheOperations } from './transactionFheOperations.ts';
 import { transactionSummary } from './transactionSummary.ts';
 import { userOperation } from './userOperation.ts';
+import { userOperationSummary } from './userOperationSummary.ts';
 import { userOperations } from './userOperations.ts';
 import { userOperationsStatus } from './userOperationsStatus.ts';
 import { userOperationBundles } from './userOperationBundles.ts';
@@ -134,6 +135,7 @@ const EXPLORER_ENDPOINTS = {
   transactionFheOperations,
   transactionSummary,
   userOperation,
+  userOperationSummary,
   userOperations,
   userOperationsStatus,
   userOperationBundles,

@@ -33,6 +33,7 @@ export type EndpointName =
   | 'transactionFheOperations'
   | 'transactionSummary'
   | 'userOperation'
+  | 'userOperationSummary'
   | 'userOperations'
   | 'userOperationsStatus'
   | 'userOperationBundles'

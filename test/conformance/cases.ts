@@ -262,6 +262,7 @@ export function endpointCases(f: FixtureFacts): Case[] {
     c('transactionSummary', `/transactions/${f.pendingHashes[0] ?? ''}/summary`, { just_request_body: 'true' }),
     // the fixture chain holds no user operations (test/lib/endpoints/userOperation*.test.ts write some)
     { ...c('userOperation', `/proxy/account-abstraction/operations/0x${'ab'.repeat(32)}`), status: 404 },
+    { ...c('userOperationSummary', `/proxy/account-abstraction/operations/0x${'ab'.repeat(32)}/summary`), status: 404 },
     c('userOperations', '/proxy/account-abstraction/operations'),
     c('userOperations', '/proxy/account-abstraction/operations', { sender: f.eoas.alice, page_size: '5' }),
     c('userOperationsStatus', '/proxy/account-abstraction/status'),

@@ -71,6 +71,7 @@ const errorCases: Partial<Record<EndpointName, { notFound?: string; invalid?: st
   advancedFiltersCsv: { invalid: '/advanced-filters/csv?block_number=x' },
   // the fixture chain holds no user operations: these answer 404 here (test/lib/endpoints/userOperation*.test.ts answer 200 and 422, which the documents do not list)
   userOperation: { notFound: `/proxy/account-abstraction/operations/${missingTx}` },
+  userOperationSummary: { notFound: `/proxy/account-abstraction/operations/${missingTx}/summary` },
   userOperationAccount: { notFound: `/proxy/account-abstraction/accounts/${f.eoas.alice}` },
   userOperationBundler: { notFound: `/proxy/account-abstraction/bundlers/${f.eoas.alice}` },
   userOperationPaymaster: { notFound: `/proxy/account-abstraction/paymasters/${f.eoas.alice}` },
