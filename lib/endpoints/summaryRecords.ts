@@ -9,6 +9,9 @@ import type { DataSource } from '../ports.ts';
 import type { RenderOptions } from '../render/context.ts';
 import { loadContext } from '../render/context.ts';
 import { decodeTransactionInput, tiersFor } from '../render/decode.ts';
+import { renderSummary, summaryAddresses } from '../summary/render.ts';
+import type { SummaryJson } from '../summary/render.ts';
+import { summarize } from '../summary/summarize.ts';
 import type { SummaryInput, SummaryRecords } from '../summary/types.ts';
 
 /** How many token transfers, logs and internal transactions of the transaction are read. */
@@ -44,4 +47,12 @@ export async function summaryInput(ds: DataSource, tx: TransactionRecord, record
     internalTransactions: records.internals,
     decodeCall: (to, data) => decodeCall(tiersFor(ctx, to, tx.blockNumber, tx.index), data),
   };
+}
+
+/** The Summary answer of the rules' input: `{"success":true,"data":{"summaries":[]}}` where no rule applies. */
+export async function summaryAnswer(ds: DataSource, input: SummaryInput, render: RenderOptions): Promise<SummaryJson> {
+  const items = summarize(input);
+  if (items.length === 0) return { success: true, data: { summaries: [] } };
+  const ctx = await loadContext(ds, { addresses: summaryAddresses(items) }, render);
+  return renderSummary(items, ctx, input.tokens);
 }

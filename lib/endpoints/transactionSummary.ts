@@ -16,10 +16,8 @@ import { boolean, fullHash } from '../params/codecs.ts';
 import { loadContext } from '../render/context.ts';
 import { renderSummaryRequest, summaryRequestRefs } from '../render/summaryRequest.ts';
 import { Summary, SummaryJustRequestBody } from '../schema/summary.ts';
-import { renderSummary, summaryAddresses } from '../summary/render.ts';
-import { summarize } from '../summary/summarize.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { readSummaryRecords, summaryInput } from './summaryRecords.ts';
+import { readSummaryRecords, summaryAnswer, summaryInput } from './summaryRecords.ts';
 
 const EMPTY = { success: true, data: { summaries: [] } };
 
@@ -41,10 +39,6 @@ export const transactionSummary = defineEndpoint({
         return E.right(renderSummaryRequest(tx, records, ctx, chainId));
       }
       if (tx.status !== 'ok') return E.right(EMPTY);
-      const input = await summaryInput(ds, tx, await readSummaryRecords(ds, tx), render);
-      const items = summarize(input);
-      if (items.length === 0) return E.right(EMPTY);
-      const ctx = await loadContext(ds, { addresses: summaryAddresses(items) }, render);
-      return E.right(renderSummary(items, ctx, input.tokens));
+      return E.right(await summaryAnswer(ds, await summaryInput(ds, tx, await readSummaryRecords(ds, tx), render), render));
     },
 });

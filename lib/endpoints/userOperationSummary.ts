@@ -14,9 +14,8 @@ import { boolean, fullHash } from '../params/codecs.ts';
 import { loadContext } from '../render/context.ts';
 import { operationSummaryRequestRefs, renderOperationSummaryRequest } from '../render/summaryRequest.ts';
 import { Summary, SummaryJustRequestBody } from '../schema/summary.ts';
-import { renderSummary, summaryAddresses } from '../summary/render.ts';
-import { summarize } from '../summary/summarize.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { summaryAnswer } from './summaryRecords.ts';
 import { userOperationNotFound } from './userOperationPage.ts';
 import { operationSummaryInput, readOperationSummaryRecords } from './userOperationSummaryRecords.ts';
 
@@ -37,10 +36,6 @@ export const userOperationSummary = defineEndpoint({
         const ctx = await loadContext(ds, operationSummaryRequestRefs(op, records), render);
         return E.right(renderOperationSummaryRequest(op, records, ctx, chainId));
       }
-      const input = await operationSummaryInput(ds, op, records, render);
-      const items = summarize(input);
-      if (items.length === 0) return E.right({ success: true, data: { summaries: [] } });
-      const ctx = await loadContext(ds, { addresses: summaryAddresses(items) }, render);
-      return E.right(renderSummary(items, ctx, input.tokens));
+      return E.right(await summaryAnswer(ds, await operationSummaryInput(ds, op, records, render), render));
     },
 });
