@@ -102,3 +102,19 @@ export function jsonBody(body: string | undefined): { readonly value: unknown } 
     return { error: v2Error(400, 'invalid_json', `Invalid JSON body: ${error instanceof Error ? error.message : String(error)}`) };
   }
 }
+
+/** A verify request's chain, address and JSON body, checked in Sourcify's order (chain, address, body); or the first error. */
+export function verifyRequestOf(
+  ctx: SourcifyContext,
+  chainId: string,
+  rawAddress: string,
+  body: string | undefined,
+): { readonly chain: ChainConfig; readonly address: Address; readonly value: unknown } | { readonly error: SourcifyAnswer } {
+  const chain = chainOf(ctx, chainId);
+  if ('error' in chain) return chain;
+  const address = addressOf(rawAddress);
+  if ('error' in address) return address;
+  const json = jsonBody(body);
+  if ('error' in json) return json;
+  return { chain: chain.chain, address: address.address, value: json.value };
+}

@@ -10,7 +10,7 @@ import type { JobInputKind } from '../contracts/records.ts';
 import type { Address } from '../domain/records.ts';
 import type { Submission } from '../contracts/submit.ts';
 import type { SourcifyAnswer, SourcifyContext } from './answer.ts';
-import { addressOf, chainOf, jsonBody, v2Error } from './answer.ts';
+import { v2Error, verifyRequestOf } from './answer.ts';
 import type { VerifyBody } from './codecs.ts';
 import { decodeBody, VerifyBodyCodec } from './codecs.ts';
 import { submitJob } from './submit.ts';
@@ -19,17 +19,13 @@ import { submitJob } from './submit.ts';
 const LANGUAGES: Readonly<Record<string, Submission['language']>> = { solidity: 'solidity', yul: 'solidity', vyper: 'vyper' };
 
 export async function verify(ctx: SourcifyContext, chainId: string, rawAddress: string, body: string | undefined): Promise<SourcifyAnswer> {
-  const chain = chainOf(ctx, chainId);
-  if ('error' in chain) return chain.error;
-  const address = addressOf(rawAddress);
-  if ('error' in address) return address.error;
-  const json = jsonBody(body);
-  if ('error' in json) return json.error;
-  const decoded = decodeBody(VerifyBodyCodec, json.value);
+  const request = verifyRequestOf(ctx, chainId, rawAddress, body);
+  if ('error' in request) return request.error;
+  const decoded = decodeBody(VerifyBodyCodec, request.value);
   if ('message' in decoded) return v2Error(400, 'invalid_parameter', decoded.message);
-  const submission = submissionOf(address.address, decoded.value);
+  const submission = submissionOf(request.address, decoded.value);
   if (submission === null) return v2Error(400, 'invalid_parameter', `Unsupported language: ${decoded.value.stdJsonInput.language} (Solidity, Yul or Vyper)`);
-  return submitJob(ctx, chainId, chain.chain, submission);
+  return submitJob(ctx, chainId, request.chain, submission);
 }
 
 /** The submission of a standard JSON body; null for a language no compiler here speaks. */

@@ -4,24 +4,20 @@
  * the metadata (lib/sourcify/metadata.ts); checked as `POST /v2/verify/…` is.
  */
 import type { SourcifyAnswer, SourcifyContext } from './answer.ts';
-import { addressOf, chainOf, jsonBody, v2Error } from './answer.ts';
+import { v2Error, verifyRequestOf } from './answer.ts';
 import { decodeBody, MetadataBodyCodec } from './codecs.ts';
 import { inputOfMetadata } from './metadata.ts';
 import { submitJob } from './submit.ts';
 import { submissionOf } from './verify.ts';
 
 export async function verifyMetadata(ctx: SourcifyContext, chainId: string, rawAddress: string, body: string | undefined): Promise<SourcifyAnswer> {
-  const chain = chainOf(ctx, chainId);
-  if ('error' in chain) return chain.error;
-  const address = addressOf(rawAddress);
-  if ('error' in address) return address.error;
-  const json = jsonBody(body);
-  if ('error' in json) return json.error;
-  const decoded = decodeBody(MetadataBodyCodec, json.value);
+  const request = verifyRequestOf(ctx, chainId, rawAddress, body);
+  if ('error' in request) return request.error;
+  const decoded = decodeBody(MetadataBodyCodec, request.value);
   if ('message' in decoded) return v2Error(400, 'invalid_parameter', decoded.message);
   const input = inputOfMetadata(decoded.value.metadata, decoded.value.sources);
   if ('message' in input) return v2Error(400, 'invalid_parameter', input.message);
-  const submission = submissionOf(address.address, input.value, 'sourcify-metadata');
+  const submission = submissionOf(request.address, input.value, 'sourcify-metadata');
   if (submission === null) return v2Error(400, 'invalid_parameter', `Unsupported language: ${decoded.value.metadata.language}`);
-  return submitJob(ctx, chainId, chain.chain, submission);
+  return submitJob(ctx, chainId, request.chain, submission);
 }
