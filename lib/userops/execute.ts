@@ -8,7 +8,10 @@
 import { toFunctionSelector } from 'viem';
 import type { Address, Hex } from '../domain/records.ts';
 
-/** Account methods whose call is (target, value, data, …). */
+/**
+ * Account methods whose call is (target, value, data, …): the fifteen of Blockscout's
+ * user-ops-indexer (`EXECUTE_SELECTORS` in its indexer's common.rs), as it lists them.
+ */
 const EXECUTE_SIGNATURES = [
   'execute(address,uint256,bytes)',
   'execute(address,uint256,bytes,uint8)',
@@ -23,7 +26,7 @@ const EXECUTE_SIGNATURES = [
   'executeUserOp(address,uint256,bytes,uint8)',
   'execFromEntryPointWithFee(address,uint256,bytes,(address,address,uint256))',
   'send(address,uint256,bytes)',
-  'callContract(address,uint256,bytes)',
+  'callContract(address,uint256,bytes,bool)',
   'exec(address,uint256,bytes)',
 ] as const;
 
