@@ -1,7 +1,8 @@
 /**
  * GET /search/check-redirect — whether a query names one entity page: an address hash (with
  * or without 0x; known or not) → the address, checksummed; a 32-byte hash → the transaction,
- * else the block; a number up to the highest indexed block → the consensus block's hash.
+ * else the block (any consensus), else the user operation (a store without the user-operation
+ * queries has none); a number up to the highest indexed block → the consensus block's hash.
  * Otherwise `{redirect: false, type: null, parameter: null}`.
  */
 import * as E from 'fp-ts/lib/Either.js';
@@ -25,7 +26,9 @@ async function redirectOf(ds: DataSource, q: string | undefined): Promise<Redire
       return to('address', checksum(target.address));
     case 'hash': {
       if ((await ds.getTransaction(target.hash)) !== null) return to('transaction', target.hash);
-      return (await ds.getBlock({ hash: target.hash })) !== null ? to('block', target.hash) : NONE;
+      if ((await ds.getBlock({ hash: target.hash })) !== null) return to('block', target.hash);
+      const op = ds.getUserOperation === undefined ? null : await ds.getUserOperation(target.hash);
+      return op !== null ? to('user_operation', target.hash) : NONE;
     }
     case 'number': {
       const highest = await ds.getHighestBlockNumber();

@@ -2,7 +2,7 @@
 import * as t from 'io-ts';
 import { component } from '../openapi/jsonSchema.ts';
 import { page } from './page.ts';
-import { AddressHash, Integer, IntegerString, Timestamp, TokenTypeCodec, nullable, TransactionHashCodec, BlockHashCodec } from './scalars.ts';
+import { AddressHash, FullHash, Integer, IntegerString, Timestamp, TokenTypeCodec, nullable, TransactionHashCodec, BlockHashCodec } from './scalars.ts';
 
 const common = {
   certified: t.boolean,
@@ -58,7 +58,15 @@ export const SearchTransaction = t.type({
   priority: Integer,
 });
 
-export const SearchItem = component('SearchItem', t.union([SearchToken, SearchAddress, SearchBlock, SearchTransaction]));
+/** An ERC-4337 user operation found by its hash (Blockscout: from its user-ops-indexer; no url). */
+export const SearchUserOperation = t.type({
+  type: t.literal('user_operation'),
+  user_operation_hash: FullHash,
+  timestamp: Timestamp,
+  priority: Integer,
+});
+
+export const SearchItem = component('SearchItem', t.union([SearchToken, SearchAddress, SearchBlock, SearchTransaction, SearchUserOperation]));
 
 export const SearchPage = component('SearchResult', page(SearchItem));
 
@@ -68,7 +76,7 @@ export const SearchRedirect = component(
   'SearchRedirect',
   t.type({
     redirect: t.boolean,
-    type: nullable(t.union([t.literal('address'), t.literal('block'), t.literal('transaction')])),
+    type: nullable(t.union([t.literal('address'), t.literal('block'), t.literal('transaction'), t.literal('user_operation')])),
     parameter: nullable(t.string),
   }),
 );

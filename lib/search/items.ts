@@ -1,11 +1,12 @@
 /** Search result items in Blockscout's shapes (`type` + fields, all with a `priority`). */
 import type { AddressRecord, BlockRecord, TokenRecord, TransactionRecord } from '../domain/records.ts';
+import type { UserOperationRecord } from '../domain/userOperations.ts';
 import type * as t from 'io-ts';
-import type { SearchAddress, SearchBlock, SearchItem, SearchToken, SearchTransaction } from '../schema/search.ts';
+import type { SearchAddress, SearchBlock, SearchItem, SearchToken, SearchTransaction, SearchUserOperation } from '../schema/search.ts';
 import { checksum, decOrNull, iso, isoOrNull } from '../render/format.ts';
 
 /** Blockscout's priorities: blocks 3, tokens 2, everything else here 0. */
-export const PRIORITY = { block: 3, token: 2, contract: 0, address: 0, transaction: 0 } as const;
+export const PRIORITY = { block: 3, token: 2, contract: 0, address: 0, transaction: 0, user_operation: 0 } as const;
 
 /** a search result, as its schema types it */
 export type SearchItemJson = t.OutputOf<typeof SearchItem>;
@@ -62,4 +63,9 @@ export function blockItem(b: BlockRecord): t.OutputOf<typeof SearchBlock> {
 
 export function transactionItem(t: TransactionRecord): t.OutputOf<typeof SearchTransaction> {
   return { type: 'transaction', transaction_hash: t.hash, url: `/tx/${t.hash}`, timestamp: isoOrNull(t.timestamp), priority: PRIORITY.transaction };
+}
+
+/** A user operation: its hash and its block's time (Blockscout's item has no url). */
+export function userOperationItem(o: UserOperationRecord): t.OutputOf<typeof SearchUserOperation> {
+  return { type: 'user_operation', user_operation_hash: o.hash, timestamp: iso(o.timestamp), priority: PRIORITY.user_operation };
 }

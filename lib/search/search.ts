@@ -2,8 +2,9 @@
  * Search composition (pure: records come from the DataSource's index-backed queries).
  *
  * - Exact part (first page only, never re-sorted): an address hash → its token, then its
- *   address record; a 32-byte hash → the transaction, then the block; a number → the blocks at
- *   that height (consensus first, then lost-consensus ones).
+ *   address record; a 32-byte hash → the transaction, then the block (any consensus), then the
+ *   user operation (through the optional user-operation queries: a store without them finds
+ *   none); a number → the blocks at that height (consensus first, then lost-consensus ones).
  * - Text part, in priority order: tokens (priority 2, listTokens order: holders DESC, name,
  *   address), then named contracts (priority 0, listAddresses order: lower-cased name, hash).
  *   Each is a keyset category: a /search page continues each one from its own cursor.
@@ -12,7 +13,7 @@ import type { AddressRecord, BlockRecord, TokenRecord } from '../domain/records.
 import type { AddressListCursor, DataSource, TokenListCursor } from '../ports.ts';
 import type { SearchQuery } from './classify.ts';
 import { textOf } from './classify.ts';
-import { addressItem, blockItem, tokenItem, transactionItem } from './items.ts';
+import { addressItem, blockItem, tokenItem, transactionItem, userOperationItem } from './items.ts';
 import type { SearchItemJson } from './items.ts';
 
 /** The most blocks listed at one height (one consensus block and its lost-consensus siblings). */
@@ -29,8 +30,12 @@ export async function exactItems(ds: DataSource, s: SearchQuery): Promise<Search
       return items;
     }
     case 'hash': {
-      const [tx, block] = await Promise.all([ds.getTransaction(s.hash), ds.getBlock({ hash: s.hash })]);
-      return [...(tx === null ? [] : [transactionItem(tx)]), ...(block === null ? [] : [blockItem(block)])];
+      const [tx, block, op] = await Promise.all([ds.getTransaction(s.hash), ds.getBlock({ hash: s.hash }), ds.getUserOperation?.(s.hash) ?? null]);
+      return [
+        ...(tx === null ? [] : [transactionItem(tx)]),
+        ...(block === null ? [] : [blockItem(block)]),
+        ...(op === null ? [] : [userOperationItem(op)]),
+      ];
     }
     case 'number':
       return (await blocksAt(ds, s.number)).map(blockItem);
@@ -144,6 +149,7 @@ export async function quickSearch(ds: DataSource, s: SearchQuery): Promise<Searc
   const categories: SearchItemJson[][] = [
     exact.filter((i) => i.type === 'block'),
     exact.filter((i) => i.type === 'transaction'),
+    exact.filter((i) => i.type === 'user_operation'),
     exact.filter((i) => i.type === 'token'),
     exact.filter((i) => i.type === 'address'),
     tokens.map(tokenItem),

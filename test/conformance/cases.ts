@@ -186,6 +186,9 @@ export function endpointCases(f: FixtureFacts): Case[] {
     c('search', '/search', { q: '' }),
     c('search', '/search', { q: '!!' }),
     c('search', '/search', { q: f.unknownAddress }),
+    // a 32-byte hash of nothing: transaction, block and user operation looked up, none found
+    // (the fixture has no user operations: test/lib/endpoints/userOperationSearch.test.ts finds one)
+    c('search', '/search', { q: `0x${'ab'.repeat(32)}` }),
     c('search', '/search'),
     c('searchV1', '/search', { q: 'bulk' }),
     c('searchV1', '/search/', { q: tx.eip1559 }),
@@ -196,6 +199,7 @@ export function endpointCases(f: FixtureFacts): Case[] {
     c('searchCheckRedirect', '/search/check-redirect', { q: f.tokens.erc20.slice(2) }),
     c('searchCheckRedirect', '/search/check-redirect', { q: tx.eip1559 }),
     c('searchCheckRedirect', '/search/check-redirect', { q: f.headBlockHash }),
+    c('searchCheckRedirect', '/search/check-redirect', { q: `0x${'ab'.repeat(32)}` }),
     c('searchCheckRedirect', '/search/check-redirect', { q: String(f.headBlockNumber) }),
     c('searchCheckRedirect', '/search/check-redirect', { q: String(f.headBlockNumber + 1) }),
     c('searchCheckRedirect', '/search/check-redirect', { q: 'bulk' }),
