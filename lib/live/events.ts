@@ -3,8 +3,10 @@
  * renderers as the API answers: a `new_block` block is a `/blocks` item, an `addresses:{h}`
  * `transaction` list holds `/addresses/{h}/transactions` items, a `token_transfer` list
  * `/addresses/{h}/token-transfers` items, the balance events those of the balance answers
- * (./balances.ts). Per-address and per-token payloads are computed only for topics someone
- * subscribed to (`wanted`), as Blockscout does; blocks in ascending order.
+ * (./balances.ts), a `user_operation` list `/proxy/account-abstraction/operations` items of the
+ * address as sender (./userOperations.ts: scoutkit's, Blockscout has none). Per-address and
+ * per-token payloads are computed only for topics someone subscribed to (`wanted`), as
+ * Blockscout does; blocks in ascending order.
  */
 import type { Address, TokenTransferRecord, TransactionRecord } from '../domain/records.ts';
 import type { Change } from '../feed/change.ts';
@@ -18,6 +20,7 @@ import { expandTransfer, renderTransfer, transferRefs } from '../render/transfer
 import { averageSpacingMs, averageWindow, newestBlockFigures } from '../stats/averageBlockTime.ts';
 import { coinBalanceEvents, tokenBalanceEvents } from './balances.ts';
 import { parseTopic, TOPICS } from './topics.ts';
+import { userOperationEvents } from './userOperations.ts';
 
 /** One message: Blockscout's topic, event and payload, and the data version it came with. */
 export interface LiveEvent {
@@ -111,6 +114,7 @@ export async function eventsOfChange(ds: DataSource, change: Change, wanted: (to
     if (followed.length > 0) {
       await coinBalanceEvents(ds, range, followed, push);
       await tokenBalanceEvents(ds, await readTransfers(), new Set(followed), push);
+      await userOperationEvents(ds, range, followed, render, push);
     }
   }
 
