@@ -6,9 +6,11 @@
  * `{user_operations: [...]}` with exactly its own operations of the block, each item equal to the
  * /proxy/account-abstraction/operations item over HTTP (same order); a block without an
  * account's operations sends it nothing, nor does any block to the unrelated address. On the
- * memory store (the writer's own feed) and on SQLite with the blocks written by a second handle
- * of the file (the serving store learns of them by the version poll, as a host sharing a store).
+ * memory store (the writer's own feed), on SQLite with the blocks written by a second handle
+ * of the file (the serving store learns of them by the version poll, as a host sharing a store)
+ * and on Postgres the same way (LISTEN/NOTIFY; when SCOUTKIT_STORES selects it and it answers).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +28,7 @@ import type { DataSink } from '../../lib/ports.ts';
 import type { UserOperationRecord } from '../../lib/domain/userOperations.ts';
 import { ENTRY_POINT_V06, ENTRY_POINT_V07 } from '../../lib/userops/index.ts';
 import { block, bundle, tx } from '../ports/records.ts';
-import { selectedStoreNames } from '../support/stores.ts';
+import { databaseUrl, postgresUnreachable, selectedStoreNames } from '../support/stores.ts';
 import { ACCOUNT_1, ACCOUNT_2, FRIEND, userOp, writeUserOperationChain } from '../lib/endpoints/userOperationChain.ts';
 
 t.setTimeout(180_000);
@@ -146,4 +148,25 @@ if (stores.includes('sqlite')) {
     });
     await proof(t, { store: served, feed: served.feed }, writer);
   });
+}
+
+if (stores.includes('postgres')) {
+  const reason = await postgresUnreachable();
+  if (reason !== null && process.env.CI === 'true') throw new Error(`Postgres is required under CI: ${reason}`);
+  if (reason === null) {
+    await t.test('postgres: user_operation on the sender topic, written by another handle of the schema', async (t) => {
+      const schema = `scoutkit_uo_${process.pid}_${randomBytes(4).toString('hex')}`;
+      const writer = await openSqlStore(databaseUrl(), { searchPath: schema, poolSize: 4 });
+      const served = await openSqlStore(databaseUrl(), { searchPath: schema, poolSize: 4 });
+      t.teardown(async () => {
+        await served.close();
+        try {
+          await writer.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+        } finally {
+          await writer.close();
+        }
+      });
+      await proof(t, { store: served, feed: served.feed }, writer);
+    });
+  }
 }
