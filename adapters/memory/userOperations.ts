@@ -2,12 +2,18 @@
  * User operations in the memory store: the operations of consensus blocks in the port's order
  * (blockNumber DESC, hash DESC), by hash and by each filter's value, and the bundles grouped
  * from them (blockNumber DESC, transactionHash DESC, bundleIndex DESC) and each role's parties
- * with their counts (count DESC, address DESC), rebuilt once per state version. They leave with their block (State.remove), so a reorg takes them away.
+ * with their counts (count DESC, address DESC) and the accounts with their creations (address
+ * ASC; and by the factories their operations carry), rebuilt once per state version. They
+ * leave with their block (State.remove), so a reorg takes them away.
  */
 import type { UserOperationRecord } from '../../lib/domain/userOperations.ts';
 import type { Address } from '../../lib/domain/records.ts';
 import type {
   Page,
+  UserOperationAccount,
+  UserOperationAccountCursor,
+  UserOperationAccountFilter,
+  UserOperationCreation,
   UserOperationParty,
   UserOperationPartyCursor,
   UserOperationRole,
@@ -44,6 +50,9 @@ interface UserOperationIndex {
   readonly bundles: readonly Bundle[];
   /** each role's parties in the list's order, and by address */
   readonly parties: ReadonlyMap<UserOperationRole, { readonly sorted: readonly UserOperationParty[]; readonly byAddress: ReadonlyMap<Address, UserOperationParty> }>;
+  /** the accounts in address order, and those of each factory their operations carry */
+  readonly accounts: readonly UserOperationAccount[];
+  readonly accountsByFactory: ReadonlyMap<Address, readonly UserOperationAccount[]>;
 }
 
 const ROLES: readonly UserOperationRole[] = ['sender', 'bundler', 'paymaster', 'factory'];
@@ -67,6 +76,34 @@ function groupParties(all: readonly UserOperationRecord[]): UserOperationIndex['
     out.set(role, { sorted: parties.sort(partyOrder), byAddress: new Map(parties.map((p) => [p.address, p])) });
   }
   return out;
+}
+
+const accountVs = (c: UserOperationAccountCursor) => (a: UserOperationAccount) => ascStr(a.address, c.address);
+
+/** the senders in address order with their counts and creations; `all` is in the list's order (newest first) */
+function groupAccounts(all: readonly UserOperationRecord[], senders: readonly UserOperationParty[]): Pick<UserOperationIndex, 'accounts' | 'accountsByFactory'> {
+  const creations = new Map<Address, UserOperationCreation>();
+  const factoriesOf = new Map<Address, Set<Address>>();
+  for (let i = all.length - 1; i >= 0; i--) {
+    const o = all[i];
+    if (o === undefined || o.factory === null) continue;
+    if (!creations.has(o.sender)) creations.set(o.sender, { factory: o.factory, transactionHash: o.transactionHash, hash: o.hash, timestamp: o.timestamp });
+    const set = factoriesOf.get(o.sender) ?? new Set<Address>();
+    set.add(o.factory);
+    factoriesOf.set(o.sender, set);
+  }
+  const accounts = senders
+    .map((p): UserOperationAccount => ({ address: p.address, totalOps: p.totalOps, creation: creations.get(p.address) ?? null }))
+    .sort((a, b) => ascStr(a.address, b.address));
+  const accountsByFactory = new Map<Address, UserOperationAccount[]>();
+  for (const a of accounts) {
+    for (const f of factoriesOf.get(a.address) ?? []) {
+      const list = accountsByFactory.get(f);
+      if (list === undefined) accountsByFactory.set(f, [a]);
+      else list.push(a);
+    }
+  }
+  return { accounts, accountsByFactory };
 }
 
 const indexes = new WeakMap<State, UserOperationIndex>();
@@ -112,7 +149,16 @@ function indexOf(s: State): UserOperationIndex {
       else list.push(o);
     }
   }
-  const built = { version: s.version, all, byHash: new Map(all.map((o) => [o.hash, o])), by, bundles: groupBundles(all), parties: groupParties(all) };
+  const parties = groupParties(all);
+  const built = {
+    version: s.version,
+    all,
+    byHash: new Map(all.map((o) => [o.hash, o])),
+    by,
+    bundles: groupBundles(all),
+    parties,
+    ...groupAccounts(all, parties.get('sender')?.sorted ?? []),
+  };
   indexes.set(s, built);
   return built;
 }
@@ -164,4 +210,10 @@ export function getUserOperationParties(s: State, role: UserOperationRole, addre
     const p = byAddress?.get(a);
     return p === undefined ? [] : [p];
   });
+}
+
+export function listUserOperationAccounts(s: State, filter: UserOperationAccountFilter, page: Page<UserOperationAccountCursor>): UserOperationAccount[] {
+  const idx = indexOf(s);
+  const rows = filter.factory === undefined ? idx.accounts : (idx.accountsByFactory.get(filter.factory) ?? NO_ROWS);
+  return takePage(rows, page.limit, { cursor: page.after === null ? null : accountVs(page.after), backward: page.order === 'asc' });
 }

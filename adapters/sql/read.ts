@@ -57,6 +57,7 @@ import { inOrder } from './queries/seek.ts';
 import { getUserOperation, listUserOperations } from './queries/listUserOperations.ts';
 import { listUserOperationBundles } from './queries/listUserOperationBundles.ts';
 import { getUserOperationParties, listUserOperationParties } from './queries/listUserOperationParties.ts';
+import { listUserOperationAccounts } from './queries/listUserOperationAccounts.ts';
 
 /** (a copy's reads: never `replicas`, which only a store has) */
 export function createSqlReader(knex: Knex, d: Dialect): Omit<VersionedDataSource, 'replicas'> {
@@ -109,5 +110,6 @@ export function createSqlReader(knex: Knex, d: Dialect): Omit<VersionedDataSourc
     listUserOperationBundles: (filter, page) => listUserOperationBundles(c, filter, page),
     listUserOperationParties: (role, page) => listUserOperationParties(c, role, page),
     getUserOperationParties: (role, addresses) => getUserOperationParties(c, role, addresses),
+    listUserOperationAccounts: (filter, page) => listUserOperationAccounts(c, filter, page),
   };
 }

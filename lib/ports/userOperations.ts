@@ -51,8 +51,8 @@ export interface UserOperationBundleCursor {
 }
 
 /**
- * The user-operation queries of a DataSource: optional, all three together (both built-in
- * stores answer them: VersionedDataSource). A store without them holds no user operations.
+ * The user-operation queries of a DataSource: optional, all together (both built-in stores
+ * answer them: VersionedDataSource). A store without them holds no user operations.
  */
 export interface UserOperationQueries extends UserOperationPartyQueries {
   /** The operation with this hash (of a consensus block), or null. */
@@ -86,4 +86,35 @@ export interface UserOperationPartyQueries {
   listUserOperationParties?(role: UserOperationRole, page: Page<UserOperationPartyCursor>): Promise<readonly UserOperationParty[]>;
   /** the parties of a role among `addresses` (absent: no operation names them), in no order */
   getUserOperationParties?(role: UserOperationRole, addresses: readonly Address[]): Promise<readonly UserOperationParty[]>;
+  /**
+   * Accounts (the senders of consensus operations) with their kept operation counts and their
+   * creation, in address order (Blockscout's `/accounts`): the filter's factory keeps the
+   * accounts one of whose operations carries it. A seek, never a scan per request.
+   */
+  listUserOperationAccounts?(filter: UserOperationAccountFilter, page: Page<UserOperationAccountCursor>): Promise<readonly UserOperationAccount[]>;
+}
+
+/** An account's creation: its oldest operation (blockNumber ASC, hash ASC) carrying a factory. */
+export interface UserOperationCreation {
+  readonly factory: Address;
+  readonly transactionHash: Hash;
+  /** the operation's hash */
+  readonly hash: Hash;
+  readonly timestamp: number;
+}
+/** One account: a sender of user operations. */
+export interface UserOperationAccount {
+  readonly address: Address;
+  /** its consensus operations (the kept count of its sender party) */
+  readonly totalOps: number;
+  /** null when none of its operations carries a factory (an account deployed otherwise) */
+  readonly creation: UserOperationCreation | null;
+}
+export interface UserOperationAccountFilter {
+  /** accounts with an operation carrying this factory (its initCode's first 20 bytes) */
+  readonly factory?: Address;
+}
+/** Order desc (the list's stated order): address ASC; 'asc' its reverse. Cursor: strictly past `address`. */
+export interface UserOperationAccountCursor {
+  readonly address: Address;
 }

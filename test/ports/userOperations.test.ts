@@ -4,11 +4,14 @@
  * filter, bundles grouped with their counts, consensus rows only, idempotent re-writes, whole
  * records with exact big integers, and operations leaving with a replaced or rolled-back block;
  * the backfill's members: the blocks holding an EntryPoint's logs, a stored block's operations set;
- * the parties' kept counts (accounts, bundlers, paymasters, factories) through all of it.
+ * the parties' kept counts (accounts, bundlers, paymasters, factories) and the accounts' list
+ * (address order, creations, by factory) through all of it, against the operations themselves.
  */
 import type { Address, BlockRecord, Hash, TransactionRecord } from '../../lib/domain/records.ts';
 import type { UserOperationRecord } from '../../lib/domain/userOperations.ts';
 import type {
+  UserOperationAccount,
+  UserOperationAccountCursor,
   UserOperationBundle,
   UserOperationBundleCursor,
   UserOperationBundleFilter,
@@ -29,6 +32,7 @@ const X = addr(0xb0b1); // bundlers
 const Y = addr(0xb0b2);
 const P = addr(0x9a);
 const F = addr(0xfa);
+const G = addr(0xfb);
 
 function op(t: TransactionRecord, tag: string, o: Partial<UserOperationRecord> = {}): UserOperationRecord {
   return {
@@ -97,8 +101,28 @@ function partiesOf(ops: readonly UserOperationRecord[], role: UserOperationRole)
   const n = (p: UserOperationParty) => (role === 'bundler' ? p.totalBundles : p.totalOps);
   return parties.sort((a, b) => n(b) - n(a) || (a.address < b.address ? 1 : -1));
 }
-/** every role's list walked both ways, and its batch lookup, against the counts of `ops` */
+const accountKey = (a: UserOperationAccount) =>
+  `${a.address.slice(-4)}:${a.totalOps}${a.creation === null ? '' : ` by ${a.creation.factory.slice(-2)} in ${a.creation.hash.slice(-6)}/${a.creation.transactionHash.slice(-6)}@${a.creation.timestamp}`}`;
+const accountCursor = (a: UserOperationAccount): UserOperationAccountCursor => ({ address: a.address });
+/** the accounts as found from the operations themselves, address ASC; with `factory`, those with an operation carrying it */
+function accountsOf(ops: readonly UserOperationRecord[], factory?: Address): UserOperationAccount[] {
+  const senders = [...new Set(ops.map((o) => o.sender))].filter((a) => factory === undefined || ops.some((o) => o.sender === a && o.factory === factory));
+  return senders.sort().map((address) => {
+    const mine = ops.filter((o) => o.sender === address);
+    const [first] = mine.filter((o) => o.factory !== null).sort((a, b) => a.blockNumber - b.blockNumber || (a.hash < b.hash ? -1 : 1));
+    const creation = first?.factory == null ? null : { factory: first.factory, transactionHash: first.transactionHash, hash: first.hash, timestamp: first.timestamp };
+    return { address, totalOps: mine.length, creation };
+  });
+}
+/** every role's list walked both ways, and its batch lookup, against the counts of `ops`; the accounts' list, all and by factory */
 async function partiesAre(t: Test, s: TestStore, label: string, ops: readonly UserOperationRecord[]): Promise<void> {
+  for (const factory of [undefined, F, G, addr(0xdead)]) {
+    const want = accountsOf(ops, factory);
+    const what = factory === undefined ? 'accounts' : `accounts of factory ${factory.slice(-4)}`;
+    await walksBothWays(t, `${label}: ${what}`, (p) => s.listUserOperationAccounts(factory === undefined ? {} : { factory }, p), accountCursor, accountKey, want.map(accountKey));
+  }
+  const whole = await s.listUserOperationAccounts({}, page());
+  t.same(whole, accountsOf(ops), `${label}: whole accounts`);
   for (const role of ROLES) {
     const want = partiesOf(ops, role);
     await walksBothWays(t, `${label}: ${role}s`, (p) => s.listUserOperationParties(role, p), partyCursor, partyKey, want.map(partyKey));
@@ -115,11 +139,13 @@ storeTest('user operations: lists, bundles, reorgs', async (t, s) => {
   const ops1 = [
     op(t10, 'o1a', { sender: A, paymaster: P, factory: F, initCode: `${F}00`, paymasterAndData: `${P}01`, nonce: huge, sponsorType: 'paymaster_sponsor', revertReason: '0x08c379a0', status: false }),
     op(t10, 'o1b', { sender: B, index: 1, aggregator: C, aggregatorSignature: '0xfeed' }),
-    op(t11, 'o1c', { sender: C, bundler: Y }),
+    // C: two operations carrying a factory (G here, F in block 5): the older is its creation
+    op(t11, 'o1c', { sender: C, bundler: Y, factory: G, initCode: `${G}03` }),
     op(t11, 'o1d', { sender: A, bundler: Y, bundleIndex: 1, entryPoint: EP6, entryPointVersion: 'v0.6', nonce: 1n, userLogsStartIndex: 7, userLogsCount: 2 }),
   ];
-  const ops3 = [op(t30, 'o3a', { sender: A, nonce: 2n, paymaster: P }), op(t30, 'o3b', { sender: B, index: 1, nonce: 1n })];
-  const ops4 = [op(t40, 'o4a', { sender: A, nonce: 3n })];
+  const ops3 = [op(t30, 'o3a', { sender: A, nonce: 2n, paymaster: P }), op(t30, 'o3b', { sender: B, index: 1, nonce: 1n, factory: G, initCode: `${G}01` })];
+  // a block that lost consensus: its operation's factory names no account
+  const ops4 = [op(t40, 'o4a', { sender: A, nonce: 3n, factory: G, initCode: `${G}02` })];
   const ops5 = [op(t50, 'o5a', { sender: C, bundler: Y, factory: F })];
   const bundles = [
     bundle(b1, { transactions: [t10, t11], userOperations: ops1 }),

@@ -31,6 +31,7 @@ import * as m024 from './024_address_views.ts';
 import * as m025 from './025_contract_changes.ts';
 import * as m026 from './026_user_operations.ts';
 import * as m027 from './027_user_operation_parties.ts';
+import * as m028 from './028_user_operation_accounts.ts';
 
 export interface Migration {
   readonly name: string;
@@ -38,7 +39,7 @@ export interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014, m015, m016, m017, m018, m019, m020, m021, m022, m023, m024, m025, m026, m027];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014, m015, m016, m017, m018, m019, m020, m021, m022, m023, m024, m025, m026, m027, m028];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: () => Promise.resolve([...MIGRATIONS]),
