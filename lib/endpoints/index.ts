@@ -98,6 +98,7 @@ import { userOperationPaymaster } from './userOperationPaymaster.ts';
 import { userOperationFactories } from './userOperationFactories.ts';
 import { userOperationFactory } from './userOperationFactory.ts';
 import { userOperationAccount } from './userOperationAccount.ts';
+import { userOperationAccounts } from './userOperationAccounts.ts';
 import { transactionPreview } from './transactionPreview.ts';
 import { transactionRawTrace } from './transactionRawTrace.ts';
 import { transactions } from './transactions.ts';
@@ -146,6 +147,7 @@ const EXPLORER_ENDPOINTS = {
   userOperationFactories,
   userOperationFactory,
   userOperationAccount,
+  userOperationAccounts,
   internalTransactions,
   tokenTransfers,
   token,

@@ -44,6 +44,7 @@ export type EndpointName =
   | 'userOperationFactories'
   | 'userOperationFactory'
   | 'userOperationAccount'
+  | 'userOperationAccounts'
   | 'internalTransactions'
   | 'tokenTransfers'
   | 'token'

@@ -279,6 +279,8 @@ export function endpointCases(f: FixtureFacts): Case[] {
     c('userOperationFactories', '/proxy/account-abstraction/factories', { page_size: '5' }),
     { ...c('userOperationFactory', `/proxy/account-abstraction/factories/${f.eoas.alice}`), status: 404 },
     { ...c('userOperationAccount', `/proxy/account-abstraction/accounts/${f.eoas.alice}`), status: 404 },
+    c('userOperationAccounts', '/proxy/account-abstraction/accounts'),
+    c('userOperationAccounts', '/proxy/account-abstraction/accounts', { factory: f.eoas.alice, page_size: '5' }),
     c('smartContracts', '/smart-contracts'),
     c('smartContracts', '/smart-contracts/', { items_count: '3' }),
     c('smartContracts', '/smart-contracts', { q: f.smartContracts.byFrame.slice(0, 12) }),

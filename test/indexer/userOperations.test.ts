@@ -6,10 +6,10 @@
  * operation that reverts, five bundles (sent to the EntryPoint by two beneficiaries, one through
  * a forwarding contract: an internal call found in the trace), each of Blockscout's four sponsor
  * types, and a bundle that reverts as a whole. Every stored operation is checked against the
- * EntryPoint's UserOperationEvent and the handleOps input that carried it; the paymaster and the
- * create-and-execute operation through the endpoints too; then the operations are emptied (a
- * store indexed before they were derived) and the indexer's backfill stores them again. On
- * every store, one anvil.
+ * EntryPoint's UserOperationEvent and the handleOps input that carried it; the paymaster, the
+ * create-and-execute operation and the accounts' list (against AccountDeployed) through the
+ * endpoints too; then the operations are emptied (a store indexed before they were derived)
+ * and the indexer's backfill stores them again. On every store, one anvil.
  */
 import t from 'tap';
 import type { Test } from 'tap';
@@ -26,6 +26,7 @@ import type { PackedOp } from './userOpsScenario.ts';
 import {
   BENEFICIARY_1,
   BENEFICIARY_2,
+  deploymentsOf,
   deployUserOps,
   ENTRY_POINT,
   EP,
@@ -236,6 +237,42 @@ for (const factory of await storeFactories()) {
       ],
     ];
     t.same(await parties(), counted, 'bundlers by bundles, the factory by the accounts it created, the paymaster and the accounts by operations');
+
+    // /accounts: each account once, in address order, created where the EntryPoint said AccountDeployed
+    const created = await Promise.all(
+      sent.flatMap(({ receipt }) =>
+        deploymentsOf(receipt).map(async (d) => {
+          const sender = d.sender.toLowerCase() as Address;
+          const at = await ds.getBlock({ number: Number(receipt.blockNumber) });
+          return {
+            address: sender,
+            factory: d.factory.toLowerCase(),
+            creation_transaction_hash: receipt.transactionHash,
+            creation_op_hash: d.userOpHash.toLowerCase(),
+            creation_timestamp: at === null ? null : `${new Date(at.timestamp * 1000).toISOString().slice(0, 19)}.000000Z`,
+            total_ops: stored.filter((o) => o.sender === sender).length,
+          };
+        }),
+      ),
+    );
+    t.equal(created.length, 3, 'three AccountDeployed events');
+    created.sort((a, b) => (a.address < b.address ? -1 : 1));
+    type AccountItem = Record<string, unknown> & { address: { hash: string }; factory: { hash: string } | null };
+    const plainAccounts = (body: Record<string, unknown>) => (body['items'] as AccountItem[]).map((a) => ({ ...a, address: a.address.hash.toLowerCase(), factory: a.factory?.hash.toLowerCase() ?? null }));
+    const accounts = (await get(t, ex, '/accounts', '/accounts')).body;
+    t.same([plainAccounts(accounts), accounts['next_page_params']], [created, null], '/accounts: the three accounts, their operations and their creations as the events say');
+    const walked: Record<string, unknown>[] = [];
+    let query: Record<string, string> = { page_size: '1' };
+    for (let i = 0; i < 5; i++) {
+      const { body } = await get(t, ex, '/accounts', '/accounts', query);
+      walked.push(...plainAccounts(body));
+      const next = body['next_page_params'] as { page_token: string } | null;
+      if (next === null) break;
+      query = { page_size: '1', page_token: next.page_token };
+    }
+    t.same(walked, created, '/accounts by one: each once');
+    t.same(plainAccounts((await get(t, ex, '/accounts', '/accounts', { factory: getAddress(accountFactory) })).body), created, '/accounts?factory: the factory created all three');
+    t.same(plainAccounts((await get(t, ex, '/accounts', '/accounts', { factory: getAddress(paymaster) })).body), [], '/accounts?factory=<the paymaster>: none');
 
     // a store indexed before user operations were derived: the backfill re-reads the blocks
     const everything = await ds.listUserOperations({}, { after: null, limit: 50, order: 'desc' });

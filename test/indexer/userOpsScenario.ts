@@ -194,6 +194,10 @@ const entryPointEvents = (receipt: Receipt) =>
 export const operationEventsOf = (receipt: Receipt): OperationEvent[] =>
   entryPointEvents(receipt).flatMap((e) => (e.eventName === 'UserOperationEvent' ? [e.args as unknown as OperationEvent] : []));
 
+/** the receipt's AccountDeployed events (an account created by an operation's initCode), in order */
+export const deploymentsOf = (receipt: Receipt): { readonly userOpHash: Hash; readonly sender: Address; readonly factory: Address }[] =>
+  entryPointEvents(receipt).flatMap((e) => (e.eventName === 'AccountDeployed' ? [e.args as unknown as { userOpHash: Hash; sender: Address; factory: Address }] : []));
+
 /** the paymaster of paymasterAndData (its first 20 bytes), as Blockscout takes it */
 export const paymasterOf = (op: PackedOp): Address | null => (op.paymasterAndData.length >= 42 ? (op.paymasterAndData.slice(0, 42).toLowerCase() as Address) : null);
 
