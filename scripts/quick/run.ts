@@ -10,15 +10,29 @@
  * `t.teardown`s it registered run (servers closed, stores closed, temp dirs removed), a comment
  * `# group: <file> <seconds> s` is printed, and only then is the next file imported. Its
  * root teardowns are run here rather than registered with tap, because tap ends the root as
- * soon as it is idle once a teardown exists (it would end the group after the first file); a
- * file's root `t.setTimeout` is ignored (the group's cap is tap's `--timeout`, set by the npm
- * script). A file that fails to load is one failing assertion, and the others still run.
+ * soon as it is idle once a teardown exists (it would end the group after the first file). A
+ * file that fails to load is one failing assertion, and the others still run.
+ *
+ * The guard against a hang is per file, as for a file tap runs alone: each file has
+ * FILE_CAP_S (its own root `t.setTimeout` is ignored) and the group none of its own, so a group
+ * of many files on a loaded machine is not stopped for the sum of their times. A file past its
+ * cap is named, and the group process ends with a failure.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import t from 'tap';
+import { FILE_CAP_S } from './cap.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+
+/** a file past its cap: named on both streams, and the group ends failed (what hangs cannot be stopped otherwise) */
+function hung(file: string): never {
+  const line = `not ok - ${file} still running after ${FILE_CAP_S} s (the cap of a file: a hang?); the group stops here\n`;
+  process.stdout.write(line);
+  process.stderr.write(line);
+  process.exit(1);
+}
 
 /** resolves when tap's root has no test queued or running */
 const rootIdle = (): Promise<void> => (t.idle ? Promise.resolve() : new Promise((done) => t.once('idle', () => done())));
@@ -30,9 +44,11 @@ export async function runInOneProcess(files: readonly string[]): Promise<void> {
   let teardowns: Array<() => unknown> = [];
   t.teardown = (fn: () => unknown) => void teardowns.push(fn);
   t.setTimeout = () => {};
+  setRootTimeout.call(t, 0); // no cap on the group: each file has its own
   try {
     for (const file of files) {
       const started = performance.now();
+      const watchdog = setTimeout(() => hung(file), FILE_CAP_S * 1000);
       try {
         await import(pathToFileURL(resolve(ROOT, file)).href);
       } catch (err) {
@@ -48,6 +64,7 @@ export async function runInOneProcess(files: readonly string[]): Promise<void> {
           t.error(err, `${file}: a teardown`);
         }
       }
+      clearTimeout(watchdog);
       t.comment(`group: ${file} ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
   } finally {
