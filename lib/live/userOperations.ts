@@ -52,6 +52,9 @@ export async function userOperationEvents(
 ): Promise<void> {
   const list = ds.listUserOperations;
   if (list === undefined || followed.length === 0) return;
+  // most batches hold no operation at all: one probe then, not one query per followed address
+  const [newest] = await list.call(ds, {}, { after: { blockNumber: range.to + 1, hash: ZERO_HASH }, limit: 1, order: 'desc' });
+  if (newest === undefined || newest.blockNumber < range.from) return;
   const found = await Promise.all(followed.map(async (a) => ({ a, ops: await operationsOf(ds, list, a, range.from, range.to) })));
   const withOps = found.filter((f) => f.ops.length > 0);
   if (withOps.length === 0) return;
