@@ -120,11 +120,14 @@ t.test('viem and ethers send through /api/eth-rpc; the API shows what they sent'
     [viemHashes[1], account.address, '12345', 1],
     [sent.hash as Hex, bob.address, '67890', 0],
   ] as const) {
+    // the indexer may hold it as pending first (status null): wait for its block, not for any answer
+    const mined = (r: { status: number; json: unknown }): boolean => r.status === 200 && (r.json as { block_number: number | null }).block_number !== null;
     let reply = await request(`${url}/api/v2/transactions/${hash}`);
-    for (let i = 0; i < 100 && reply.status !== 200; i++) {
+    for (let i = 0; i < 600 && !mined(reply); i++) {
       await new Promise((r) => setTimeout(r, 100));
       reply = await request(`${url}/api/v2/transactions/${hash}`);
     }
+    t.ok(mined(reply), `API v2 has ${hash} in its block (waited up to a minute for the indexer)`);
     const tx = reply.json as { hash: string; from: { hash: string }; to: { hash: string }; value: string; status: string; nonce: number };
     t.equal(reply.status, 200, `API v2 has ${hash}`);
     t.same([tx.hash, tx.from.hash, tx.to.hash, tx.value, tx.status, tx.nonce], [hash, from, carol.address, value, 'ok', nonce], 'as sent');
