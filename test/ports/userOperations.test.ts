@@ -233,3 +233,34 @@ storeTest('user operations: the backfill members (blocksWithLogs, writeUserOpera
   t.same(await find([EP7, EP6], topic), []);
   await partiesAre(t, s, 'emptied', []);
 });
+
+storeTest('user operations: writeUserOperations side by side, as the backfill writes blocks — every count right, none lost', async (t, s) => {
+  const write = s.writeUserOperations?.bind(s);
+  if (write === undefined) throw new Error('the store has no backfill members');
+  const blocks = Array.from({ length: 12 }, (_, i) => block(i + 1));
+  const txs = blocks.map((b) => tx(b, 0));
+  await s.writeBlocks(blocks.map((b, i) => bundle(b, { transactions: [txs[i] as TransactionRecord] })));
+  const senders = [A, B, C];
+  // each block's operations name the same parties in another order; the second round replaces
+  // them with others, so that each write both takes counts off and adds them (two statements)
+  const round = (r: number): UserOperationRecord[][] =>
+    txs.map((t0, i) =>
+      [0, 1].map((k) =>
+        op(t0, `side-by-side ${r} ${i} ${k}`, {
+          index: k,
+          nonce: BigInt(r * 100 + k),
+          sender: senders[(i + k + r) % 3] as Address,
+          bundler: (i + r) % 2 === 0 ? X : Y,
+          paymaster: (i + k + r) % 2 === 0 ? P : null,
+          factory: k === 0 && (i + r) % 3 === 0 ? ((i + r) % 2 === 0 ? F : G) : null,
+        }),
+      ),
+    );
+  for (const r of [0, 1]) {
+    const ops = round(r);
+    const written = await Promise.all(blocks.map((b, i) => write(b.hash, ops[i] ?? [])));
+    t.ok(written.every((w) => w), `round ${r}: every block written`);
+    t.same((await s.listUserOperations({}, page(null, 100))).map(key), ordered(ops.flat()), `round ${r}: every operation once`);
+    await partiesAre(t, s, `round ${r} side by side`, ops.flat());
+  }
+});

@@ -33,7 +33,8 @@ export async function countParties(trx: Knex.Transaction, ops: readonly PartyFie
       deltas.set(key, d);
     }
   }
-  const rows = [...deltas.values()].map((d) => ({ role: d.role, address: d.address, total_ops: sign * d.ops, total_bundles: sign * d.bundles.size }));
+  // in one order, (role, address), in every transaction: concurrent writers lock the rows alike
+  const rows = [...deltas.values()].sort((a, b) => (a.role === b.role ? (a.address < b.address ? -1 : a.address > b.address ? 1 : 0) : a.role < b.role ? -1 : 1)).map((d) => ({ role: d.role, address: d.address, total_ops: sign * d.ops, total_bundles: sign * d.bundles.size }));
   for (const part of chunks(rows, KEY_CHUNK)) {
     await trx('user_operation_parties')
       .insert(part)
