@@ -62,6 +62,12 @@ export interface Dialect {
   readonly name: DialectName;
   /** whether a commit can be announced to other connections (Postgres NOTIFY); else they poll */
   readonly notifies: boolean;
+  /**
+   * Hold a lock named `name` until `trx` ends, so that writers taking it go one at a time:
+   * Postgres a transaction advisory lock of the schema (the single-key space: the lease uses two
+   * keys); SQLite nothing, its writes are one at a time already.
+   */
+  exclusive(trx: Knex.Transaction, name: string): Promise<void>;
   /** a big integer column (numeric(78,0) / decimal TEXT) */
   bigColumn(table: Knex.CreateTableBuilder, column: string): Knex.ColumnBuilder;
   /** a big integer column that is sorted or compared (numeric(78,0) / 78-digit TEXT) */
@@ -238,6 +244,7 @@ export function toBig(v: unknown): bigint {
 const sqlite: Dialect = {
   name: 'sqlite',
   notifies: false,
+  exclusive: async () => {},
   asInteger: (sql) => `CAST(${sql} AS INTEGER)`,
   bigColumn: (t, c) => t.text(c),
   keyColumn: (t, c) => t.text(c),
@@ -334,6 +341,9 @@ const sqlite: Dialect = {
 const postgres: Dialect = {
   name: 'postgres',
   notifies: true,
+  exclusive: async (trx, name) => {
+    await trx.raw("SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.' || ?))", [name]);
+  },
   asInteger: (sql) => (sql === '?' ? 'CAST(? AS NUMERIC)' : sql),
   bigColumn: (t, c) => t.decimal(c, 78, 0),
   keyColumn: (t, c) => t.decimal(c, 78, 0),

@@ -193,9 +193,8 @@ export function createSqlWriter(
     async writeUserOperations(blockHash: Hash, operations: readonly UserOperationRecord[]): Promise<boolean> {
       const change = await knex.transaction(async (trx) => {
         // the backfill writes blocks side by side: one at a time here, or two of them moving the
-        // same parties' counts (taken off, then added, in two statements) deadlock on Postgres;
-        // SQLite has one writer anyway. (The single-key advisory space: the lease uses two keys.)
-        if (d.name === 'postgres') await trx.raw("SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.user_operations'))");
+        // same parties' counts (taken off, then added, in two statements) deadlock on Postgres
+        await d.exclusive(trx, 'user_operations');
         if (!(await replaceUserOperations(trx, d, blockHash, operations))) return null;
         await bumpDataVersion(trx);
         const empty = pendingChange(0, []);
