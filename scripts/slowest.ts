@@ -66,7 +66,7 @@ export function fromTapLog(text: string): { named: Set<string>; files: Map<strin
   let totalMs: number | undefined;
   let header: string | undefined;
   for (const line of text.split('\n')) {
-    const inGroup = /^\s+# group: (\S+) ([\d.]+) s\s*$/.exec(line); // scripts/quick/run.ts, after each file of a group
+    const inGroup = /^\s+# group: (\S+) ([\d.]+) s(?: \(cpu [\d.]+ s\))?\s*$/.exec(line); // scripts/quick/run.ts, after each file of a group
     if (inGroup !== null) {
       files.set(inGroup[1], { file: inGroup[1], ms: Number(inGroup[2]) * 1000, failed: false, grouped: true });
       continue;

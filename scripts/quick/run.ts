@@ -8,7 +8,9 @@
  * One file at a time, as if each had the process to itself: a file is imported (its top level
  * runs and queues its tests on tap's root), its tests run to the end, then the root
  * `t.teardown`s it registered run (servers closed, stores closed, temp dirs removed), a comment
- * `# group: <file> <seconds> s` is printed, and only then is the next file imported. Its
+ * `# group: <file> <seconds> s (cpu <seconds> s)` is printed (its wall time, and the CPU this
+ * process spent on it: a file whose wall time is far above its CPU waits, on a timer or a
+ * child), and only then is the next file imported. Its
  * root teardowns are run here rather than registered with tap, because tap ends the root as
  * soon as it is idle once a teardown exists (it would end the group after the first file). A
  * file that fails to load is one failing assertion, and the others still run.
@@ -48,6 +50,7 @@ export async function runInOneProcess(files: readonly string[]): Promise<void> {
   try {
     for (const file of files) {
       const started = performance.now();
+      const cpuBefore = process.cpuUsage();
       const watchdog = setTimeout(() => hung(file), FILE_CAP_S * 1000);
       try {
         await import(pathToFileURL(resolve(ROOT, file)).href);
@@ -65,7 +68,8 @@ export async function runInOneProcess(files: readonly string[]): Promise<void> {
         }
       }
       clearTimeout(watchdog);
-      t.comment(`group: ${file} ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      const cpu = process.cpuUsage(cpuBefore);
+      t.comment(`group: ${file} ${((performance.now() - started) / 1000).toFixed(1)} s (cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s)`);
     }
   } finally {
     t.teardown = teardown;

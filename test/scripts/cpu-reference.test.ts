@@ -1,19 +1,20 @@
 // .ci/run's fixed piece of CPU work (scripts/cpu-reference.ts): the same work every round (its
-// checksum), a time for it, and the line .ci/run prints.
+// checksum), a time for it, and the line .ci/run prints — on a small slice of the work (the
+// whole is about half a second a round on a slow machine, and this file runs in test:quick).
 import t from 'tap';
-import { execFileSync } from 'node:child_process';
-import { referenceMs, referenceWork } from '../../scripts/cpu-reference.ts';
+import { referenceLine, referenceMs, referenceWork } from '../../scripts/cpu-reference.ts';
 
 t.test('the same work every round', async (t) => {
-  t.equal(referenceWork(), referenceWork());
+  t.equal(referenceWork(2_000), referenceWork(2_000));
 });
 
-t.test('a time for it, the median of its rounds', async (t) => {
-  const ms = referenceMs(1);
+t.test('a time for it, over as many rounds as asked', async (t) => {
+  let rounds = 0;
+  const ms = referenceMs(3, () => referenceWork((rounds += 1) * 500));
+  t.equal(rounds, 3);
   t.ok(Number.isFinite(ms) && ms > 0, `a positive time (${ms} ms)`);
 });
 
 t.test('the line .ci/run prints', async (t) => {
-  const out = execFileSync(process.execPath, ['--import=tsx', 'scripts/cpu-reference.ts', '--rounds', '1'], { encoding: 'utf8' });
-  t.match(out, /^ci: cpu reference \d+ ms \(median of 1; one core: sha-256, JSON, a sort, a regex\)\n$/);
+  t.match(referenceLine(1, () => referenceWork(500)), /^ci: cpu reference \d+ ms \(median of 1; one core: sha-256, JSON, a sort, a regex\)$/);
 });

@@ -13,7 +13,7 @@ const LOG = [
   '        ok 1 - x',
   '    ok 1 - a test # time=3.1ms',
   '    # group: test/lib/json.test.ts 4.2 s',
-  '    # group: test/lib/csv.test.ts 0.3 s',
+  '    # group: test/lib/csv.test.ts 0.3 s (cpu 0.2 s)',
   '    1..1',
   'ok 1 - scripts/test/groups/lib.ts # time=5100ms',
   '# Subtest: test/indexer/reorg.test.ts',
@@ -28,6 +28,7 @@ t.test('files alone, the group process and the files in it', async (t) => {
   t.equal(totalMs, 7200);
   t.same(files.get('scripts/test/groups/lib.ts'), { file: 'scripts/test/groups/lib.ts', ms: 5100, failed: false });
   t.same(files.get('test/lib/json.test.ts'), { file: 'test/lib/json.test.ts', ms: 4200, failed: false, grouped: true });
+  t.same(files.get('test/lib/csv.test.ts'), { file: 'test/lib/csv.test.ts', ms: 300, failed: false, grouped: true }, 'a line with its CPU time too');
   t.same(files.get('test/indexer/reorg.test.ts'), { file: 'test/indexer/reorg.test.ts', ms: 7000.5, failed: true });
   t.equal(files.size, 4);
 });
