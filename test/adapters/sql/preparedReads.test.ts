@@ -11,17 +11,29 @@ import { MAX_STATEMENTS, prepareReads } from '../../../adapters/sql/preparedRead
 type Db = InstanceType<typeof sqlite3.Database>;
 const all = (db: Db, sql: string, bindings: unknown[] = []) =>
   new Promise<unknown[]>((resolve, reject) => db.all(sql, bindings, (err: Error | null, rows: unknown[]) => (err === null ? resolve(rows) : reject(err))));
-const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
 
-async function opened(): Promise<{ db: Db; prepared: string[]; compiled: string[] }> {
+async function opened(): Promise<{ db: Db; prepared: string[]; compiled: string[]; settled: () => Promise<void> }> {
   const db = new sqlite3.Database(':memory:');
   const prepared: string[] = [];
   const compiled: string[] = [];
+  // a statement is prepared in the background after a read's first run: `settled` waits until
+  // every prepare begun has called back (the event, not a time: a loaded machine may take long)
+  let preparing = 0;
+  let waiting: (() => void)[] = [];
+  const settled = (): Promise<void> => (preparing === 0 ? Promise.resolve() : new Promise((resolve) => void waiting.push(resolve)));
   // count what reaches the driver: prepare (kept statements) and all (compiled for one run)
   const prepare = db.prepare.bind(db);
-  db.prepare = ((sql: string, ...rest: never[]) => {
+  db.prepare = ((sql: string, callback: (err: Error | null) => void) => {
     prepared.push(sql);
-    return prepare(sql, ...rest);
+    preparing += 1;
+    return prepare(sql, (err: Error | null) => {
+      callback(err);
+      preparing -= 1;
+      if (preparing > 0) return;
+      const ready = waiting;
+      waiting = [];
+      for (const resolve of ready) resolve();
+    });
   }) as typeof db.prepare;
   const driverAll = db.all.bind(db);
   db.all = ((sql: string, ...rest: never[]) => {
@@ -31,13 +43,13 @@ async function opened(): Promise<{ db: Db; prepared: string[]; compiled: string[
   await all(db, 'CREATE TABLE t (id integer, name text)');
   await all(db, `INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, NULL)`);
   prepareReads(db);
-  return { db, prepared, compiled };
+  return { db, prepared, compiled, settled };
 }
 
 const close = (db: Db) => new Promise<void>((resolve, reject) => db.close((err) => (err === null ? resolve() : reject(err))));
 
 t.test('a text is prepared once and answers every run with its own bindings', async (t) => {
-  const { db, prepared, compiled } = await opened();
+  const { db, prepared, compiled, settled } = await opened();
   const sql = 'select * from t where id >= ? order by id';
   t.same(await all(db, sql, [2]), [{ id: 2, name: 'b' }, { id: 3, name: null }], 'first run');
   await settled();
@@ -54,7 +66,7 @@ t.test('a text is prepared once and answers every run with its own bindings', as
 });
 
 t.test('a failing text is never kept and keeps failing', async (t) => {
-  const { db, prepared } = await opened();
+  const { db, prepared, settled } = await opened();
   for (let i = 0; i < 3; i++) await t.rejects(all(db, 'select * from nowhere'), /no such table/, `run ${i + 1}`);
   await settled();
   t.same(prepared, [], 'nothing prepared for a failing text');
@@ -69,7 +81,7 @@ t.test('a failing text is never kept and keeps failing', async (t) => {
 });
 
 t.test('beyond MAX_STATEMENTS the oldest texts are dropped, and close finalizes the rest', async (t) => {
-  const { db, prepared, compiled } = await opened();
+  const { db, prepared, compiled, settled } = await opened();
   for (let i = 0; i < MAX_STATEMENTS + 10; i++) {
     t.same(await all(db, `select ${i} as n, name from t where id = ?`, [1]), [{ n: i, name: 'a' }]);
     await settled();
