@@ -11,7 +11,7 @@
  *   node --import=tsx scripts/test/run.ts [more tap options]
  *
  * SCOUTKIT_TEST_JOBS sets the number of files at a time (default 3). The cap per file
- * (`--timeout`, FILE_CAP_S: 600 s) is a guard against a hang, far above any file's time; a group
+ * (`--timeout`, FILE_CAP_S: 900 s) is a guard against a hang, far above any file's time; a group
  * has no cap of its own, each of its files has that one (scripts/quick/run.ts), so a loaded
  * machine, which stretches a group of twelve files twelve times as much as one, stops nothing.
  */

@@ -24,8 +24,6 @@ import type { Deployed } from '../adapters/solc/fixture.ts';
 import { longVersion, writeFoundryBareBuild, writeFoundryBuild, writeHardhat2Build, writeHardhat3Build } from '../support/buildInfo.ts';
 import { startScoutkit } from './child.ts';
 
-t.setTimeout(90_000);
-
 type Body = Record<string, unknown>;
 
 let anvil: Anvil;

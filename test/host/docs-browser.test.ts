@@ -20,10 +20,6 @@ import { createServer, openStore } from '../../host/index.ts';
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', '.tap', 'screenshots');
 
-// a browser rendering a ~560 KB document on a busy 2-core machine (the suite runs files in
-// parallel) can take past tap's 120 s default; this file alone gets more
-t.setTimeout(300_000);
-
 if (!existsSync(CHROMIUM)) {
   if (process.env.CI === 'true') {
     t.fail(`chromium is required under CI and is missing at ${CHROMIUM} (.ci/run installs it)`);

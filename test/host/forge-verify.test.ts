@@ -48,8 +48,6 @@ import { COUNTER } from '../support/verification.ts';
 import { DEV_ACCOUNT0, rpc } from '../indexer/helpers.ts';
 import { request } from './helpers.ts';
 
-t.setTimeout(150_000);
-
 const require = createRequire(import.meta.url);
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { version } = require('solc/package.json') as { version: string };

@@ -30,8 +30,6 @@ import { deploy, IMMUTABLES, TOKEN, tokenArgs } from '../adapters/solc/fixture.t
 import { COUNTER } from '../support/verification.ts';
 import { request } from './helpers.ts';
 
-t.setTimeout(60_000);
-
 const require = createRequire(import.meta.url);
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const hardhatBin = join(repo, 'node_modules', 'hardhat', 'internal', 'cli', 'bootstrap.js');

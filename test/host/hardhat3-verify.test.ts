@@ -36,10 +36,6 @@ import { deploy, IMMUTABLES, TOKEN, tokenArgs } from '../adapters/solc/fixture.t
 import { nodeBinary } from '../support/nodes.ts';
 import { request } from './helpers.ts';
 
-// Node 22 found through npx, a hardhat 3 build and five hardhat runs (two side by side): ~45-55 s on a busy 2-core machine
-// (hardhat-verify.test.ts, hardhat 2: ~33 s in the same run), up to ~90 s when it is very busy
-t.setTimeout(120_000);
-
 /** not 31337 or 1337: hardhat-verify 3 rejects those as local dev networks */
 const CHAIN_ID = 9090;
 

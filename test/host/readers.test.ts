@@ -23,8 +23,6 @@ import { TOKEN } from '../adapters/solc/fixture.ts';
 import { serveVerifying } from '../support/verifyingServer.ts';
 import { request } from './helpers.ts';
 
-t.setTimeout(60_000);
-
 const store = createMemoryStore();
 const chain = await writeVerifiableChain(store);
 const url = await serveVerifying(t, { chainId: '1', chain: { store, contracts: createMemoryContractStore() } });

@@ -15,8 +15,6 @@ import { buildFixtureChain } from '../../fixture/index.ts';
 import { parseServeArgs } from '../../host/cli.ts';
 import { startServe, until } from '../support/children.ts';
 
-t.setTimeout(90_000);
-
 t.test('parsing: block or count; anything else is refused', async (t) => {
   t.equal(parseServeArgs(['--db', 'memory:']).blockBroadcast, undefined, 'absent: each block');
   t.equal(parseServeArgs(['--db', 'memory:', '--block-broadcast', 'count']).blockBroadcast, 'count');

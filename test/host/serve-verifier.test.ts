@@ -11,8 +11,6 @@ import { compilerVersion, emptyCompilerDir, REFUSING_URL } from '../support/veri
 import { startScoutkit } from './child.ts';
 import { request } from './helpers.ts';
 
-t.setTimeout(60_000);
-
 t.test('--compilers is parsed', async (t) => {
   t.equal(parseServeArgs(['--db', 'memory:', '--compilers', '/opt/solc']).compilers, '/opt/solc');
   t.equal(parseServeArgs(['--db', 'memory:']).compilers, undefined, 'default: the user cache (decided at start)');

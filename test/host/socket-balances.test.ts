@@ -14,8 +14,6 @@ import { buildFixtureChain } from '../../fixture/index.ts';
 import { createServer } from '../../host/index.ts';
 import type { JsonObject } from '../../lib/index.ts';
 
-t.setTimeout(60_000);
-
 const chain = buildFixtureChain();
 const hot = chain.facts.hotAddress.toLowerCase();
 const PLAN = { name: 'big', requestsPerSecond: 1_000_000, credits: 100_000_000, creditPeriod: 'month' } as const;

@@ -35,8 +35,6 @@ import { startCli, startServe } from '../support/children.ts';
 import { databaseUrl, postgresUnreachable, selectedStoreNames } from '../support/stores.ts';
 import { DEV_ACCOUNT0, DEV_ACCOUNT1, rpc } from '../indexer/helpers.ts';
 
-t.setTimeout(130_000);
-
 const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> => {
   const end = Date.now() + ms;
   while (!(await ok())) {
@@ -213,7 +211,6 @@ async function proof(t: Test, store: 'sqlite' | 'postgres', db: string): Promise
 
 const stores = selectedStoreNames();
 t.test('sqlite: index --follow and serve in two processes, the phoenix client', { skip: !stores.includes('sqlite') }, async (t) => {
-  t.setTimeout(60_000);
   const dir = mkdtempSync(join(tmpdir(), 'scoutkit-live-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   await proof(t, 'sqlite', `sqlite:${join(dir, 'live.sqlite')}`);
@@ -221,7 +218,6 @@ t.test('sqlite: index --follow and serve in two processes, the phoenix client', 
 
 const wantPostgres = stores.includes('postgres') && ((process.env.DATABASE_URL ?? '') !== '' || process.env.CI === 'true');
 t.test('postgres: index --follow and serve in two processes, the phoenix client', { skip: !wantPostgres && 'no DATABASE_URL' }, async (t) => {
-  t.setTimeout(60_000);
   const unreachable = await postgresUnreachable();
   if (unreachable !== null) throw new Error(`Postgres (${databaseUrl()}): ${unreachable}`);
   const db = await ownDatabase();

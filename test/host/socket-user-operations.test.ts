@@ -31,8 +31,6 @@ import { block, bundle, tx } from '../ports/records.ts';
 import { databaseUrl, postgresUnreachable, selectedStoreNames } from '../support/stores.ts';
 import { ACCOUNT_1, ACCOUNT_2, FRIEND, userOp, writeUserOperationChain } from '../lib/endpoints/userOperationChain.ts';
 
-t.setTimeout(180_000);
-
 const PLAN = { name: 'big', requestsPerSecond: 1_000_000, credits: 100_000_000, creditPeriod: 'month' } as const;
 
 /** wait for a condition, with a generous cap (the machine may be loaded): no timed assertion */

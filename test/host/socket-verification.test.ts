@@ -18,8 +18,6 @@ import { createServer } from '../../host/index.ts';
 import type { JsonObject } from '../../lib/index.ts';
 import { compilerVersion, COUNTER, COUNTER_ADDRESS, emptyCompilerDir, ODD_ADDRESS, offlineCompilers, TOKEN_ADDRESS, writeVerifiableChain } from '../support/verification.ts';
 
-t.setTimeout(60_000);
-
 // no network: an empty compiler directory, downloads refused (npm's solc serves its version)
 const dir = await emptyCompilerDir();
 const verifier = createSolcVerifier({ compilers: offlineCompilers(dir), size: 1 });

@@ -23,8 +23,6 @@ import type { JsonObject } from '../../lib/index.ts';
 import { createMemoryStore } from '../../adapters/memory/index.ts';
 import { storeFactories } from '../support/stores.ts';
 
-t.setTimeout(240_000);
-
 const chain = buildFixtureChain();
 const PLAN = { name: 'big', requestsPerSecond: 1_000_000, credits: 100_000_000, creditPeriod: 'month' } as const;
 const KEY = 'socket-key';

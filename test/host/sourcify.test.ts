@@ -17,7 +17,6 @@ import { request } from './helpers.ts';
 import type { Reply } from './helpers.ts';
 import { ACCOUNT, compilerVersion, COUNTER, COUNTER_ADDRESS, ODD_ADDRESS, TOKEN_ADDRESS, TOKEN_INPUT, TOKEN_TWIN, writeVerifiableChain } from '../support/verification.ts';
 
-t.setTimeout(60_000);
 const require = createRequire(import.meta.url);
 const VERSION = compilerVersion();
 

@@ -29,8 +29,6 @@ import { block, bundle, tx } from '../ports/records.ts';
 import { databaseUrl, postgresUnreachable, selectedStoreNames } from '../support/stores.ts';
 import { ACCOUNT, compilerVersion, COUNTER, COUNTER_ADDRESS, emptyCompilerDir, offlineCompilers, writeVerifiableChain } from '../support/verification.ts';
 
-t.setTimeout(120_000);
-
 const PLAN = { name: 'local', requestsPerSecond: 1000, credits: 1_000_000, creditPeriod: 'day' } as const;
 const INCREMENT = '0xd09de08a';
 

@@ -17,7 +17,6 @@ import { LIBRARY, linkedInput, writeLinkedChain } from '../support/linkedChain.t
 import type { LinkedPath } from '../support/linkedChain.ts';
 import { request } from './helpers.ts';
 
-t.setTimeout(120_000);
 const VERSION = compilerVersion();
 
 const store = createMemoryStore();

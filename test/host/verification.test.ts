@@ -16,7 +16,6 @@ import { request } from './helpers.ts';
 import type { Reply } from './helpers.ts';
 import { compilerVersion, COUNTER, COUNTER_ADDRESS, ODD_ADDRESS, TOKEN_ADDRESS, TOKEN_INPUT, tokenArgs, writeVerifiableChain } from '../support/verification.ts';
 
-t.setTimeout(60_000);
 const MB20 = 20 * 1024 * 1024;
 const VERSION = compilerVersion();
 

@@ -25,8 +25,6 @@ import { validatingExplorer } from '../support/openapiOurs.ts';
 import { storeFactories } from '../support/stores.ts';
 import { DEV_ACCOUNT0, indexerFor, rpc } from './helpers.ts';
 
-t.setTimeout(120_000);
-
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity >=0.8.4;
 

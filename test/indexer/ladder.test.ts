@@ -16,8 +16,6 @@ import type { RpcCall, RpcReply } from '../support/rpcFilter.ts';
 import { exactView, portableView, servedBalances } from './ladderView.ts';
 import { runLadderScenario } from './ladderScenario.ts';
 
-t.setTimeout(240_000);
-
 const REFUSED: Record<'block' | 'transaction' | 'parity', readonly string[]> = {
   block: [],
   transaction: ['debug_traceBlockByNumber'],

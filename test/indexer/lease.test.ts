@@ -49,8 +49,6 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
   }
 }
 
-t.setTimeout(300_000);
-
 const big = (_: string, v: unknown): unknown => (typeof v === 'bigint' ? `${v}n` : v);
 
 t.test('two indexers on one store: one writes, the other stands by and takes over when it is killed', async (t) => {

@@ -19,8 +19,6 @@ import { runLadderScenario } from './ladderScenario.ts';
 import type { LadderScenario } from './ladderScenario.ts';
 import { rpc, toHex } from './helpers.ts';
 
-t.setTimeout(600_000);
-
 async function indexed(url: string, scenario: LadderScenario) {
   const logs: string[] = [];
   const source = createRpcChainSource(url, { retry: { retries: 2, baseDelayMs: 50 } });

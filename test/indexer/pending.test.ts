@@ -23,8 +23,6 @@ import { INDEX_HELP, parseIndexArgs } from '../../host/commands/index.ts';
 import { storeFactories } from '../support/stores.ts';
 import { DEV_ACCOUNT0, DEV_ACCOUNT1, rpc, toHex } from './helpers.ts';
 
-t.setTimeout(60_000);
-
 type Body = Record<string, unknown>;
 const GWEI = 1_000_000_000n;
 

@@ -21,8 +21,6 @@ import { storeFactories } from '../support/stores.ts';
 import { indexerFor } from './helpers.ts';
 import { beaconInit, beaconProxyInit, byte, deployer, diamondInit, mined, word } from './proxyContracts.ts';
 
-t.setTimeout(60_000);
-
 type Fn = { type: 'function'; name: string; stateMutability: 'nonpayable'; inputs: { name: string; type: 'uint256'; internalType: 'uint256' }[]; outputs: [] };
 const fn = (name: string, param: string): Fn => ({ type: 'function', name, stateMutability: 'nonpayable', inputs: [{ name: param, type: 'uint256', internalType: 'uint256' }], outputs: [] });
 const call = (name: string, x: number): Hex => `${toFunctionSelector(`${name}(uint256)`)}${word(`0x${x.toString(16)}`)}` as Hex;

@@ -17,8 +17,6 @@ import { storeFactories } from '../support/stores.ts';
 import { indexerFor, rpc } from './helpers.ts';
 import { beaconInit, beaconProxyInit, byte, deployer, mined, proxyInit, word } from './proxyContracts.ts';
 
-t.setTimeout(90_000);
-
 const storeAbi = (param: string) => [{ type: 'function', name: 'store', stateMutability: 'nonpayable', inputs: [{ name: param, type: 'uint256', internalType: 'uint256' }], outputs: [] }];
 const store = (x: number): Hex => `0x6057361d${word(`0x${x.toString(16)}`)}` as Hex;
 

@@ -17,8 +17,6 @@ import { storeFactories } from '../support/stores.ts';
 import { indexerFor } from './helpers.ts';
 import { byte, cloneInit, deployer, mined, proxyInit, word } from './proxyContracts.ts';
 
-t.setTimeout(30_000);
-
 /** whatsabi's resolver classes, in Blockscout's `proxy_type` names */
 function blockscoutKind(resolver: proxies.ProxyResolver): string {
   if (resolver instanceof proxies.EIP1967ProxyResolver) return 'eip1967';

@@ -25,8 +25,6 @@ import { storeFactories } from '../support/stores.ts';
 import { DEV_ACCOUNT0, indexerFor, recordingSink, rpc, toHex } from './helpers.ts';
 import { byte, cloneInit, deployer, mined, proxyInit, word } from './proxyContracts.ts';
 
-t.setTimeout(60_000);
-
 const IMPLS = ['0x1111111111111111111111111111111111111111', '0x2222222222222222222222222222222222222222', '0x3333333333333333333333333333333333333333'] as const;
 const CLONE_INIT = cloneInit(IMPLS[2]);
 const PROXY_INIT = proxyInit(IMPLS[0]);

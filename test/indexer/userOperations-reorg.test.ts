@@ -22,8 +22,6 @@ import { storeFactories } from '../support/stores.ts';
 import { DEV_ACCOUNT0, indexerFor, rpc, toHex } from './helpers.ts';
 import { BENEFICIARY_1, BENEFICIARY_2, deployUserOps, ENTRY_POINT, EP, LOGGER, operationEventsOf, OWNER_A, OWNER_C, RECEIVER, receiptOf, send } from './userOpsScenario.ts';
 
-t.setTimeout(240_000);
-
 const specs = await officialSpecs();
 const P = '/api/v2/proxy/account-abstraction';
 const [USER_OPERATION_EVENT] = encodeEventTopics({ abi: ENTRY_POINT.abi, eventName: 'UserOperationEvent' });

@@ -45,8 +45,6 @@ import {
   sponsorTypeOf,
 } from './userOpsScenario.ts';
 
-t.setTimeout(180_000);
-
 const specs = await officialSpecs();
 const P = '/api/v2/proxy/account-abstraction';
 /** the inner call of C's first operation (a call with value to the logger) */

@@ -13,9 +13,6 @@ import { HEAD_BLOCK } from '../../fixture/index.ts';
 import { installTarball, packScoutkit, repoBin, repoRoot, run, startServe } from '../support/package.ts';
 import { otherNodes } from '../support/nodes.ts';
 
-// a build, an install and two type-checks: this file has its own, longer timeout
-t.setTimeout(10 * 60_000);
-
 interface Conditions {
   readonly types: string;
   readonly default: string;

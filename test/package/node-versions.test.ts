@@ -41,9 +41,6 @@ function runTestFile(node: string, file: string): Promise<Ran> {
   });
 }
 
-// two versions × six files, each its own node process: longer than the default timeout on a busy machine
-t.setTimeout(6 * 60_000);
-
 const nodes = await otherNodes();
 if (nodes.length === 0) t.pass('no other Node version available off CI (see the loud line)');
 

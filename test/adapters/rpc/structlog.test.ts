@@ -39,8 +39,6 @@ import type { Address, Hash } from '../../../lib/domain/records.ts';
 import { startHardhatNode } from '../../support/hardhatNode.ts';
 import type { HardhatNode } from '../../support/hardhatNode.ts';
 
-t.setTimeout(240_000);
-
 async function rpc(url: string, method: string, params: readonly unknown[]): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
   const body = (await res.json()) as { result?: unknown; error?: { message?: string } };

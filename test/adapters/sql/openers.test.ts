@@ -68,8 +68,6 @@ function openerProcess(): { open: Opener; close: () => void } {
   };
 }
 
-t.setTimeout(240_000);
-
 /** the writer's place among the four openers, and whether they start together or a few ms apart */
 const ORDERS = [0, 1, 2, 3].flatMap((writerAt) => [false, true].map((spread) => ({ writerAt, spread })));
 

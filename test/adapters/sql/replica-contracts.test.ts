@@ -31,8 +31,6 @@ import { block, bundle, tx } from '../../ports/records.ts';
 import { startPostgres } from '../../support/postgres.ts';
 import { ACCOUNT, compilerVersion, COUNTER, COUNTER_ADDRESS, emptyCompilerDir, ODD_ADDRESS, offlineCompilers, TOKEN_ADDRESS, TOKEN_TWIN, writeVerifiableChain } from '../../support/verification.ts';
 
-t.setTimeout(240_000);
-
 /** one value of one row, on a connection of its own (not counted) */
 async function one(url: string, sql: string): Promise<string | null> {
   const client = new pg.Client({ connectionString: url });

@@ -13,8 +13,6 @@ import { contractStoreBeside } from '../../support/contracts.ts';
 import { storeFactories } from '../../support/stores.ts';
 import { compilerVersion, ODD_ADDRESS, TOKEN_INPUT, writeVerifiableChain } from '../../support/verification.ts';
 
-t.setTimeout(60_000);
-
 const VERSION = compilerVersion();
 const hash = (n: number): Hash => `0x${n.toString(16).padStart(64, '0')}` as Hash;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -40,7 +40,6 @@ t.teardown(async () => {
   await verifier.close();
   await rm(dir, { recursive: true, force: true });
 });
-t.setTimeout(60_000);
 
 const VERSION = compilerVersion();
 
