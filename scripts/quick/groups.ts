@@ -13,7 +13,8 @@ import { testsUnder } from './files.ts';
  * validate against the documents too. One group because
  * they load and compile the same documents' schemas (cached per process: routes.test.ts takes
  * a third of its time alone). And, so that the two groups take about as long, the advanced
- * filters' scan budget and the layering rules.
+ * filters' scan budget, the layering rules and the compiler artifacts' test (70 s and 84 s
+ * without it, on a machine where npm test takes 27 minutes).
  */
 export const CONFORMANCE: readonly string[] = [
   'test/conformance/memory.test.ts',
@@ -27,6 +28,7 @@ export const CONFORMANCE: readonly string[] = [
   'test/lib/stats/averageBlockTime.test.ts',
   'test/lib/advanced.test.ts',
   'test/layering.test.ts',
+  'test/lib/contracts/artifacts.test.ts',
 ];
 
 /** the lib tests not in CONFORMANCE (a new one joins by itself), the fixture chain, the bench's and the scripts' pure parts */
