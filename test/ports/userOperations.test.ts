@@ -209,15 +209,17 @@ storeTest('user operations: the backfill members (blocksWithLogs, writeUserOpera
   const side = block(2, { tag: 'side', consensus: false });
   const topic = h32('before-execution');
   const [t10, t20, t30] = [tx(b1, 0), tx(b2, 0), tx(b3, 0)];
-  const ep = (b: BlockRecord, parent: TransactionRecord, emitter: Address, topic0: Hash) => ({ ...log(parent, 0, emitter), topics: [topic0, h32('x')] });
+  const ep = (b: BlockRecord, parent: TransactionRecord, emitter: Address, topic0: Hash, index = 0) => ({ ...log(parent, index, emitter), topics: [topic0, h32('x')] });
   await s.writeBlocks([
     bundle(b1, { transactions: [t10], logs: [ep(b1, t10, EP7, topic)] }),
     bundle(b2, { transactions: [t20], logs: [ep(b2, t20, EP7, h32('another event'))] }),
     bundle(side, { transactions: [tx(side, 0, { tag: 'side tx' })] }),
-    bundle(b3, { transactions: [t30], logs: [ep(b3, t30, EP6, topic)] }),
+    bundle(b3, { transactions: [t30], logs: [ep(b3, t30, EP6, topic), ep(b3, t30, EP7, topic, 1)] }),
   ]);
-  t.same(await find([EP7, EP6], topic), [{ number: 1, hash: b1.hash }, { number: 3, hash: b3.hash }], 'the consensus blocks with such a log, lowest first');
-  t.same(await find([EP7], topic), [{ number: 1, hash: b1.hash }]);
+  t.same(await find([EP7, EP6], topic), [{ number: 1, hash: b1.hash }, { number: 3, hash: b3.hash }], 'the consensus blocks with such a log, lowest first, each once');
+  t.same(await find([EP6, EP7, EP6], topic), [{ number: 1, hash: b1.hash }, { number: 3, hash: b3.hash }], 'whatever the addresses\' order');
+  t.same(await find([EP7], topic), [{ number: 1, hash: b1.hash }, { number: 3, hash: b3.hash }]);
+  t.same(await find([EP6], topic), [{ number: 3, hash: b3.hash }]);
   t.same(await find([addr(0x1234)], topic), []);
   const version = await s.getDataVersion();
   t.equal(await write(b1.hash, [op(t10, 'late1'), op(t10, 'late2', { index: 1, nonce: 1n })]), true, 'a stored block');
