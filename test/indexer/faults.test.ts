@@ -117,10 +117,12 @@ t.test('through a sick node the indexer never exits and stores what a clean run 
       const { keys, digest: cleanDigest } = await cleanRun(factory);
       const all: Record<string, number> = {};
       let waitedOut = 0;
+      // one rotation of fault kinds across the seeds: each kind injected whatever each seed's share
+      const rotation = new Map<string, number>();
       for (const seed of SEEDS) {
         await t.test(`seed ${seed}`, async (t) => {
           const faulted: TestStore = await factory.open();
-          const proxy = await startFaultProxy({ upstream: anvil.url, seed, rate: 0.05, announce: { from: Math.floor(head / 3), everyMs: 40 }, heavyEvery: 13 });
+          const proxy = await startFaultProxy({ upstream: anvil.url, seed, rotation, rate: 0.05, announce: { from: Math.floor(head / 3), everyMs: 40 }, heavyEvery: 13 });
           t.teardown(async () => {
             await proxy.close();
             await faulted.close();

@@ -52,6 +52,11 @@ interface Reply {
 }
 
 export interface FaultProxyOptions {
+  /**
+   * the kinds' rotation, shared by several proxies (one per seed): each goes on where the last
+   * stopped, so that a handful of faults per proxy still covers every kind across them
+   */
+  readonly rotation?: Map<string, number>;
   readonly upstream: string;
   readonly seed: number;
   /** probability that a request / a call is faulted (default 0.05) */
@@ -124,7 +129,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     faults[k] = (faults[k] ?? 0) + 1;
   };
   // kinds taken in turn (from a seeded start), so a short run still sees each kind
-  const turns = new Map<string, number>();
+  const turns = options.rotation ?? new Map<string, number>();
   /** the next kind of the list's rotation that fits */
   // a kind whose turn came on a call it does not fit (a shuffle on a single request) is owed, and
   // given at the next call it fits: every kind is injected however the calls are mixed
