@@ -40,7 +40,7 @@ import { join } from 'node:path';
 import type { Address, AddressWrite, BlockBundle, Hash, Hex, TokenBalanceRecord, TokenRecord, TokenTransferRecord, TransactionRecord } from '../lib/domain/records.ts';
 import type { VersionedDataSource } from '../lib/ports.ts';
 import type { JsonValue } from '../lib/json.ts';
-import { createExplorer, toJson } from '../lib/index.ts';
+import { createExplorer, EMPTY_HEX, hex, toJson } from '../lib/index.ts';
 import { openSqlStore } from '../adapters/sql/index.ts';
 import type { SqlStore } from '../adapters/sql/index.ts';
 import type { Knex } from 'knex';
@@ -95,14 +95,14 @@ function rand(): number {
   seed ^= seed << 5;
   return (seed >>> 0) / 0x100000000;
 }
-const hex = (n: number | bigint, width: number): string => n.toString(16).padStart(width, '0');
-const addr = (i: number): Address => `0x${hex(i + 1, 40)}` as Address;
-const hash = (tag: number, i: number): Hash => `0x${hex(tag, 8)}${hex(i, 56)}` as Hash;
+const digits = (n: number | bigint, width: number): string => n.toString(16).padStart(width, '0');
+const addr = (i: number): Address => `0x${digits(i + 1, 40)}` as Address;
+const hash = (tag: number, i: number): Hash => `0x${digits(tag, 8)}${digits(i, 56)}` as Hash;
 /** HOT[0]: sender of 10 % of transactions and transfers; HOT[1]: the airdrop sink; HOT[2..4]: 1 % each */
 const HOT = [0, 1, 2, 3, 4].map(addr);
 const MINERS = [HOT[0], addr(5), addr(6)];
 const COMMON_TOKENS = 1000;
-const token = (i: number): Address => `0x${'7'.repeat(8)}${hex(i, 32)}` as Address;
+const token = (i: number): Address => `0x${'7'.repeat(8)}${digits(i, 32)}` as Address;
 const HOT_TOKENS = [token(0), token(1), token(2)];
 const TRANSFER = '0xa9059cbb' as Hex;
 /** an age window over the middle half of the chain's blocks (12 s apart from 1,700,000,000) */
@@ -188,7 +188,7 @@ function block(n: number): BlockBundle {
       number: n, hash: blockHash, parentHash: n === 0 ? hash(0, 0) : hash(0xb10c, n - 1), timestamp,
       miner: rand() < 0.6 ? MINERS[0] : MINERS[1 + (n % 2)], size: 1000,
       gasLimit: 30_000_000n, gasUsed: BigInt(count) * 50_000n, baseFeePerGas: 10n ** 9n, difficulty: 0n, totalDifficulty: 0n,
-      nonce: '0x0000000000000000', extraData: '0x', stateRoot: null, consensus: true, unclesHashes: [], transactionsCount: count,
+      nonce: hex('0x0000000000000000'), extraData: EMPTY_HEX, stateRoot: null, consensus: true, unclesHashes: [], transactionsCount: count,
       internalTransactionsCount: 0, transactionFees: 0n, burntFees: 0n, priorityFee: 0n,
     },
     transactions, internalTransactions: [], logs: [], tokenTransfers,

@@ -30,6 +30,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeAbiParameters, encodeEventTopics, encodeFunctionData, parseAbiParameters } from 'viem';
 import type { Address, BlockBundle, Hash, Hex, LogRecord, TransactionRecord } from '../lib/domain/records.ts';
 import type { ChainCapabilities, ChainSource, SourceBlock, SourceLog, SourceReceipt, SourceTransaction } from '../lib/chain-source.ts';
+import { EMPTY_HEX, hex } from '../lib/domain/hex.ts';
 import { backfillUserOperations } from '../lib/indexer/userOpsBackfill.ts';
 import { DEFAULT_ENTRY_POINTS, ENTRY_POINT_EVENTS_ABI, ENTRY_POINT_V07, ENTRY_POINT_V07_ABI, TOPICS } from '../lib/userops/index.ts';
 import { openSqlStore } from '../adapters/sql/index.ts';
@@ -48,15 +49,15 @@ const BATCH = 100;
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-const hex = (n: number | bigint, width: number): string => n.toString(16).padStart(width, '0');
-const addr = (i: number): Address => `0x${hex(i + 1, 40)}` as Address;
-const hash = (tag: number, i: number): Hash => `0x${hex(tag, 8)}${hex(i, 56)}` as Hash;
+const digits = (n: number | bigint, width: number): string => n.toString(16).padStart(width, '0');
+const addr = (i: number): Address => `0x${digits(i + 1, 40)}` as Address;
+const hash = (tag: number, i: number): Hash => `0x${digits(tag, 8)}${digits(i, 56)}` as Hash;
 const word = (a: Address): Hex => `0x${a.slice(2).padStart(64, '0')}` as Hex;
 const TOKEN = addr(0x7070);
 const BUNDLER = addr(0xb0b);
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef' as Hex;
-const amount = (i: number): Hex => `0x${hex(BigInt(i + 1) * 10n ** 15n, 64)}` as Hex;
-const packed = (hi: bigint, lo: bigint): Hex => `0x${hex(hi, 32)}${hex(lo, 32)}` as Hex;
+const amount = (i: number): Hex => `0x${digits(BigInt(i + 1) * 10n ** 15n, 64)}` as Hex;
+const packed = (hi: bigint, lo: bigint): Hex => `0x${digits(hi, 32)}${digits(lo, 32)}` as Hex;
 const isBundleBlock = (n: number): boolean => n % BUNDLE_EVERY === BUNDLE_EVERY - 1;
 
 /** a bundle block's two operations: senders, nonces, their hashes */
@@ -77,7 +78,7 @@ function sourceBlock(n: number): { block: SourceBlock; receipts: SourceReceipt[]
     const base = { hash: txHash, blockNumber: n, blockHash, index: i, value: 0n, gas: 1_000_000n, gasPrice: 2n * 10n ** 9n, maxFeePerGas: null, maxPriorityFeePerGas: null, nonce: n, type: 0 };
     if (i === 0 && isBundleBlock(n)) {
       const ops = operations(n);
-      const input = encodeFunctionData({
+      const input = hex(encodeFunctionData({
         abi: ENTRY_POINT_V07_ABI,
         functionName: 'handleOps',
         args: [
@@ -87,13 +88,14 @@ function sourceBlock(n: number): { block: SourceBlock; receipts: SourceReceipt[]
           })),
           BUNDLER,
         ],
-      });
+      }));
       transactions.push({ ...base, from: BUNDLER, to: ENTRY_POINT_V07, input });
-      const logs = [log(ENTRY_POINT_V07, [TOPICS.beforeExecution], '0x')];
+      const logs = [log(ENTRY_POINT_V07, [TOPICS.beforeExecution], EMPTY_HEX)];
       for (const o of ops) {
         logs.push(log(TOKEN, [TRANSFER_TOPIC, word(o.sender), word(from)], amount(i)));
-        const topics = encodeEventTopics({ abi: ENTRY_POINT_EVENTS_ABI, eventName: 'UserOperationEvent', args: { userOpHash: o.hash, sender: o.sender, paymaster: addr(-1) } }) as Hex[];
-        logs.push(log(ENTRY_POINT_V07, topics, encodeAbiParameters(parseAbiParameters('uint256, bool, uint256, uint256'), [o.nonce, true, 60_000n, 30_000n])));
+        const eventTopics = encodeEventTopics({ abi: ENTRY_POINT_EVENTS_ABI, eventName: 'UserOperationEvent', args: { userOpHash: o.hash, sender: o.sender, paymaster: addr(-1) } }) as `0x${string}`[];
+        const topics = eventTopics.map((t) => hex(t));
+        logs.push(log(ENTRY_POINT_V07, topics, hex(encodeAbiParameters(parseAbiParameters('uint256, bool, uint256, uint256'), [o.nonce, true, 60_000n, 30_000n]))));
       }
       receipts.push({ transactionHash: txHash, transactionIndex: i, status: 'success', gasUsed: 300_000n, effectiveGasPrice: 2n * 10n ** 9n, contractAddress: null, logs });
       continue;
@@ -105,7 +107,7 @@ function sourceBlock(n: number): { block: SourceBlock; receipts: SourceReceipt[]
   }
   const block = {
     number: n, hash: blockHash, parentHash: n === 0 ? hash(0, 0) : hash(0xb10c, n - 1), timestamp: 1_700_000_000 + n * 12, miner: addr(5), size: 1000,
-    gasLimit: 30_000_000n, gasUsed: 1n, baseFeePerGas: 10n ** 9n, difficulty: 0n, totalDifficulty: 0n, nonce: '0x0000000000000000', extraData: '0x',
+    gasLimit: 30_000_000n, gasUsed: 1n, baseFeePerGas: 10n ** 9n, difficulty: 0n, totalDifficulty: 0n, nonce: hex('0x0000000000000000'), extraData: EMPTY_HEX,
     stateRoot: hash(0x5a, n), uncles: [], transactions,
   } as SourceBlock;
   return { block, receipts };
@@ -127,7 +129,7 @@ function storedBundle(n: number): BlockBundle {
   return {
     block: {
       number: n, hash: block.hash, parentHash: block.parentHash, timestamp, miner: block.miner, size: 1000, gasLimit: block.gasLimit, gasUsed: block.gasUsed,
-      baseFeePerGas: 10n ** 9n, difficulty: 0n, totalDifficulty: 0n, nonce: '0x0000000000000000', extraData: '0x', stateRoot: null, consensus: true,
+      baseFeePerGas: 10n ** 9n, difficulty: 0n, totalDifficulty: 0n, nonce: hex('0x0000000000000000'), extraData: EMPTY_HEX, stateRoot: null, consensus: true,
       unclesHashes: [], transactionsCount: transactions.length, internalTransactionsCount: 0, transactionFees: 0n, burntFees: 0n, priorityFee: 0n,
     },
     transactions, internalTransactions: [], logs, tokenTransfers: [], tokens: [], tokenBalances: [], coinBalances: [], tokenInstances: [], addresses: [], stateChanges: [],

@@ -9,20 +9,21 @@
  * lower-case form stores hold) or narrow with a guard (`isAddress`, …: the format only).
  * Transaction and block hashes share a format: which one a 32-byte hash is, is the caller's word.
  *
- * Inside lib the domain records keep one unbranded `0x${string}` for all three (lib/domain/
- * records.ts); a branded value is assignable to it, so a branded value goes wherever a record's
- * hash does.
+ * The records hold the same `Address`, and a `Hash` that both hash kinds are (lib/domain/hex.ts):
+ * a checked value goes wherever a record's does; a record's hash becomes a `TransactionHash` or a
+ * `BlockHash` by the caller's word (`asTransactionHash`, which also checks it).
  */
 
-declare const hashKind: unique symbol;
-type Branded<K extends string> = `0x${string}` & { readonly [hashKind]: K };
+import type { Address, Hash } from './domain/hex.ts';
 
-/** A 20-byte account or contract address (0x and 40 hex digits). */
-export type Address = Branded<'Address'>;
-/** A 32-byte transaction hash (0x and 64 hex digits). */
-export type TransactionHash = Branded<'TransactionHash'>;
-/** A 32-byte block hash (0x and 64 hex digits). */
-export type BlockHash = Branded<'BlockHash'>;
+export type { Address } from './domain/hex.ts';
+
+declare const hashKind: unique symbol;
+
+/** A 32-byte transaction hash (0x and 64 hex digits): a records' `Hash` the caller says is a transaction's. */
+export type TransactionHash = Hash & { readonly [hashKind]: 'TransactionHash' };
+/** A 32-byte block hash (0x and 64 hex digits): a records' `Hash` the caller says is a block's. */
+export type BlockHash = Hash & { readonly [hashKind]: 'BlockHash' };
 
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 const HASH_RE = /^0x[0-9a-fA-F]{64}$/;

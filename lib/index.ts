@@ -69,9 +69,11 @@ export type {
   NextPageParams,
   PageValue,
 } from './client.ts';
-// the branded hash kinds of the public surface: this `Address` (branded) is the one exported,
-// not the domain records' unbranded alias (records take either: a brand is assignable to it)
+// the branded hex kinds: the records' `Address`, `Hash` and `Hex` (domain/hex.ts), and the two
+// kinds of hash the public surface tells apart (hashes.ts)
 export type { Address, BlockHash, TransactionHash } from './hashes.ts';
+export type { Hash, Hex } from './domain/hex.ts';
+export { address, addressOrNull, EMPTY_HEX, hash, hashOrNull, hex, hexOrNull, ZERO_ADDRESS, ZERO_HASH } from './domain/hex.ts';
 export { asAddress, asBlockHash, asTransactionHash, isAddress, isBlockHash, isTransactionHash } from './hashes.ts';
 export type { CreateExplorerOptions } from './explorer.ts';
 export { ROUTES, API_PREFIX, allowHeader, matchRoute, parsePath, routeMatcher } from './routes.ts';

@@ -7,6 +7,7 @@
 import type { Address } from '../../lib/domain/records.ts';
 import type { ChainCounters, DailyStatsRecord } from '../../lib/ports.ts';
 import type { StatsDelta } from '../../lib/stats/chainStats.ts';
+import { ZERO_ADDRESS } from '../../lib/domain/hex.ts';
 
 export interface ContractDayRecord {
   readonly date: string;
@@ -77,5 +78,4 @@ export class ChainStatsTable {
   }
 }
 
-const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 const positive = (v: bigint | undefined): bigint => (v !== undefined && v > 0n ? v : 0n);

@@ -38,8 +38,8 @@ import {
 import type { StoredBlock } from './prepare.ts';
 import type { State } from './state.ts';
 import { balanceKey, instanceKey } from './state.ts';
+import { ZERO_ADDRESS } from '../../lib/domain/hex.ts';
 
-export const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000';
 
 interface BlockIndex {
   readonly consensus: readonly BlockRecord[];

@@ -28,7 +28,8 @@ import type { Rung, RungContext } from './rungs.ts';
 import { createPendingPoolReader } from './pending.ts';
 import { createMetadataFetcher } from './metadata.ts';
 import type { MetadataOptions } from './metadata.ts';
-import { arr, hex, num, obj, parseBlock, parseReceipt } from './parse.ts';
+import { arr, hash, hex, num, obj, parseBlock, parseReceipt } from './parse.ts';
+import { EMPTY_HEX } from '../../lib/domain/hex.ts';
 
 export { RetryableRpcError, NotYetRpcError, FinalRpcError, FatalRpcError, classify, failureKind, nodeError, withRetry } from './errors.ts';
 export type { NodeError, RetryListener, RetryPolicy, RpcFailure } from './errors.ts';
@@ -87,9 +88,10 @@ const TOKEN_ABI = parseAbi([
 ]);
 const BYTES32_ABI = parseAbi(['function name() view returns (bytes32)']);
 
-const toHex = (n: number): Hex => `0x${n.toString(16)}`;
+/** a JSON-RPC quantity (a number, not bytes) */
+const toHex = (n: number): `0x${string}` => `0x${n.toString(16)}`;
 
-function encodeRead(r: TokenRead): Hex {
+function encodeRead(r: TokenRead): `0x${string}` {
   switch (r.kind) {
     case 'supportsInterface':
       return encodeFunctionData({ abi: TOKEN_ABI, functionName: 'supportsInterface', args: [r.interfaceId] });
@@ -121,7 +123,7 @@ function bytes32String(data: Hex): string | null {
 }
 
 function decodeRead(r: TokenRead, data: Hex): TokenReadResult {
-  if (data === '0x') return null;
+  if (data === EMPTY_HEX) return null;
   try {
     switch (r.kind) {
       case 'supportsInterface':
@@ -296,7 +298,7 @@ async function receiptsOf(s: RpcState, block: SourceBlock, blockReceipts: boolea
 }
 
 /** the call's result; null only when the EVM answered with no value (a revert) */
-async function ethCall(s: RpcState, to: Address, data: Hex, blockNumber: number): Promise<Hex | null> {
+async function ethCall(s: RpcState, to: Address, data: `0x${string}`, blockNumber: number): Promise<Hex | null> {
   const tag = s.readsAtLatest ? 'latest' : toHex(blockNumber);
   try {
     return hex(await call(s, 'eth_call', [{ to, data }, tag]), 'eth_call');
@@ -318,7 +320,7 @@ async function readToken(s: RpcState, r: TokenRead, blockNumber: number): Promis
   const v = data === null ? null : decodeRead(r, data);
   if (v !== null || r.kind !== 'balanceOf1155') return v;
   const out = await ethCall(s, r.token, encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOfBatch', args: [[r.holder], [r.id]] }), blockNumber);
-  if (out === null || out === '0x') return null;
+  if (out === null || out === EMPTY_HEX) return null;
   try {
     return decodeFunctionResult({ abi: TOKEN_ABI, functionName: 'balanceOfBatch', data: out })[0] ?? null;
   } catch {
@@ -330,14 +332,14 @@ async function blockHash(s: RpcState, number: number): Promise<Hash | null> {
   const b = await call(s, 'eth_getBlockByNumber', [toHex(number), false]);
   if (b === null) return null;
   if (typeof b !== 'object') return null;
-  return hex((b as { hash?: unknown }).hash, 'block.hash');
+  return hash((b as { hash?: unknown }).hash, 'block.hash');
 }
 
-async function headerByHash(s: RpcState, hash: Hash): Promise<{ number: number; hash: Hash; parentHash: Hash } | null> {
-  const b = await call(s, 'eth_getBlockByHash', [hash, false]);
+async function headerByHash(s: RpcState, blockHash: Hash): Promise<{ number: number; hash: Hash; parentHash: Hash } | null> {
+  const b = await call(s, 'eth_getBlockByHash', [blockHash, false]);
   if (b === null || b === undefined) return null;
   const o = obj(b, 'eth_getBlockByHash');
-  return { number: num(o.number, 'header.number'), hash: hex(o.hash, 'header.hash'), parentHash: hex(o.parentHash, 'header.parentHash') };
+  return { number: num(o.number, 'header.number'), hash: hash(o.hash, 'header.hash'), parentHash: hash(o.parentHash, 'header.parentHash') };
 }
 
 export function createRpcChainSource(url: string, options: RpcChainSourceOptions = {}): RpcChainSource {
@@ -364,7 +366,7 @@ export function createRpcChainSource(url: string, options: RpcChainSourceOptions
     },
     async getBalance(address: Address, blockNumber: number) {
       const v = hex(await call(s, 'eth_getBalance', [address, toHex(blockNumber)]), 'eth_getBalance');
-      return v === '0x' ? 0n : BigInt(v);
+      return v === EMPTY_HEX ? 0n : BigInt(v);
     },
     async getStorageAt(address: Address, slot: Hash, blockNumber: number) {
       const v = hex(await call(s, 'eth_getStorageAt', [address, slot, toHex(blockNumber)]), 'eth_getStorageAt');

@@ -11,6 +11,7 @@ import type { TraceMode } from '../../lib/chain-source.ts';
 import { classify, FinalRpcError } from './errors.ts';
 import { obj } from './parse.ts';
 import { STRUCT_LOG_OPTIONS } from './structlogFetch.ts';
+import { ZERO_HASH } from '../../lib/domain/hex.ts';
 
 type Call = (method: string, params: readonly unknown[]) => Promise<unknown>;
 
@@ -48,7 +49,6 @@ const isStructLogs = (answer: unknown): boolean => typeof answer === 'object' &&
 export const CALL_TRACER = { tracer: 'callTracer' } as const;
 export const PRESTATE_TRACER = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } } as const;
 
-const ZERO_HASH: Hash = `0x${'0'.repeat(64)}`;
 /** how far below the head a transaction is looked for to probe the per-transaction methods with */
 const SAMPLE_DEPTH = 64;
 

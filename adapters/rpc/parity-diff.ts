@@ -21,7 +21,9 @@
  */
 import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
 import type { AccountState, PrestateDiff } from '../../lib/chain-source.ts';
-import { big, hex, num, obj, RpcShapeError } from './parse.ts';
+import { address, big, hex, num, obj, RpcShapeError } from './parse.ts';
+import { EMPTY_HEX } from '../../lib/domain/hex.ts';
+import { ZERO_HASH } from '../../lib/domain/hex.ts';
 
 /** A field's values around the transaction; null = Parity's "=" (unchanged, value unknown). */
 type Change<T> = { readonly from: T; readonly to: T; readonly kind: '+' | '-' | '*' } | null;
@@ -38,7 +40,7 @@ function change<T>(v: unknown, zero: T, parse: (x: unknown, what: string) => T, 
   throw new RpcShapeError(`${what}: expected "=", {"+"}, {"-"} or {"*"}`);
 }
 
-const ZERO_WORD = `0x${'0'.repeat(64)}` as Hash;
+const ZERO_WORD = ZERO_HASH;
 
 /** A 32-byte word, lower-case and zero-padded. */
 function word(v: unknown, what: string): Hash {
@@ -72,14 +74,14 @@ function convertAccount(raw: unknown, what: string): { pre: Account | null; post
   const pre: Account = {};
   if (balance !== null) pre.balance = balance.from;
   if (nonce !== null && nonce.from !== 0) pre.nonce = nonce.from;
-  if (code !== null && code.from !== '0x') pre.code = code.from;
+  if (code !== null && code.from !== EMPTY_HEX) pre.code = code.from;
   const preSlots = storage.filter((s) => s.from !== ZERO_WORD);
   if (preSlots.length > 0) pre.storage = new Map(preSlots.map((s) => [s.slot, s.from]));
 
   const post: Account = {};
   if (balance !== null && balance.to !== balance.from) post.balance = balance.to;
   if (nonce !== null && nonce.to !== nonce.from && nonce.to !== 0) post.nonce = nonce.to;
-  if (code !== null && code.to !== code.from && code.to !== '0x') post.code = code.to;
+  if (code !== null && code.to !== code.from && code.to !== EMPTY_HEX) post.code = code.to;
   const postSlots = storage.filter((s) => s.to !== ZERO_WORD);
   if (postSlots.length > 0) post.storage = new Map(postSlots.map((s) => [s.slot, s.to]));
 
@@ -89,8 +91,8 @@ function convertAccount(raw: unknown, what: string): { pre: Account | null; post
 export function parityStateDiff(transactionHash: Hash, stateDiff: unknown): PrestateDiff {
   const pre = new Map<Address, AccountState>();
   const post = new Map<Address, AccountState>();
-  for (const [address, raw] of Object.entries(obj(stateDiff, `stateDiff of ${transactionHash}`))) {
-    const key = hex(address, `stateDiff of ${transactionHash}: address`);
+  for (const [account, raw] of Object.entries(obj(stateDiff, `stateDiff of ${transactionHash}`))) {
+    const key = address(account, `stateDiff of ${transactionHash}: address`);
     const states = convertAccount(raw, `stateDiff of ${transactionHash}.${key}`);
     if (states === null) continue;
     if (states.pre !== null) pre.set(key, states.pre);

@@ -21,9 +21,10 @@
  */
 import type { Hash, Hex } from '../../lib/domain/records.ts';
 import type { CallFrame, PrestateDiff, TransactionTrace } from '../../lib/chain-source.ts';
-import { arr, big, hex, num, obj, RpcShapeError } from './parse.ts';
+import { address, arr, big, hex, num, obj, RpcShapeError } from './parse.ts';
 import { callTracerError, neverRan, REVERTED, revertReason } from './parity-errors.ts';
 import { parityStateDiff } from './parity-diff.ts';
+import { EMPTY_HEX } from '../../lib/domain/hex.ts';
 
 export { parityStateDiff } from './parity-diff.ts';
 
@@ -43,7 +44,7 @@ const optBig = (v: unknown, what: string): bigint | null => (v === undefined || 
 /** callTracer leaves an empty output out */
 const output = (v: unknown, what: string): Hex | null => {
   const h = v === undefined || v === null ? null : hex(v, what);
-  return h === '0x' ? null : h;
+  return h === null || h.length === 2 ? null : h;
 };
 
 /** One flat trace → its frame, without children. */
@@ -53,12 +54,12 @@ function frameOf(t: Obj, what: string): Omit<CallFrame, 'calls'> {
   if (t.type === 'suicide' || t.type === 'selfdestruct') {
     return {
       type: 'SELFDESTRUCT',
-      from: hex(action.address, `${what}.action.address`),
-      to: hex(action.refundAddress, `${what}.action.refundAddress`),
+      from: address(action.address, `${what}.action.address`),
+      to: address(action.refundAddress, `${what}.action.refundAddress`),
       value: big(action.balance, `${what}.action.balance`),
       gas: 0n,
       gasUsed: 0n,
-      input: '0x',
+      input: EMPTY_HEX,
       output: null,
       error,
       revertReason: null,
@@ -75,7 +76,7 @@ function frameOf(t: Obj, what: string): Omit<CallFrame, 'calls'> {
   const halted = error !== null && error !== REVERTED && !unrun;
   const out = halted || unrun || result === null ? null : output(create ? result.code : result.output, `${what}.result.${create ? 'code' : 'output'}`);
   const common = {
-    from: hex(action.from, `${what}.action.from`),
+    from: address(action.from, `${what}.action.from`),
     gas,
     gasUsed: unrun ? 0n : halted ? gas : result === null ? null : big(result.gasUsed, `${what}.result.gasUsed`),
     output: out,
@@ -86,7 +87,7 @@ function frameOf(t: Obj, what: string): Omit<CallFrame, 'calls'> {
     return {
       ...common,
       type: action.creationMethod === 'create2' ? 'CREATE2' : 'CREATE',
-      to: error !== null || result === null ? null : hex(result.address, `${what}.result.address`),
+      to: error !== null || result === null ? null : address(result.address, `${what}.result.address`),
       value: big(action.value ?? '0x0', `${what}.action.value`),
       input: hex(action.init ?? '0x', `${what}.action.init`),
     };
@@ -97,7 +98,7 @@ function frameOf(t: Obj, what: string): Omit<CallFrame, 'calls'> {
   return {
     ...common,
     type,
-    to: hex(action.to, `${what}.action.to`),
+    to: address(action.to, `${what}.action.to`),
     value: type === 'STATICCALL' ? null : optBig(action.value, `${what}.action.value`),
     input: hex(action.input ?? '0x', `${what}.action.input`),
   };

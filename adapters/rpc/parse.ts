@@ -32,10 +32,16 @@ export function hex(v: unknown, what: string): Hex {
   return v.toLowerCase() as Hex;
 }
 const optHex = (v: unknown, what: string): Hex | null => (v === undefined || v === null ? null : hex(v, what));
+/** hex the node gives where the field is an address (its length is the node's word) */
+export const address = (v: unknown, what: string): Address => hex(v, what) as Address;
+const optAddress = (v: unknown, what: string): Address | null => optHex(v, what) as Address | null;
+/** hex the node gives where the field is a 32-byte hash */
+export const hash = (v: unknown, what: string): Hash => hex(v, what) as Hash;
+const optHash = (v: unknown, what: string): Hash | null => optHex(v, what) as Hash | null;
 export function big(v: unknown, what: string): bigint {
   if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
   const h = hex(v, what);
-  return h === '0x' ? 0n : BigInt(h);
+  return h.length === 2 ? 0n : BigInt(h);
 }
 const optBig = (v: unknown, what: string): bigint | null => (v === undefined || v === null ? null : big(v, what));
 export function num(v: unknown, what: string): number {
@@ -47,12 +53,11 @@ const optNum = (v: unknown, what: string): number | null => (v === undefined || 
 
 export function parseTransaction(v: unknown): SourceTransaction {
   const t = obj(v, 'transaction');
-  const hash = hex(t.hash, 'transaction.hash');
-  const w = `transaction ${hash}`;
+  const w = `transaction ${hex(t.hash, 'transaction.hash')}`;
   return {
     ...parsePendingTransaction(t),
     blockNumber: num(t.blockNumber, `${w}.blockNumber`),
-    blockHash: hex(t.blockHash, `${w}.blockHash`),
+    blockHash: hash(t.blockHash, `${w}.blockHash`),
     index: num(t.transactionIndex, `${w}.transactionIndex`),
   };
 }
@@ -60,12 +65,12 @@ export function parseTransaction(v: unknown): SourceTransaction {
 /** A transaction of the pool (txpool_content, eth_getTransactionByHash, the pending block): its place in a block, if any, is not read. */
 export function parsePendingTransaction(v: unknown): SourcePendingTransaction {
   const t = obj(v, 'transaction');
-  const hash = hex(t.hash, 'transaction.hash');
-  const w = `transaction ${hash}`;
+  const transactionHash = hash(t.hash, 'transaction.hash');
+  const w = `transaction ${transactionHash}`;
   return {
-    hash,
-    from: hex(t.from, `${w}.from`),
-    to: optHex(t.to, `${w}.to`),
+    hash: transactionHash,
+    from: address(t.from, `${w}.from`),
+    to: optAddress(t.to, `${w}.to`),
     value: big(t.value, `${w}.value`),
     gas: big(t.gas, `${w}.gas`),
     gasPrice: optBig(t.gasPrice, `${w}.gasPrice`),
@@ -90,10 +95,10 @@ export function parseBlock(v: unknown): SourceBlock {
   const w = `block ${number}`;
   return {
     number,
-    hash: hex(b.hash, `${w}.hash`),
-    parentHash: hex(b.parentHash, `${w}.parentHash`),
+    hash: hash(b.hash, `${w}.hash`),
+    parentHash: hash(b.parentHash, `${w}.parentHash`),
     timestamp: num(b.timestamp, `${w}.timestamp`),
-    miner: hex(b.miner ?? b.author ?? '0x0000000000000000000000000000000000000000', `${w}.miner`),
+    miner: address(b.miner ?? b.author ?? '0x0000000000000000000000000000000000000000', `${w}.miner`),
     size: optNum(b.size, `${w}.size`),
     gasLimit: big(b.gasLimit, `${w}.gasLimit`),
     gasUsed: big(b.gasUsed, `${w}.gasUsed`),
@@ -102,8 +107,8 @@ export function parseBlock(v: unknown): SourceBlock {
     totalDifficulty: optBig(b.totalDifficulty, `${w}.totalDifficulty`),
     nonce: hex(b.nonce ?? '0x0000000000000000', `${w}.nonce`),
     extraData: hex(b.extraData ?? '0x', `${w}.extraData`),
-    stateRoot: optHex(b.stateRoot, `${w}.stateRoot`),
-    uncles: arr(b.uncles ?? [], `${w}.uncles`).map((u, i) => hex(u, `${w}.uncles[${i}]`)),
+    stateRoot: optHash(b.stateRoot, `${w}.stateRoot`),
+    uncles: arr(b.uncles ?? [], `${w}.uncles`).map((u, i) => hash(u, `${w}.uncles[${i}]`)),
     transactions: arr(b.transactions, `${w}.transactions`).map(parseTransaction),
     ...(b.withdrawals === undefined || b.withdrawals === null
       ? {}
@@ -117,7 +122,7 @@ export function parseWithdrawal(v: unknown, what = 'withdrawal'): SourceWithdraw
   return {
     index: num(x.index, `${what}.index`),
     validatorIndex: num(x.validatorIndex, `${what}.validatorIndex`),
-    address: hex(x.address, `${what}.address`),
+    address: address(x.address, `${what}.address`),
     amountGwei: big(x.amount, `${what}.amount`),
   };
 }
@@ -125,27 +130,27 @@ export function parseWithdrawal(v: unknown, what = 'withdrawal'): SourceWithdraw
 export function parseLog(v: unknown): SourceLog {
   const l = obj(v, 'log');
   return {
-    address: hex(l.address, 'log.address'),
+    address: address(l.address, 'log.address'),
     topics: arr(l.topics, 'log.topics').map((t, i) => hex(t, `log.topics[${i}]`)),
     data: hex(l.data ?? '0x', 'log.data'),
     logIndex: num(l.logIndex, 'log.logIndex'),
-    transactionHash: hex(l.transactionHash, 'log.transactionHash'),
+    transactionHash: hash(l.transactionHash, 'log.transactionHash'),
     transactionIndex: num(l.transactionIndex, 'log.transactionIndex'),
   };
 }
 
 export function parseReceipt(v: unknown): SourceReceipt {
   const r = obj(v, 'receipt');
-  const hash = hex(r.transactionHash, 'receipt.transactionHash');
-  const w = `receipt ${hash}`;
+  const transactionHash = hash(r.transactionHash, 'receipt.transactionHash');
+  const w = `receipt ${transactionHash}`;
   const status = r.status === undefined || r.status === null ? null : big(r.status, `${w}.status`) === 1n ? 'success' : 'reverted';
   return {
-    transactionHash: hash,
+    transactionHash,
     transactionIndex: num(r.transactionIndex, `${w}.transactionIndex`),
     status,
     gasUsed: big(r.gasUsed, `${w}.gasUsed`),
     effectiveGasPrice: optBig(r.effectiveGasPrice, `${w}.effectiveGasPrice`),
-    contractAddress: optHex(r.contractAddress, `${w}.contractAddress`),
+    contractAddress: optAddress(r.contractAddress, `${w}.contractAddress`),
     logs: arr(r.logs ?? [], `${w}.logs`).map(parseLog),
   };
 }
@@ -155,8 +160,8 @@ export function parseFrame(v: unknown, what = 'trace'): CallFrame {
   const error = typeof f.error === 'string' && f.error !== '' ? f.error : null;
   return {
     type: typeof f.type === 'string' ? f.type.toUpperCase() : 'CALL',
-    from: hex(f.from, `${what}.from`),
-    to: optHex(f.to, `${what}.to`),
+    from: address(f.from, `${what}.from`),
+    to: optAddress(f.to, `${what}.to`),
     value: optBig(f.value, `${what}.value`),
     gas: optBig(f.gas, `${what}.gas`),
     gasUsed: optBig(f.gasUsed, `${what}.gasUsed`),
@@ -183,7 +188,7 @@ export function traceEntries(v: unknown, hashes: readonly Hash[], what: string):
   if (results.length !== hashes.length) throw new RpcShapeError(`${what}: ${results.length} traces for ${hashes.length} transactions`);
   return results.map((r, i) => {
     const o = obj(r, `${what} item`);
-    const transactionHash = o.txHash === undefined || o.txHash === null ? (hashes[i] as Hash) : hex(o.txHash, `${what}.txHash`);
+    const transactionHash = o.txHash === undefined || o.txHash === null ? (hashes[i] as Hash) : hash(o.txHash, `${what}.txHash`);
     if (o.error !== undefined && o.error !== null && o.result === undefined) return { transactionHash, error: String(o.error) };
     return { transactionHash, result: o.result };
   });
@@ -195,20 +200,20 @@ export function parseCallTrace(transactionHash: Hash, result: unknown): Transact
 
 function parseAccounts(v: unknown, what: string): Map<Address, AccountState> {
   const out = new Map<Address, AccountState>();
-  for (const [address, raw] of Object.entries(obj(v ?? {}, what))) {
-    const a = obj(raw, `${what}.${address}`);
+  for (const [account, raw] of Object.entries(obj(v ?? {}, what))) {
+    const a = obj(raw, `${what}.${account}`);
     const state: { balance?: bigint; nonce?: number; code?: Hex; storage?: Map<Hash, Hash> } = {};
-    if (a.balance !== undefined && a.balance !== null) state.balance = big(a.balance, `${what}.${address}.balance`);
-    if (a.nonce !== undefined && a.nonce !== null) state.nonce = num(a.nonce, `${what}.${address}.nonce`);
-    if (typeof a.code === 'string') state.code = hex(a.code, `${what}.${address}.code`);
+    if (a.balance !== undefined && a.balance !== null) state.balance = big(a.balance, `${what}.${account}.balance`);
+    if (a.nonce !== undefined && a.nonce !== null) state.nonce = num(a.nonce, `${what}.${account}.nonce`);
+    if (typeof a.code === 'string') state.code = hex(a.code, `${what}.${account}.code`);
     if (a.storage !== undefined && a.storage !== null) {
       const storage = new Map<Hash, Hash>();
-      for (const [slot, value] of Object.entries(obj(a.storage, `${what}.${address}.storage`))) {
-        storage.set(hex(slot, `${what}.${address}.storage slot`).toLowerCase() as Hash, hex(value, `${what}.${address}.storage.${slot}`).toLowerCase() as Hash);
+      for (const [slot, value] of Object.entries(obj(a.storage, `${what}.${account}.storage`))) {
+        storage.set(hash(slot, `${what}.${account}.storage slot`), hash(value, `${what}.${account}.storage.${slot}`));
       }
       state.storage = storage;
     }
-    out.set(hex(address, `${what} address`), state);
+    out.set(address(account, `${what} address`), state);
   }
   return out;
 }

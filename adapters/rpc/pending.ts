@@ -15,7 +15,7 @@
  */
 import type { PendingPoolMethod, PendingPoolRead, SourcePendingTransaction } from '../../lib/chain-source.ts';
 import type { Hash } from '../../lib/domain/records.ts';
-import { arr, hex, obj, parsePendingTransaction } from './parse.ts';
+import { arr, hash, obj, parsePendingTransaction } from './parse.ts';
 
 type Call = (method: string, params: readonly unknown[]) => Promise<unknown>;
 
@@ -133,7 +133,7 @@ export function createPendingPoolReader(call: Call, isUnsupported: (e: unknown) 
 
   const readFilter = async (limit: number, known: readonly Hash[]): Promise<PendingPoolRead> => {
     const changes = await filterChanges();
-    const hashes = changes.map((c) => (typeof c === 'string' ? hex(c, 'eth_getFilterChanges item') : hex(obj(c, 'eth_getFilterChanges item').hash, 'eth_getFilterChanges item.hash')));
+    const hashes = changes.map((c) => (typeof c === 'string' ? hash(c, 'eth_getFilterChanges item') : hash(obj(c, 'eth_getFilterChanges item').hash, 'eth_getFilterChanges item.hash')));
     return refresh('pending-filter', [...hashes, ...known], limit);
   };
 
@@ -151,11 +151,11 @@ export function createPendingPoolReader(call: Call, isUnsupported: (e: unknown) 
         case 'txpool_content':
           return cut(how, txpoolPending(await call('txpool_content', [])), limit);
         case 'pending-filter':
-          return readFilter(limit, known.map((h) => hex(h, 'known hash')));
+          return readFilter(limit, known.map((h) => hash(h, 'known hash')));
         case 'pending-block': {
           const block = await call('eth_getBlockByNumber', ['pending', true]);
           const txs = block === null || block === undefined ? [] : arr(obj(block, 'pending block').transactions ?? [], 'pending block.transactions');
-          return refresh(how, [...txs.filter((t) => typeof t === 'object').map(parsePendingTransaction), ...known.map((h) => hex(h, 'known hash'))], limit);
+          return refresh(how, [...txs.filter((t) => typeof t === 'object').map(parsePendingTransaction), ...known.map((h) => hash(h, 'known hash'))], limit);
         }
         case 'none':
           return { method: how, transactions: [], truncated: false };

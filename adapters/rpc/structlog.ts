@@ -45,6 +45,7 @@ import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
 import type { CallFrame, SourceReceipt, SourceTransaction } from '../../lib/chain-source.ts';
 import { arr, big, obj, RpcShapeError } from './parse.ts';
 import { REVERTED, revertReason } from './parity-errors.ts';
+import { EMPTY_HEX, hex, ZERO_ADDRESS } from '../../lib/domain/hex.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -143,7 +144,7 @@ function memoryWords(s: Step): string[] {
 
 /** memory[offset, offset + length) at the step (zeros past its end); null when the range cannot be real. */
 function readMemory(s: Step, offset: bigint, length: bigint): Hex | null {
-  if (length === 0n) return '0x';
+  if (length === 0n) return EMPTY_HEX;
   if (offset + length > MAX_MEMORY) return null;
   const words = memoryWords(s);
   const from = Number(offset);
@@ -228,7 +229,7 @@ function failure(node: Node, s: Step): string {
   if (s.op === 'RETURN' && CREATES.has(node.type)) {
     const [offset = 0n, length = 0n] = stack(s, 2);
     if (length > 24_576n) return 'max code size exceeded';
-    if (length > 0n && readMemory(s, offset, 1n) === '0xef') return 'invalid code: must not begin with 0xef';
+    if (length > 0n && readMemory(s, offset, 1n) === hex('0xef')) return 'invalid code: must not begin with 0xef';
     return 'contract creation code storage out of gas';
   }
   return 'out of gas';
@@ -308,7 +309,7 @@ function open(s: Step, parent: Node): Opened {
   return { node, askedGas: asked, ranges: [[argsOffset, argsLength], [retOffset, retLength]] };
 }
 
-const nonEmpty = (h: Hex | null): Hex | null => (h === null || h === '0x' ? null : h);
+const nonEmpty = (h: Hex | null): Hex | null => (h === null || h === EMPTY_HEX ? null : h);
 
 /** The data a frame's last step (RETURN, or REVERT) hands back, from memory; null for any other end. */
 function returnedData(last: Step | null, ok: boolean): Hex | null {
@@ -354,7 +355,7 @@ function finish(node: Node, ok: boolean): void {
   if (!ok || last === null || last.op !== 'SELFDESTRUCT') return;
   const [beneficiary = 0n] = stack(last, 1);
   node.calls.push({
-    type: 'SELFDESTRUCT', from: node.self, to: box(toAddress(beneficiary)), self: node.self, value: null, input: '0x',
+    type: 'SELFDESTRUCT', from: node.self, to: box(toAddress(beneficiary)), self: node.self, value: null, input: EMPTY_HEX,
     depth: node.depth + 1, isStatic: node.isStatic, gas: 0n, gasUsed: 0n, output: null, error: null, calls: [], writes: [], last: null,
   });
 }
@@ -444,7 +445,7 @@ function rebuild(tx: SourceTransaction, result: unknown, contractAddress: Addres
 function toFrame(n: Node): CallFrame {
   return {
     type: n.type,
-    from: n.from.address ?? '0x0000000000000000000000000000000000000000',
+    from: n.from.address ?? ZERO_ADDRESS,
     to: n.to.address,
     value: n.value,
     gas: n.gas,

@@ -8,6 +8,7 @@
 import { decode, splitAuxdata } from '@ethereum-sourcify/bytecode-utils';
 import type { Address, Hex } from '../../lib/domain/records.ts';
 import type { MatchKind } from '../../lib/contracts/verifier.ts';
+import { address, hex } from '../../lib/domain/hex.ts';
 
 export interface Offset {
   readonly start: number;
@@ -138,7 +139,7 @@ export function matchCode(
   for (const [id, offsets] of Object.entries(compiled.immutables)) {
     for (const o of offsets) {
       if (onchain.length < (o.start + o.length) * 2) continue;
-      immutables[id] ??= `0x${onchain.slice(o.start * 2, (o.start + o.length) * 2)}`;
+      immutables[id] ??= hex(`0x${onchain.slice(o.start * 2, (o.start + o.length) * 2)}`);
       masked = put(masked, o.start, '00'.repeat(o.length));
     }
   }
@@ -178,6 +179,6 @@ export function matchCode(
     }
   }
   const libs: Record<string, Address> = {};
-  for (const [k, v] of Object.entries(libraries)) libs[k] = `0x${v}`;
+  for (const [k, v] of Object.entries(libraries)) libs[k] = address(`0x${v}`);
   return { runtimeMatch, creationMatch, libraries: libs, immutables, constructorArguments };
 }

@@ -64,6 +64,20 @@ export function hex(r: Row, c: string): Hex {
 export function hexOrNull(r: Row, c: string): Hex | null {
   return strOrNull(r, c) as Hex | null;
 }
+/** an address column: the lower-case form this store wrote */
+export function address(r: Row, c: string): Address {
+  return str(r, c) as Address;
+}
+export function addressOrNull(r: Row, c: string): Address | null {
+  return strOrNull(r, c) as Address | null;
+}
+/** a 32-byte hash column */
+export function hash(r: Row, c: string): Hash {
+  return str(r, c) as Hash;
+}
+export function hashOrNull(r: Row, c: string): Hash | null {
+  return strOrNull(r, c) as Hash | null;
+}
 export function num(r: Row, c: string): number {
   const v = r[c];
   if (typeof v === 'number') return v;
@@ -138,10 +152,10 @@ export function blockRow(d: Dialect, b: BlockRecord): WriteRow {
 export function toBlock(r: Row): BlockRecord {
   return {
     number: num(r, 'number'),
-    hash: hex(r, 'hash'),
-    parentHash: hex(r, 'parent_hash'),
+    hash: hash(r, 'hash'),
+    parentHash: hash(r, 'parent_hash'),
     timestamp: num(r, 'timestamp'),
-    miner: hex(r, 'miner'),
+    miner: address(r, 'miner'),
     size: numOrNull(r, 'size'),
     gasLimit: big(r, 'gas_limit'),
     gasUsed: big(r, 'gas_used'),
@@ -150,7 +164,7 @@ export function toBlock(r: Row): BlockRecord {
     totalDifficulty: bigOrNull(r, 'total_difficulty'),
     nonce: hex(r, 'nonce'),
     extraData: hex(r, 'extra_data'),
-    stateRoot: hexOrNull(r, 'state_root'),
+    stateRoot: hashOrNull(r, 'state_root'),
     consensus: bool(r, 'consensus'),
     unclesHashes: jsonStrings(r, 'uncles_hashes') as Hash[],
     transactionsCount: num(r, 'transactions_count'),
@@ -215,15 +229,15 @@ function kinds(r: Row): TransactionKind[] {
 }
 export function toTransaction(r: Row): TransactionRecord {
   return {
-    hash: hex(r, 'hash'),
+    hash: hash(r, 'hash'),
     blockNumber: numOrNull(r, 'block_number'),
-    blockHash: hexOrNull(r, 'block_hash'),
+    blockHash: hashOrNull(r, 'block_hash'),
     index: numOrNull(r, 'tx_index'),
     timestamp: numOrNull(r, 'timestamp'),
     baseFeePerGas: bigOrNull(r, 'base_fee_per_gas'),
-    from: hex(r, 'from_address'),
-    to: hexOrNull(r, 'to_address'),
-    createdContract: hexOrNull(r, 'created_contract'),
+    from: address(r, 'from_address'),
+    to: addressOrNull(r, 'to_address'),
+    createdContract: addressOrNull(r, 'created_contract'),
     value: big(r, 'value'),
     gas: big(r, 'gas'),
     gasPrice: bigOrNull(r, 'gas_price'),
@@ -276,16 +290,16 @@ export function internalRow(d: Dialect, t: InternalTransactionRecord, listed: bo
 }
 export function toInternal(r: Row): InternalTransactionRecord {
   return {
-    transactionHash: hex(r, 'transaction_hash'),
+    transactionHash: hash(r, 'transaction_hash'),
     blockNumber: num(r, 'block_number'),
-    blockHash: hex(r, 'block_hash'),
+    blockHash: hash(r, 'block_hash'),
     transactionIndex: num(r, 'transaction_index'),
     index: num(r, 'trace_index'),
     timestamp: num(r, 'timestamp'),
     type: str(r, 'type'),
-    from: hex(r, 'from_address'),
-    to: hexOrNull(r, 'to_address'),
-    createdContract: hexOrNull(r, 'created_contract'),
+    from: address(r, 'from_address'),
+    to: addressOrNull(r, 'to_address'),
+    createdContract: addressOrNull(r, 'created_contract'),
     value: big(r, 'value'),
     gas: bigOrNull(r, 'gas'),
     gasUsed: bigOrNull(r, 'gas_used'),
@@ -310,13 +324,13 @@ export function logRow(l: LogRecord): WriteRow {
 }
 export function toLog(r: Row): LogRecord {
   return {
-    transactionHash: hex(r, 'transaction_hash'),
-    blockHash: hex(r, 'block_hash'),
+    transactionHash: hash(r, 'transaction_hash'),
+    blockHash: hash(r, 'block_hash'),
     blockNumber: num(r, 'block_number'),
     transactionIndex: num(r, 'transaction_index'),
     index: num(r, 'log_index'),
     timestamp: num(r, 'timestamp'),
-    address: hex(r, 'address'),
+    address: address(r, 'address'),
     topics: jsonStrings(r, 'topics') as Hex[],
     data: hex(r, 'data'),
   };
@@ -339,7 +353,7 @@ export function tokenRow(d: Dialect, t: TokenRecord): WriteRow {
 /** A tokens row joined with token_holder_counts (holders_count may be null). */
 export function toToken(r: Row): TokenRecord {
   return {
-    address: hex(r, 'address'),
+    address: address(r, 'address'),
     type: tokenType(r, 'type'),
     name: strOrNull(r, 'name'),
     symbol: strOrNull(r, 'symbol'),
@@ -373,15 +387,15 @@ export function transferRow(d: Dialect, t: TokenTransferRecord): WriteRow {
 }
 export function toTransfer(r: Row): TokenTransferRecord {
   return {
-    transactionHash: hex(r, 'transaction_hash'),
-    blockHash: hex(r, 'block_hash'),
+    transactionHash: hash(r, 'transaction_hash'),
+    blockHash: hash(r, 'block_hash'),
     blockNumber: num(r, 'block_number'),
     transactionIndex: num(r, 'transaction_index'),
     logIndex: num(r, 'log_index'),
     timestamp: num(r, 'timestamp'),
-    from: hex(r, 'from_address'),
-    to: hex(r, 'to_address'),
-    tokenAddress: hex(r, 'token_address'),
+    from: address(r, 'from_address'),
+    to: address(r, 'to_address'),
+    tokenAddress: address(r, 'token_address'),
     tokenType: tokenType(r, 'token_type'),
     amount: bigOrNull(r, 'amount'),
     tokenIds: jsonStrings(r, 'token_ids').map((x) => BigInt(x)),
@@ -394,18 +408,18 @@ export function toTransfer(r: Row): TokenTransferRecord {
 
 export function toAddress(r: Row): AddressRecord {
   return {
-    hash: hex(r, 'hash'),
+    hash: address(r, 'hash'),
     isContract: bool(r, 'is_contract'),
     name: strOrNull(r, 'name'),
-    creationTransactionHash: hexOrNull(r, 'creation_transaction_hash'),
-    creatorAddress: hexOrNull(r, 'creator_address'),
+    creationTransactionHash: hashOrNull(r, 'creation_transaction_hash'),
+    creatorAddress: addressOrNull(r, 'creator_address'),
   };
 }
 
 /** An address_views row (migration 024): the addresses row's columns (is_contract null without one), `token_type`, `proxied`. */
 export function toAddressView(r: Row): AddressView {
   return {
-    hash: hex(r, 'hash'),
+    hash: address(r, 'hash'),
     record: r['is_contract'] === null || r['is_contract'] === undefined ? null : toAddress(r),
     tokenType: r['token_type'] === null || r['token_type'] === undefined ? null : tokenType(r, 'token_type'),
     proxied: bool(r, 'proxied'),
@@ -431,10 +445,10 @@ export function toStateChange(r: Row): StateChangeRecord {
   const type = str(r, 'type');
   if (type !== 'coin' && type !== 'token') throw new TypeError(`column type: unexpected ${type}`);
   return {
-    transactionHash: hex(r, 'transaction_hash'),
-    address: hex(r, 'address'),
+    transactionHash: hash(r, 'transaction_hash'),
+    address: address(r, 'address'),
     type,
-    tokenAddress: hexOrNull(r, 'token_address'),
+    tokenAddress: addressOrNull(r, 'token_address'),
     tokenId: bigOrNull(r, 'token_id'),
     balanceBefore: big(r, 'balance_before'),
     balanceAfter: big(r, 'balance_after'),
@@ -446,8 +460,8 @@ export function toStateChange(r: Row): StateChangeRecord {
 /** A current_token_balances row (the id key decoded by the dialect). */
 export function toCurrentBalance(r: Row, d: Pick<Dialect, 'fromIdKey'>): CurrentTokenBalance {
   return {
-    holder: hex(r, 'holder'),
-    tokenAddress: hex(r, 'token_address'),
+    holder: address(r, 'holder'),
+    tokenAddress: address(r, 'token_address'),
     tokenType: tokenType(r, 'token_type'),
     tokenId: d.fromIdKey(r.token_id),
     value: big(r, 'value'),
@@ -465,9 +479,9 @@ export const HOLDING_COLUMNS: readonly string[] = [
   'h."holders_count"',
 ];
 
-export function toHolding(holder: Hex, v: readonly unknown[], d: Pick<Dialect, 'fromIdKey'>): TokenHolding {
+export function toHolding(holder: Address, v: readonly unknown[], d: Pick<Dialect, 'fromIdKey'>): TokenHolding {
   // straight from the cells (no row object, no spread: ~1,000 of these per unpaged answer)
-  const tokenAddress = cellHex(v[0], 'token_address');
+  const tokenAddress = cellAddress(v[0], 'token_address');
   return {
     holder,
     tokenAddress,
@@ -491,9 +505,9 @@ export function toHolding(holder: Hex, v: readonly unknown[], d: Pick<Dialect, '
   };
 }
 
-function cellHex(v: unknown, c: string): Hex {
+function cellAddress(v: unknown, c: string): Address {
   if (typeof v !== 'string') throw new TypeError(`column ${c}: expected text, got ${typeof v}`);
-  return v as Hex;
+  return v as Address;
 }
 function cellStrOrNull(v: unknown, c: string): string | null {
   if (v === null || v === undefined) return null;
@@ -539,25 +553,25 @@ export function toProxy(r: Row): ProxyRecord {
   const implementations = str(r, 'implementations');
   const cuts = strOrNull(r, 'cuts');
   return {
-    proxy: hex(r, 'proxy'),
+    proxy: address(r, 'proxy'),
     type: str(r, 'proxy_type') as ProxyType,
     implementations: implementations === '' ? [] : (implementations.split(',') as Address[]),
-    beacon: hexOrNull(r, 'beacon'),
+    beacon: addressOrNull(r, 'beacon'),
     ...(cuts === null ? {} : { cuts: JSON.parse(cuts) as FacetCut[] }),
     blockNumber: num(r, 'block_number'),
-    transactionHash: hex(r, 'transaction_hash'),
+    transactionHash: hash(r, 'transaction_hash'),
     transactionIndex: num(r, 'transaction_index'),
   };
 }
 export function toContract(r: Row): ContractCodeRecord {
   return {
-    address: hex(r, 'address'),
+    address: address(r, 'address'),
     blockNumber: num(r, 'block_number'),
-    blockHash: hex(r, 'block_hash'),
-    transactionHash: hex(r, 'transaction_hash'),
+    blockHash: hash(r, 'block_hash'),
+    transactionHash: hash(r, 'transaction_hash'),
     transactionIndex: num(r, 'transaction_index'),
     timestamp: num(r, 'timestamp'),
-    creator: hex(r, 'creator'),
+    creator: address(r, 'creator'),
     deployedBytecode: hex(r, 'deployed_bytecode'),
     creationBytecode: hexOrNull(r, 'creation_bytecode'),
   };
@@ -584,17 +598,17 @@ export function traceFrameRow(d: Dialect, f: TraceFrameRecord): WriteRow {
   };
 }
 export function toTraceFrame(r: Row): TraceFrameRecord {
-  const address: unknown = JSON.parse(str(r, 'trace_address'));
+  const traceAddress: unknown = JSON.parse(str(r, 'trace_address'));
   return {
-    transactionHash: hex(r, 'transaction_hash'),
+    transactionHash: hash(r, 'transaction_hash'),
     blockNumber: num(r, 'block_number'),
-    blockHash: hex(r, 'block_hash'),
+    blockHash: hash(r, 'block_hash'),
     transactionIndex: num(r, 'transaction_index'),
     index: num(r, 'frame_index'),
-    traceAddress: Array.isArray(address) ? address.map(Number) : [],
+    traceAddress: Array.isArray(traceAddress) ? traceAddress.map(Number) : [],
     type: str(r, 'type'),
-    from: hex(r, 'from_address'),
-    to: hexOrNull(r, 'to_address'),
+    from: address(r, 'from_address'),
+    to: addressOrNull(r, 'to_address'),
     value: bigOrNull(r, 'value'),
     gas: bigOrNull(r, 'gas'),
     gasUsed: bigOrNull(r, 'gas_used'),

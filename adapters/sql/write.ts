@@ -20,7 +20,7 @@ import type { Address, BlockBundle, Hash, Hex, TransactionRecord, UserOperationR
 import type { BlockSink, StoredPending } from '../../lib/ports.ts';
 import { validateBundle, validatePending } from '../../lib/sink/validate.ts';
 import type { Dialect } from './dialect.ts';
-import { asRows, hex, num, str } from './rows.ts';
+import { asRows, num, str, address, hash } from './rows.ts';
 import { beginBulk, inBulk, restoreDeferred } from './bulk.ts';
 import { Affected } from './write/batch.ts';
 import { indexedHead } from './write/blocks.ts';
@@ -127,7 +127,7 @@ async function storedPending(knex: Knex, limit: number): Promise<StoredPending[]
       ])
       .limit(limit),
   );
-  return rows.map((r) => ({ hash: hex(r, 'hash'), from: hex(r, 'from_address'), nonce: num(r, 'nonce') }));
+  return rows.map((r) => ({ hash: hash(r, 'hash'), from: address(r, 'from_address'), nonce: num(r, 'nonce') }));
 }
 
 export function createSqlWriter(

@@ -5,6 +5,7 @@
  */
 import type { Address, Hex, TokenType } from '../domain/records.ts';
 import { TOKEN_TYPES } from '../domain/records.ts';
+import { hex } from '../domain/hex.ts';
 
 /** The coin-side types of `transaction_types` (they act on transactions and internal transactions). */
 export const COIN_TYPES = ['COIN_TRANSFER', 'CONTRACT_INTERACTION', 'CONTRACT_CREATION'] as const;
@@ -12,29 +13,29 @@ export type CoinType = (typeof COIN_TYPES)[number];
 
 /** The fixed method list of `/advanced-filters/methods` (Blockscout's order). */
 export const POPULAR_METHODS: readonly { readonly method_id: Hex; readonly name: string }[] = [
-  { method_id: '0xa9059cbb', name: 'transfer' },
-  { method_id: '0xa0712d68', name: 'mint' },
-  { method_id: '0x095ea7b3', name: 'approve' },
-  { method_id: '0x40993b26', name: 'buy' },
-  { method_id: '0x3593564c', name: 'execute' },
-  { method_id: '0x3ccfd60b', name: 'withdraw' },
-  { method_id: '0xd0e30db0', name: 'deposit' },
-  { method_id: '0x0a19b14a', name: 'trade' },
-  { method_id: '0x4420e486', name: 'register' },
-  { method_id: '0x5f575529', name: 'swap' },
-  { method_id: '0xd9627aa4', name: 'sellToUniswap' },
-  { method_id: '0xe9e05c42', name: 'depositTransaction' },
-  { method_id: '0x23b872dd', name: 'transferFrom' },
-  { method_id: '0xa22cb465', name: 'setApprovalForAll' },
-  { method_id: '0x2e7ba6ef', name: 'claim' },
-  { method_id: '0x0502b1c5', name: 'unoswap' },
-  { method_id: '0xb2267a7b', name: 'sendMessage' },
-  { method_id: '0x9871efa4', name: 'unxswapByOrderId' },
-  { method_id: '0xbf6eac2f', name: 'stake' },
-  { method_id: '0x3ce33bff', name: 'bridge' },
-  { method_id: '0xeb672419', name: 'requestL2Transaction' },
-  { method_id: '0xe449022e', name: 'uniswapV3Swap' },
-  { method_id: '0x0162e2d0', name: 'swapETHForExactTokens' },
+  { method_id: hex('0xa9059cbb'), name: 'transfer' },
+  { method_id: hex('0xa0712d68'), name: 'mint' },
+  { method_id: hex('0x095ea7b3'), name: 'approve' },
+  { method_id: hex('0x40993b26'), name: 'buy' },
+  { method_id: hex('0x3593564c'), name: 'execute' },
+  { method_id: hex('0x3ccfd60b'), name: 'withdraw' },
+  { method_id: hex('0xd0e30db0'), name: 'deposit' },
+  { method_id: hex('0x0a19b14a'), name: 'trade' },
+  { method_id: hex('0x4420e486'), name: 'register' },
+  { method_id: hex('0x5f575529'), name: 'swap' },
+  { method_id: hex('0xd9627aa4'), name: 'sellToUniswap' },
+  { method_id: hex('0xe9e05c42'), name: 'depositTransaction' },
+  { method_id: hex('0x23b872dd'), name: 'transferFrom' },
+  { method_id: hex('0xa22cb465'), name: 'setApprovalForAll' },
+  { method_id: hex('0x2e7ba6ef'), name: 'claim' },
+  { method_id: hex('0x0502b1c5'), name: 'unoswap' },
+  { method_id: hex('0xb2267a7b'), name: 'sendMessage' },
+  { method_id: hex('0x9871efa4'), name: 'unxswapByOrderId' },
+  { method_id: hex('0xbf6eac2f'), name: 'stake' },
+  { method_id: hex('0x3ce33bff'), name: 'bridge' },
+  { method_id: hex('0xeb672419'), name: 'requestL2Transaction' },
+  { method_id: hex('0xe449022e'), name: 'uniswapV3Swap' },
+  { method_id: hex('0x0162e2d0'), name: 'swapETHForExactTokens' },
 ];
 
 export const METHODS_LIMIT = 20;

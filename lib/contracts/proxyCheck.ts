@@ -14,9 +14,10 @@ import type { VerificationJob as StoredJob } from './records.ts';
 import { verifiedByAddress } from './lookup.ts';
 import { newJobUid, STALE_JOB_MS } from './submit.ts';
 import { IMPLEMENTATION_SELECTOR, PROXY_SLOTS } from '../proxy/slots.ts';
+import { hash } from '../domain/hex.ts';
 
 /** The input hash of a proxy check (one job per proxy address, re-run when checked again after it settled). */
-export const PROXY_CHECK_INPUT: Hash = keccak256(stringToHex('scoutkit:proxy-implementation'));
+export const PROXY_CHECK_INPUT: Hash = hash(keccak256(stringToHex('scoutkit:proxy-implementation')));
 
 const SLOTS = PROXY_SLOTS;
 

@@ -25,6 +25,7 @@ import { saveVerifiedContract } from './save.ts';
 import type { ContractStore } from './store.ts';
 import type { ContractVerifier, VerificationJob, VerificationOutcome, VerifiedContract as Compiled } from './verifier.ts';
 import { UNABLE_TO_VERIFY } from './verifier.ts';
+import { hash } from '../domain/hex.ts';
 
 /** The answers clients key on (reference §2.1–2.2; forge and hardhat-verify match these texts). */
 export const VERIFICATION_TEXT = {
@@ -93,7 +94,7 @@ export function submissionHash(s: Submission): Hash {
     .map(([k, v]) => [k, v.toLowerCase()])
     .sort(([a], [b]) => ((a ?? '') < (b ?? '') ? -1 : 1));
   const args = (s.constructorArguments ?? '').replace(/^0x/i, '').toLowerCase();
-  return keccak256(stringToHex(JSON.stringify([s.language, s.input, s.compilerVersion.trim(), s.contractName.trim(), libraries, args, s.licenseType ?? null])));
+  return hash(keccak256(stringToHex(JSON.stringify([s.language, s.input, s.compilerVersion.trim(), s.contractName.trim(), libraries, args, s.licenseType ?? null]))));
 }
 
 /** A job's uid, as Blockscout's: the address's 40 hex digits, then the time in hex (here in ms, and a random tail). */

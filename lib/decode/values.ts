@@ -7,6 +7,7 @@ import type { AbiParameter } from 'abitype';
 import type { Hex } from '../domain/records.ts';
 import type { JsonValue } from '../json.ts';
 import { checksum } from '../render/format.ts';
+import { address } from '../domain/hex.ts';
 
 const components = (p: AbiParameter): readonly AbiParameter[] => ('components' in p ? p.components : []);
 
@@ -35,7 +36,7 @@ export function renderScalar(type: string, v: unknown): JsonValue {
   }
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (typeof v === 'string') return type === 'address' ? checksum(v.toLowerCase() as Hex) : v;
+  if (typeof v === 'string') return type === 'address' ? checksum(address(v.toLowerCase())) : v;
   if (typeof v === 'number') return String(v);
   if (v !== null && typeof v === 'object') return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
   return null;

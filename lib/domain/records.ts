@@ -13,11 +13,9 @@ import type { UserOperationRecord } from './userOperations.ts';
 
 export type { EntryPointVersion, SponsorType, UserOperationRecord } from './userOperations.ts';
 
-export type Hex = `0x${string}`;
-/** 20-byte address, lower-case. */
-export type Address = Hex;
-/** 32-byte hash, lower-case. */
-export type Hash = Hex;
+import type { Address, Hash, Hex } from './hex.ts';
+
+export type { Address, Hash, Hex } from './hex.ts';
 
 export const TOKEN_TYPES = ['ERC-20', 'ERC-721', 'ERC-1155', 'ERC-404', 'ERC-7984'] as const;
 export type TokenType = (typeof TOKEN_TYPES)[number];

@@ -12,6 +12,7 @@ import { defineEndpoint } from './endpoint.ts';
 import { tokenBalancePage } from './tokenBalances.ts';
 import { TokenBalance } from '../schema/holdings.ts';
 import { page } from '../schema/page.ts';
+import { BELOW_EVERY_ADDRESS } from '../domain/hex.ts';
 
 export const addressTokens = defineEndpoint({
   route: '/addresses/{address_hash_param}/tokens',
@@ -38,7 +39,7 @@ export const addressTokens = defineEndpoint({
         after =
           query.token_contract_address_hash === undefined
             ? // a value-only cursor (e.g. Blockscout's): continue below that value
-              { value: query.value, tokenAddress: '0x', tokenId: null }
+              { value: query.value, tokenAddress: BELOW_EVERY_ADDRESS, tokenId: null }
             : { value: query.value, tokenAddress: query.token_contract_address_hash, tokenId: query.token_id ?? null };
       }
       const types = query.type !== undefined && query.type.length > 0 ? query.type : undefined;

@@ -5,7 +5,7 @@
  * reverse (validated ascending, then pending). `filter=to` also matches the created contract.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import type { Address, TransactionRecord } from '../domain/records.ts';
+import type { Address, Hash, TransactionRecord } from '../domain/records.ts';
 import type { JsonObject } from '../json.ts';
 import { addressHash, dateTime, enumOf, fullHash, integerOrNull, integerStringOrNull } from '../params/codecs.ts';
 import { echo, itemsCount, listBody, pageSize } from '../paging/page.ts';
@@ -28,7 +28,7 @@ interface Start {
 
 /** Where the page starts: the section of the cursor (a pending row's block_number is null). */
 function startOf(
-  q: { readonly block_number?: number | null; readonly index?: number | null; readonly inserted_at?: number; readonly hash?: `0x${string}` },
+  q: { readonly block_number?: number | null; readonly index?: number | null; readonly inserted_at?: number; readonly hash?: Hash },
   order: Order,
 ): Start {
   if (q.block_number !== undefined && q.block_number !== null) {

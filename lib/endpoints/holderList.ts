@@ -15,6 +15,7 @@ import { renderAddress } from '../render/address.ts';
 import type { RenderOptions } from '../render/context.ts';
 import { loadContext } from '../render/context.ts';
 import type { TokenHolder } from '../schema/holder.ts';
+import { BELOW_EVERY_ADDRESS } from '../domain/hex.ts';
 
 export const holderQuery = { address_hash: addressHash, value: integerStringOrNull, token_id: integerStringOrNull, items_count: itemsCount };
 
@@ -31,7 +32,7 @@ export async function holderListBody(ds: DataSource, filter: TokenHolderFilter, 
   if (query.value !== undefined && query.value !== null) {
     after =
       query.address_hash === undefined
-        ? { value: query.value, holder: '0x', tokenId: null }
+        ? { value: query.value, holder: BELOW_EVERY_ADDRESS, tokenId: null }
         : { value: query.value, holder: query.address_hash, tokenId: query.token_id ?? null };
   }
   const { rows, last } = splitPage(await ds.listTokenHolders(filter, { after, limit: size + 1, order: 'desc' }), size);

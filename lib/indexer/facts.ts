@@ -11,6 +11,7 @@ import type { BlockFacts, BlockPayload, BlockPlan, TokenFacts } from '../ingest/
 import { instanceKeyOf } from '../ingest/block.ts';
 import { tokenBalanceKey } from '../ingest/state.ts';
 import type { TransferShape } from '../ingest/transfers.ts';
+import { EMPTY_HEX } from '../domain/hex.ts';
 
 type StaticTokenFacts = Omit<TokenFacts, 'totalSupply'>;
 
@@ -66,7 +67,7 @@ export async function gatherFacts(
   const unknown = plan.callTargets.filter((a) => !contracts.has(a) && !cache.contracts.has(a));
   const codes = await Promise.all(unknown.map((a) => source.getCode(a, n)));
   unknown.forEach((a, i) => {
-    if ((codes[i] ?? '0x') !== '0x') cache.contracts.add(a);
+    if ((codes[i] ?? EMPTY_HEX) !== EMPTY_HEX) cache.contracts.add(a);
   });
   for (const a of plan.callTargets) if (cache.contracts.has(a)) contracts.add(a);
   for (const c of plan.createdContracts) cache.contracts.add(c.address);

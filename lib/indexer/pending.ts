@@ -17,6 +17,7 @@ import { pendingRecord } from '../ingest/pending.ts';
 import type { DataSink } from '../ports.ts';
 import type { FactCache } from './facts.ts';
 import { diffPool } from './poolDiff.ts';
+import { EMPTY_HEX } from '../domain/hex.ts';
 
 /** what one turn did */
 export interface PendingTurn {
@@ -68,7 +69,7 @@ export function createPendingStep(source: ChainSource, sink: DataSink, deps: Pen
     if (head === null || unknown.length === 0) return out;
     const codes = await Promise.all(unknown.map((a) => source.getCode(a, head)));
     unknown.forEach((a, i) => {
-      if ((codes[i] ?? '0x') === '0x') return;
+      if ((codes[i] ?? EMPTY_HEX) === EMPTY_HEX) return;
       deps.cache.contracts.add(a);
       out.add(a);
     });

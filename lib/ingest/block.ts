@@ -13,7 +13,8 @@ import { tokenBalanceKey, touchedTokenKeys } from './state.ts';
 import type { TokenKey } from './state.ts';
 import { createdContracts, valueParties } from './traces.ts';
 import type { DecodedTransfer, TransferShape } from './transfers.ts';
-import { decodeTransfers, ZERO_ADDRESS } from './transfers.ts';
+import { decodeTransfers } from './transfers.ts';
+import { ZERO_ADDRESS } from '../domain/hex.ts';
 import { instanceKeyOf } from './records.ts';
 
 export { buildBundle, instanceKeyOf, tokenRecords, transactionRecords, stateRecords, typedTransfers } from './records.ts';

@@ -36,6 +36,7 @@ import { coinBalancesFromDiffs, coinChanges, tokenBalanceKey, tokenStateChanges 
 import { hasFrameError, internalTransactions, revertData, traceFrameRecords } from './traces.ts';
 import type { DecodedTransfer } from './transfers.ts';
 import type { TransferShape } from './transfers.ts';
+import { EMPTY_HEX } from '../domain/hex.ts';
 
 /** wei per gwei (EIP-4895 withdrawal amounts are gwei) */
 const GWEI = 1_000_000_000n;
@@ -338,7 +339,7 @@ export function contractCodeRecords(src: SourceBlock, plan: BlockPlan, facts: Bl
     transactionIndex: c.transactionIndex,
     timestamp: src.timestamp,
     creator: c.creator,
-    deployedBytecode: lowerHex(c.code ?? facts.createdCodes?.get(c.address) ?? '0x'),
+    deployedBytecode: lowerHex(c.code ?? facts.createdCodes?.get(c.address) ?? EMPTY_HEX),
     creationBytecode: c.init === null ? null : lowerHex(c.init),
   }));
 }

@@ -7,7 +7,8 @@
 import type { Address, CoinBalanceRecord, Hash, StateChangeRecord, TokenType } from '../domain/records.ts';
 import type { PrestateDiff } from '../chain-source.ts';
 import type { DecodedTransfer } from './transfers.ts';
-import { transferLegs, ZERO_ADDRESS } from './transfers.ts';
+import { transferLegs } from './transfers.ts';
+import { ZERO_ADDRESS } from '../domain/hex.ts';
 
 export interface CoinChange {
   readonly address: Address;

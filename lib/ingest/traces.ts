@@ -4,6 +4,7 @@
  */
 import type { Address, Hash, Hex, InternalTransactionRecord, TraceFrameRecord } from '../domain/records.ts';
 import type { CallFrame } from '../chain-source.ts';
+import { hex } from '../domain/hex.ts';
 
 export interface TraceContext {
   readonly transactionHash: Hash;
@@ -127,7 +128,7 @@ export function hasFrameError(top: CallFrame): boolean {
 export function revertData(top: CallFrame): Hex | null {
   if (top.error === null) return null;
   const out = top.output;
-  return out !== null && out !== '0x' && out.length > 2 ? (out.toLowerCase() as Hex) : null;
+  return out !== null && out.length > 2 ? hex(out.toLowerCase()) : null;
 }
 
 /**

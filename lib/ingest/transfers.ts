@@ -3,14 +3,13 @@
  * and `TransferBatch`, decoded with viem's decodeEventLog. Pure.
  */
 import { decodeEventLog, parseAbi, toEventSelector } from 'viem';
-import type { Address, Hex } from '../domain/records.ts';
+import type { Address, Hash, Hex } from '../domain/records.ts';
 import type { SourceLog } from '../chain-source.ts';
 
 export const TRANSFER_TOPIC = toEventSelector('Transfer(address,address,uint256)');
 export const TRANSFER_SINGLE_TOPIC = toEventSelector('TransferSingle(address,address,address,uint256,uint256)');
 export const TRANSFER_BATCH_TOPIC = toEventSelector('TransferBatch(address,address,address,uint256[],uint256[])');
 
-export const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000';
 
 const ERC20_ABI = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']);
 const ERC721_ABI = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)']);
@@ -26,7 +25,7 @@ export type TransferShape = 'erc20' | 'erc721' | 'erc1155';
 export interface DecodedTransfer {
   readonly shape: TransferShape;
   readonly token: Address;
-  readonly transactionHash: Hex;
+  readonly transactionHash: Hash;
   readonly transactionIndex: number;
   readonly logIndex: number;
   readonly from: Address;

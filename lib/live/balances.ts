@@ -24,7 +24,7 @@ import { renderBalances } from '../endpoints/tokenBalances.ts';
 import type { JsonObject } from '../json.ts';
 import type { DataSource, TokenHolding } from '../ports.ts';
 import { renderCoinBalanceChanges } from '../render/coinBalance.ts';
-import { ZERO_ADDRESS } from '../render/format.ts';
+import { ZERO_ADDRESS } from '../domain/hex.ts';
 import { expandTransfer } from '../render/transfer.ts';
 import { TOPICS } from './topics.ts';
 

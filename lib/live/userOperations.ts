@@ -16,6 +16,7 @@ import type { RenderOptions } from '../render/context.ts';
 import { loadContext } from '../render/context.ts';
 import { renderUserOperationInList } from '../render/userOperation.ts';
 import { TOPICS } from './topics.ts';
+import { ZERO_HASH } from '../domain/hex.ts';
 
 type Push = (topic: string, event: string, payload: JsonObject) => void;
 
@@ -23,7 +24,6 @@ export const USER_OPERATION_EVENT = 'user_operation';
 
 /** operations read per page of one sender */
 const CHUNK = 1000;
-const ZERO_HASH = `0x${'0'.repeat(64)}` as Hash;
 
 /** The operations of `sender` in blocks `from..to`, newest first (block DESC, hash DESC). */
 async function operationsOf(ds: DataSource, list: NonNullable<DataSource['listUserOperations']>, sender: Address, from: number, to: number): Promise<UserOperationRecord[]> {

@@ -8,6 +8,7 @@ import { withSchema } from '../openapi/jsonSchema.ts';
 import type { Address, Hash, Hex, NftTokenType, TokenType, TransactionKind } from '../domain/records.ts';
 import { NFT_TOKEN_TYPES, TOKEN_TYPES } from '../domain/records.ts';
 import type { Address as AddressInput, BlockHash, TransactionHash } from '../hashes.ts';
+import { hex } from '../domain/hex.ts';
 
 /**
  * A parameter codec: unknown (a string from the URL) → A, with the JSON Schema of what it
@@ -267,11 +268,11 @@ export const transactionKindList: ParamCodec<readonly TransactionKind[], Transac
 
 /** Well-known method names accepted by the `method` filter, with their selectors. */
 export const METHOD_SELECTORS: Readonly<Record<string, Hex>> = {
-  approve: '0x095ea7b3',
-  transfer: '0xa9059cbb',
-  multicall: '0x5ae401dc',
-  mint: '0x40c10f19',
-  commit: '0xf14fcbc8',
+  approve: hex('0x095ea7b3'),
+  transfer: hex('0xa9059cbb'),
+  multicall: hex('0x5ae401dc'),
+  mint: hex('0x40c10f19'),
+  commit: hex('0xf14fcbc8'),
 };
 
 const METHOD_ITEM = `(0x)?[0-9a-f]{8}|${Object.keys(METHOD_SELECTORS).join('|')}`;

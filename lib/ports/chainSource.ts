@@ -4,6 +4,7 @@
  * turning them into records is lib/ingest's pure work. adapters/rpc implements it over JSON-RPC.
  */
 import type { Address, BlockRecord, Hash, Hex, TransactionSignature } from '../domain/records.ts';
+import { hex } from '../domain/hex.ts';
 
 export interface SourceTransaction {
   readonly hash: Hash;
@@ -252,7 +253,7 @@ export interface ChainSource {
 
 /** The well-known ERC-165 interface ids. */
 export const INTERFACE_IDS = {
-  erc165: '0x01ffc9a7',
-  erc721: '0x80ac58cd',
-  erc1155: '0xd9b67a26',
+  erc165: hex('0x01ffc9a7'),
+  erc721: hex('0x80ac58cd'),
+  erc1155: hex('0xd9b67a26'),
 } as const satisfies Record<string, Hex>;

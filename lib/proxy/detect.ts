@@ -18,6 +18,7 @@ import { decodeAbiParameters } from 'viem';
 import type { PrestateDiff } from '../chain-source.ts';
 import type { Address, ContractCodeRecord, FacetCut, Hash, Hex, LogRecord, ProxyRecord, ProxyType } from '../domain/records.ts';
 import { DIAMOND_CUT_TOPIC, PROXY_SLOTS, UPGRADED_TOPIC } from './slots.ts';
+import { EMPTY_HEX } from '../domain/hex.ts';
 
 export interface ProxyDetectionInput {
   readonly blockNumber: number;
@@ -126,7 +127,7 @@ export function detectProxies(input: ProxyDetectionInput): ProxyRecord[] {
       const before = diff.pre.get(address)?.code;
       if (delegate !== undefined) {
         push({ proxy: address, type: 'eip7702', implementations: ZERO.test(delegate) ? [] : [`0x${delegate}` as Address], beacon: null, ...at });
-      } else if (before !== undefined && EIP7702.test(before.toLowerCase()) && post.code === '0x') {
+      } else if (before !== undefined && EIP7702.test(before.toLowerCase()) && post.code === EMPTY_HEX) {
         push({ proxy: address, type: 'eip7702', implementations: [], beacon: null, ...at });
       }
     }

@@ -4,6 +4,7 @@ import type * as t from 'io-ts';
 import type { SmartContractListItem, UnverifiedSmartContract } from '../schema/contract.ts';
 import { renderAddress } from './address.ts';
 import type { RenderContext } from './context.ts';
+import { EMPTY_HEX } from '../domain/hex.ts';
 
 /**
  * The unverified smart-contract body (Blockscout's keys for a contract without a verified twin,
@@ -16,7 +17,7 @@ export type UnverifiedSmartContractJson = t.OutputOf<typeof UnverifiedSmartContr
 export type SmartContractItemJson = t.OutputOf<typeof SmartContractListItem>;
 
 export function renderSmartContract(c: ContractCodeRecord, createdByTransaction: boolean): UnverifiedSmartContractJson {
-  const selfdestructed = c.deployedBytecode === '0x' && !createdByTransaction;
+  const selfdestructed = c.deployedBytecode === EMPTY_HEX && !createdByTransaction;
   return {
     proxy_type: null,
     implementations: [],

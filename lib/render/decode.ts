@@ -15,6 +15,7 @@ import { decodeCall, decodeEvent, decodeRevertData, methodNameOf } from '../deco
 import type { AddressVerification } from '../contracts/lookup.ts';
 import type { Address, Hex, LogRecord, TokenRecord, TokenType, TransactionRecord } from '../domain/records.ts';
 import { signatureIndex, signatureSelectorsNamed } from '../signatures/index.ts';
+import { hex } from '../domain/hex.ts';
 
 /** The standard token methods and events (and a few the demo and fixtures call), before the generated table. */
 const STANDARD_ITEMS = parseAbi([
@@ -141,6 +142,7 @@ export function knownMethodName(selector: Hex | null, abis?: AbiIndex): string |
 /** The selector of a known method by name (case-insensitive): the standard ones first, then the signature table; null when none names it. */
 export function knownSelectorOf(name: string): Hex | null {
   const wanted = name.toLowerCase();
-  for (const f of STANDARD_ITEMS) if (f.type === 'function' && f.name.toLowerCase() === wanted) return toFunctionSelector(f);
-  return (signatureSelectorsNamed(name)[0] as Hex | undefined) ?? null;
+  for (const f of STANDARD_ITEMS) if (f.type === 'function' && f.name.toLowerCase() === wanted) return hex(toFunctionSelector(f));
+  const named = signatureSelectorsNamed(name)[0];
+  return named === undefined ? null : hex(named);
 }

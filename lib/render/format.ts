@@ -23,4 +23,3 @@ export function checksum(address: Address): string {
   return c;
 }
 
-export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as Address;

@@ -8,7 +8,8 @@ import type { Total, TotalERC1155, TotalERC721, TokenTransfer } from '../schema/
 import { renderAddress } from './address.ts';
 import type { RenderContext } from './context.ts';
 import { instanceKey } from './context.ts';
-import { ZERO_ADDRESS, checksum, dec, isoOrNull } from './format.ts';
+import { checksum, dec, isoOrNull } from './format.ts';
+import { ZERO_ADDRESS } from '../domain/hex.ts';
 import { renderInstance } from './instance.ts';
 import type { InstanceJson } from './instance.ts';
 import { knownMethodName } from './decode.ts';

@@ -14,13 +14,14 @@ import type { RenderContext } from './context.ts';
 import { decodeCall } from '../decode/decoder.ts';
 import { tiersFor } from './decode.ts';
 import { checksum, dec, iso } from './format.ts';
+import { hex } from '../domain/hex.ts';
 
 export type UserOperationJson = t.OutputOf<typeof UserOperation>;
 export type UserOperationInListJson = t.OutputOf<typeof UserOperationInList>;
 
 /** `n` as `bytes` big-endian bytes of hex (no 0x) */
 const hexOf = (n: bigint, bytes: number): string => n.toString(16).padStart(bytes * 2, '0');
-const packed = (high: bigint, low: bigint): Hex => `0x${hexOf(high, 16)}${hexOf(low, 16)}`;
+const packed = (high: bigint, low: bigint): Hex => hex(`0x${hexOf(high, 16)}${hexOf(low, 16)}`);
 
 /** what Blockscout renders as `fee`: gasPrice × gasUsed (may be slightly under actualGasCost) */
 export const userOperationFee = (op: UserOperationRecord): bigint => op.gasPrice * op.gasUsed;

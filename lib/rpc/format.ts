@@ -8,6 +8,7 @@ import { keccak256, toRlp } from 'viem';
 import type { BlockRecord, Hex, LogRecord, TransactionRecord } from '../domain/records.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
 import { hexQuantity as q } from './params.ts';
+import { hex } from '../domain/hex.ts';
 
 /** The chain id as a quantity, from the explorer's decimal chain id (null when it is not one). */
 export function chainIdQuantity(chainId: string): Hex | null {
@@ -18,7 +19,7 @@ export function renderBlock(block: BlockRecord, transactions: readonly JsonValue
   return {
     hash: block.hash,
     parentHash: block.parentHash,
-    sha3Uncles: keccak256(toRlp(block.unclesHashes as Hex[])),
+    sha3Uncles: keccak256(toRlp([...block.unclesHashes])),
     miner: block.miner,
     ...(block.stateRoot !== null ? { stateRoot: block.stateRoot } : {}),
     ...(block.difficulty !== null ? { difficulty: q(block.difficulty) } : {}),
@@ -122,5 +123,5 @@ export function logsBloom(logs: readonly LogRecord[]): Hex {
     add(log.address);
     for (const t of log.topics) add(t);
   }
-  return `0x${Array.from(bits, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  return hex(`0x${Array.from(bits, (b) => b.toString(16).padStart(2, '0')).join('')}`);
 }

@@ -3,6 +3,7 @@
  * the value or a message for a -32602 error.
  */
 import type { Address, Hash, Hex } from '../domain/records.ts';
+import { hex } from '../domain/hex.ts';
 
 export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
@@ -83,4 +84,4 @@ export function topics(value: unknown): Decoded<TopicFilter> {
   return ok(out);
 }
 
-export const hexQuantity = (n: number | bigint): Hex => `0x${n.toString(16)}`;
+export const hexQuantity = (n: number | bigint): Hex => hex(`0x${n.toString(16)}`);

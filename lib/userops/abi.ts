@@ -3,6 +3,7 @@
  * v0.6 (UserOperation) and of v0.7/v0.8 (PackedUserOperation), and the events they share.
  */
 import { parseAbi, toEventSelector } from 'viem';
+import { hex } from '../domain/hex.ts';
 
 const EVENTS = [
   'event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',
@@ -30,9 +31,9 @@ export const ENTRY_POINT_V07_ABI = parseAbi([
 
 /** topic0 of each event the transform reads */
 export const TOPICS = {
-  userOperationEvent: toEventSelector(EVENTS[0]),
-  accountDeployed: toEventSelector(EVENTS[1]),
-  userOperationRevertReason: toEventSelector(EVENTS[2]),
-  beforeExecution: toEventSelector(EVENTS[3]),
-  deposited: toEventSelector(EVENTS[4]),
+  userOperationEvent: hex(toEventSelector(EVENTS[0])),
+  accountDeployed: hex(toEventSelector(EVENTS[1])),
+  userOperationRevertReason: hex(toEventSelector(EVENTS[2])),
+  beforeExecution: hex(toEventSelector(EVENTS[3])),
+  deposited: hex(toEventSelector(EVENTS[4])),
 } as const;

@@ -10,6 +10,7 @@ import type { Address, Hex } from '../domain/records.ts';
 import type { UserOperationRecord } from '../domain/userOperations.ts';
 import { ENTRY_POINT_V06_ABI, ENTRY_POINT_V07_ABI } from './abi.ts';
 import type { EntryPointFamily } from './entryPoints.ts';
+import { address, hex } from '../domain/hex.ts';
 
 /** the fields a bundle call's input gives an operation, as its record holds them */
 type SentFields = Pick<
@@ -29,22 +30,27 @@ export interface DecodedBundle {
   readonly operations: readonly DecodedOperation[];
 }
 
+/** a field as the ABI decoder gives it: hex of any case, not yet of a kind */
+type Decoded<T> = T extends Hex ? `0x${string}` : T;
+type AsDecoded<T> = { readonly [K in keyof T]: Decoded<T[K]> };
+
 /** v0.6's UserOperation struct: the fields as sent */
-type V06Op = SentFields;
+type V06Op = AsDecoded<SentFields>;
 
 /** v0.7/v0.8's PackedUserOperation: the gas limits and fees packed in pairs */
-type V07Op = Pick<SentFields, 'sender' | 'nonce' | 'initCode' | 'callData' | 'preVerificationGas' | 'paymasterAndData' | 'signature'> & {
-  readonly accountGasLimits: Hex;
-  readonly gasFees: Hex;
+type V07Op = AsDecoded<Pick<SentFields, 'sender' | 'nonce' | 'initCode' | 'callData' | 'preVerificationGas' | 'paymasterAndData' | 'signature'>> & {
+  readonly accountGasLimits: `0x${string}`;
+  readonly gasFees: `0x${string}`;
 };
 
 interface Group<O> {
   readonly ops: readonly O[];
-  readonly aggregator: Address | null;
-  readonly signature: Hex | null;
+  readonly aggregator: `0x${string}` | null;
+  readonly signature: `0x${string}` | null;
 }
 
-const lower = <T extends Hex>(h: T): T => h.toLowerCase() as T;
+const lower = (h: string): Hex => hex(h.toLowerCase());
+const lowerAddress = (h: string): Address => address(h.toLowerCase());
 
 /** the two 16-byte halves of 32 bytes of hex (without 0x) */
 function halves(hex32: string): [bigint, bigint] {
@@ -54,7 +60,7 @@ function halves(hex32: string): [bigint, bigint] {
 
 function fromV06(op: V06Op, g: Group<unknown>): DecodedOperation {
   return {
-    sender: lower(op.sender),
+    sender: lowerAddress(op.sender),
     nonce: op.nonce,
     initCode: lower(op.initCode),
     callData: lower(op.callData),
@@ -66,7 +72,7 @@ function fromV06(op: V06Op, g: Group<unknown>): DecodedOperation {
     paymasterAndData: lower(op.paymasterAndData),
     signature: lower(op.signature),
     paymasterGas: 0n,
-    aggregator: g.aggregator === null ? null : lower(g.aggregator),
+    aggregator: g.aggregator === null ? null : lowerAddress(g.aggregator),
     aggregatorSignature: g.signature === null ? null : lower(g.signature),
   };
 }
@@ -78,7 +84,7 @@ function fromV07(op: V07Op, g: Group<unknown>): DecodedOperation {
   // 52 bytes = paymaster (20) + two 16-byte limits
   const [pmVerification, pmPostOp] = pm.length >= 104 ? halves(pm.slice(40, 104)) : [0n, 0n];
   return {
-    sender: lower(op.sender),
+    sender: lowerAddress(op.sender),
     nonce: op.nonce,
     initCode: lower(op.initCode),
     callData: lower(op.callData),
@@ -90,7 +96,7 @@ function fromV07(op: V07Op, g: Group<unknown>): DecodedOperation {
     paymasterAndData: lower(op.paymasterAndData),
     signature: lower(op.signature),
     paymasterGas: pmVerification + pmPostOp,
-    aggregator: g.aggregator === null ? null : lower(g.aggregator),
+    aggregator: g.aggregator === null ? null : lowerAddress(g.aggregator),
     aggregatorSignature: g.signature === null ? null : lower(g.signature),
   };
 }
@@ -100,11 +106,11 @@ function decodeV06(input: Hex): DecodedBundle {
   if (call.functionName === 'handleOps') {
     const [ops, beneficiary] = call.args;
     const g: Group<V06Op> = { ops, aggregator: null, signature: null };
-    return { beneficiary: lower(beneficiary), operations: ops.map((op) => fromV06(op, g)) };
+    return { beneficiary: lowerAddress(beneficiary), operations: ops.map((op) => fromV06(op, g)) };
   }
   const [groups, beneficiary] = call.args;
   return {
-    beneficiary: lower(beneficiary),
+    beneficiary: lowerAddress(beneficiary),
     operations: groups.flatMap((g) => g.userOps.map((op) => fromV06(op, { ops: g.userOps, aggregator: g.aggregator, signature: g.signature }))),
   };
 }
@@ -114,11 +120,11 @@ function decodeV07(input: Hex): DecodedBundle {
   if (call.functionName === 'handleOps') {
     const [ops, beneficiary] = call.args;
     const g: Group<V07Op> = { ops, aggregator: null, signature: null };
-    return { beneficiary: lower(beneficiary), operations: ops.map((op) => fromV07(op, g)) };
+    return { beneficiary: lowerAddress(beneficiary), operations: ops.map((op) => fromV07(op, g)) };
   }
   const [groups, beneficiary] = call.args;
   return {
-    beneficiary: lower(beneficiary),
+    beneficiary: lowerAddress(beneficiary),
     operations: groups.flatMap((g) => g.userOps.map((op) => fromV07(op, { ops: g.userOps, aggregator: g.aggregator, signature: g.signature }))),
   };
 }

@@ -5,10 +5,11 @@
  */
 import type { Address } from '../domain/records.ts';
 import type { EntryPointVersion } from '../domain/userOperations.ts';
+import { address } from '../domain/hex.ts';
 
-export const ENTRY_POINT_V06: Address = '0x5ff137d4b0fdcd49dca30c7cf57e578a026d2789';
-export const ENTRY_POINT_V07: Address = '0x0000000071727de22e5e9d8baf0edac6f37da032';
-export const ENTRY_POINT_V08: Address = '0x4337084d9e255ff0702461cf8895ce9e3b5ff108';
+export const ENTRY_POINT_V06 = address('0x5ff137d4b0fdcd49dca30c7cf57e578a026d2789');
+export const ENTRY_POINT_V07 = address('0x0000000071727de22e5e9d8baf0edac6f37da032');
+export const ENTRY_POINT_V08 = address('0x4337084d9e255ff0702461cf8895ce9e3b5ff108');
 
 /** EntryPoint address (lower-case) → its version */
 export type EntryPoints = ReadonlyMap<Address, EntryPointVersion>;

@@ -18,6 +18,7 @@ import type { EntryPointFamily, EntryPoints } from './entryPoints.ts';
 import { familyOf } from './entryPoints.ts';
 import type { OperationSlice } from './logs.ts';
 import { depositedAccounts, firstRevertReason, operationSlices, userLogBounds } from './logs.ts';
+import { address } from '../domain/hex.ts';
 
 export interface UserOperationInput {
   readonly block: SourceBlock;
@@ -29,7 +30,7 @@ export interface UserOperationInput {
 
 const FAMILIES: readonly EntryPointFamily[] = ['v0.6', 'v0.7'];
 /** EIP-7702's marker in initCode: no factory */
-const EIP7702_FACTORY: Address = '0x7702000000000000000000000000000000000000';
+const EIP7702_FACTORY = address('0x7702000000000000000000000000000000000000');
 
 /** the first 20 bytes of a byte string, when it has them */
 function leadingAddress(b: Hex): Address | null {

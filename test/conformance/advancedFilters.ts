@@ -9,6 +9,7 @@ import type { Address } from '../../lib/domain/records.ts';
 import type { BlockBundle, Hex } from '../../lib/index.ts';
 import type { FixtureChain } from '../../fixture/index.ts';
 import type { Test } from 'tap';
+import { hex } from '../../lib/index.ts';
 import type { Body, Loaded, Walk } from '../support/explorer.ts';
 import tap from 'tap';
 import { loadExplorer, okGetter, walk } from '../support/explorer.ts';
@@ -104,7 +105,7 @@ export function advancedWalkCases(chain: FixtureChain): AdvancedWalkCase[] {
     c('NFT transfers not from the zero address', { transaction_types: 'ERC-721,ERC-1155', from_address_hashes_to_exclude: ZERO }, (i) => (i.tokenType === 'ERC-721' || i.tokenType === 'ERC-1155') && i.from !== ZERO),
     c('ERC-1155 and ERC-721 transfers', { transaction_types: 'erc-1155,ERC-721' }, (i) => i.tokenType === 'ERC-1155' || i.tokenType === 'ERC-721'),
     c('coin transfers (value > 0)', { transaction_types: 'COIN_TRANSFER' }, (i) => i.kind !== 'transfer' && (i.value ?? 0n) > 0n),
-    c('methods transfer (selector and name)', { methods: '0xA9059CBB,bad', methods_names: 'approve' }, (i) => i.kind !== 'internal' && (i.methodId === '0xa9059cbb' || i.methodId === '0x095ea7b3'), 60),
+    c('methods transfer (selector and name)', { methods: '0xA9059CBB,bad', methods_names: 'approve' }, (i) => i.kind !== 'internal' && (i.methodId === hex('0xa9059cbb') || i.methodId === hex('0x095ea7b3')), 60),
     c('the ERC-20 token and native coin', { token_contract_address_hashes_to_include: `native,${f.tokens.erc20}` }, (i) => i.kind !== 'transfer' || i.tokenAddress === f.tokens.erc20),
     c('age window', { age_from: iso(from), age_to: iso(to) }, (i) => i.timestamp >= from && i.timestamp <= to),
     c(

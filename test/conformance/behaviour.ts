@@ -3,7 +3,7 @@
  */
 import type { Test } from 'tap';
 import { getAddress as toChecksum } from 'viem';
-import { TOKEN_TYPES, toJson, TRANSACTION_KINDS } from '../../lib/index.ts';
+import { hex, TOKEN_TYPES, toJson, TRANSACTION_KINDS } from '../../lib/index.ts';
 import type { Body, Loaded } from '../support/explorer.ts';
 import { bodyOf, okGetter, walk } from '../support/explorer.ts';
 import { checksum } from '../../lib/render/format.ts';
@@ -71,7 +71,7 @@ export async function behaviourSuite(t: Test, loaded: Loaded): Promise<void> {
     const bySelector = (await walk(ex, '/api/v2/transactions', { method: '0xa9059cbb' })).items;
     t.ok(byName.length > 0, 'method=transfer finds transfers');
     t.same(bySelector, byName, 'a method by name = by selector');
-    t.equal(byName.length, allTxs.filter((x) => x.methodId === '0xa9059cbb').length);
+    t.equal(byName.length, allTxs.filter((x) => x.methodId === hex('0xa9059cbb')).length);
     const sentinel = await get('/transactions', { block_number: '0', index: '0' });
     t.same(sentinel, { items: [], next_page_params: null }, 'the {0,0} cursor is the end');
   });

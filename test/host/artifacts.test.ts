@@ -19,6 +19,7 @@ import { parseVerifyArgs, runVerifyCommand } from '../../host/commands/verify.ts
 import { createSqlContractStore, openSqlStore } from '../../adapters/sql/index.ts';
 import { createExplorer, toJson } from '../../lib/index.ts';
 import type { Address, Hex } from '../../lib/domain/records.ts';
+import { hex } from '../../lib/domain/hex.ts';
 import { IMMUTABLES, LIBRARY, PROXY, TOKEN, build, compilerDir, deploy, link, proxyArgs, standardJson, tokenArgs } from '../adapters/solc/fixture.ts';
 import type { Deployed } from '../adapters/solc/fixture.ts';
 import { longVersion, writeFoundryBareBuild, writeFoundryBuild, writeHardhat2Build, writeHardhat3Build } from '../support/buildInfo.ts';
@@ -53,7 +54,7 @@ const addr = (name: string): Address => {
   if (d === undefined) throw new Error(`not deployed: ${name}`);
   return d.address;
 };
-const uint = (n: bigint): Hex => `0x${n.toString(16).padStart(64, '0')}`;
+const uint = (n: bigint): Hex => hex(`0x${n.toString(16).padStart(64, '0')}`);
 
 t.before(async () => {
   anvil = await startAnvil();

@@ -43,6 +43,7 @@ import type { Abi } from 'viem';
 import { startAnvil } from '../../demo/anvil.ts';
 import { indexAndServe } from '../support/verifyingServer.ts';
 import type { Address, Hex } from '../../lib/domain/records.ts';
+import { hex } from '../../lib/domain/hex.ts';
 import { deploy, IMMUTABLES, LIBRARY, PROXY, proxyArgs, solcShim, solcVersion, TOKEN, tokenArgs } from '../adapters/solc/fixture.ts';
 import { COUNTER } from '../support/verification.ts';
 import { DEV_ACCOUNT0, rpc } from '../indexer/helpers.ts';
@@ -139,7 +140,7 @@ const tokenArgsHex = tokenArgs();
 const created = await forge(['create', 'src/Token.sol:Token', '--rpc-url', anvil.url, '--unlocked', '--from', DEV_ACCOUNT0, '--broadcast', '--constructor-args', 'Scout Token', 'SCT', String(1_000_000n * 10n ** 18n)]);
 const tokenAddress = /Deployed to: (0x[0-9a-fA-F]{40})/.exec(created.out)?.[1]?.toLowerCase() as Address | undefined;
 if (created.code !== 0 || tokenAddress === undefined) throw new Error(`forge create failed:\n${created.out}`);
-const immutablesArgs = encodeAbiParameters([{ type: 'uint256' }], [1234n]);
+const immutablesArgs = hex(encodeAbiParameters([{ type: 'uint256' }], [1234n]));
 const mathLib = await deploy(anvil.url, (await artifact('MathLib.sol', 'MathLib')).bytecode);
 if (mathLib.address !== mathLibAddress) throw new Error(`the library is at ${mathLib.address}, not at ${mathLibAddress} as linked`);
 const usesLibArtifact = await artifact('MathLib.sol', 'UsesLib');
@@ -159,7 +160,7 @@ async function contractAt(address: string): Promise<Record<string, unknown>> {
   return (await request(`${apiUrl}/api/v2/smart-contracts/${address}`)).json as Record<string, unknown>;
 }
 
-const hex = (h: Hex): string => h.slice(2);
+const digits = (h: Hex): string => h.slice(2);
 
 t.test('forge build, offline, solc-js behind the shim', async (t) => {
   t.equal(built.code, 0, 'exit 0');
@@ -171,7 +172,7 @@ t.test('forge create: the ERC-20, with constructor arguments', async (t) => {
   t.equal(created.code, 0, 'exit 0');
   t.equal(tokenAddress, getContractAddress({ from: DEV_ACCOUNT0, nonce: 0n }).toLowerCase(), "deployed from anvil's first account, first");
   const tx = (await rpc(anvil.url, 'eth_getTransactionByHash', [/Transaction hash: (0x[0-9a-f]{64})/.exec(created.out)?.[1]])) as { input: Hex };
-  t.ok(tx.input.endsWith(hex(tokenArgsHex)), 'the constructor arguments as the fixture encodes them');
+  t.ok(tx.input.endsWith(digits(tokenArgsHex)), 'the constructor arguments as the fixture encodes them');
   t.comment(`forge create: ${created.ms} ms`);
 });
 
@@ -189,7 +190,7 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
-  { kind: 'constructor arguments', address: tokenAddress, target: 'src/Token.sol:Token', name: 'Token', args: ['--constructor-args', hex(tokenArgsHex)] },
+  { kind: 'constructor arguments', address: tokenAddress, target: 'src/Token.sol:Token', name: 'Token', args: ['--constructor-args', digits(tokenArgsHex)] },
   {
     kind: 'a linked library',
     address: usesLib.address,
@@ -198,13 +199,13 @@ const CASES: readonly Case[] = [
     args: ['--libraries', `src/MathLib.sol:MathLib:${mathLib.address}`],
     libraries: [{ name: 'src/MathLib.sol:MathLib', address_hash: getAddress(mathLib.address) }],
   },
-  { kind: 'immutables', address: immutables.address, target: 'src/Immutables.sol:Immutables', name: 'Immutables', args: ['--constructor-args', hex(immutablesArgs)] },
+  { kind: 'immutables', address: immutables.address, target: 'src/Immutables.sol:Immutables', name: 'Immutables', args: ['--constructor-args', digits(immutablesArgs)] },
   {
     kind: 'an EIP-1967 proxy (OpenZeppelin)',
     address: proxy.address,
     target: 'lib/openzeppelin-contracts/contracts/proxy/ERC1967/ERC1967Proxy.sol:ERC1967Proxy',
     name: 'ERC1967Proxy',
-    args: ['--constructor-args', hex(proxyArgsHex)],
+    args: ['--constructor-args', digits(proxyArgsHex)],
   },
   { kind: '--flatten', address: counter.address, target: 'src/Counter.sol:Counter', name: 'Counter', args: ['--flatten'], partial: true },
   { kind: 'a library, --verifier etherscan', address: mathLib.address, target: 'src/MathLib.sol:MathLib', name: 'MathLib', verifier: 'etherscan' },

@@ -25,6 +25,7 @@ import t from 'tap';
 import { decodeAbiParameters, encodeAbiParameters, keccak256 } from 'viem';
 import type { Hex } from 'viem';
 import { startAnvil } from '../../demo/anvil.ts';
+import { hex } from '../../lib/index.ts';
 import { indexAndServe } from '../support/verifyingServer.ts';
 import { deploy, IMMUTABLES, TOKEN, tokenArgs } from '../adapters/solc/fixture.ts';
 import { COUNTER } from '../support/verification.ts';
@@ -119,9 +120,9 @@ const cliArgs = (decodeAbiParameters([{ type: 'string' }, { type: 'string' }, { 
 // a contract per run: a second Token would be the first's bytecode twin, verified already
 const token = await deploy(anvil.url, await artifact('Token'), args);
 const counter = await deploy(anvil.url, await artifact('Counter'));
-const immutables = await deploy(anvil.url, await artifact('Immutables'), encodeAbiParameters([{ type: 'uint256' }], [1234n]));
+const immutables = await deploy(anvil.url, await artifact('Immutables'), hex(encodeAbiParameters([{ type: 'uint256' }], [1234n])));
 // another value of the immutable: other runtime code, not a twin of the first
-const immutablesForBlockscout = await deploy(anvil.url, await artifact('Immutables'), encodeAbiParameters([{ type: 'uint256' }], [5678n]));
+const immutablesForBlockscout = await deploy(anvil.url, await artifact('Immutables'), hex(encodeAbiParameters([{ type: 'uint256' }], [5678n])));
 apiUrl = await indexAndServe(t, { rpc: anvil.url, db, chainId: 31337 });
 
 async function verifiedAt(address: string): Promise<Record<string, unknown>> {

@@ -31,6 +31,7 @@ import t from 'tap';
 import { decodeAbiParameters, encodeAbiParameters } from 'viem';
 import type { Hex } from 'viem';
 import { startAnvil } from '../../demo/anvil.ts';
+import { hex } from '../../lib/index.ts';
 import { indexAndServe } from '../support/verifyingServer.ts';
 import { deploy, IMMUTABLES, TOKEN, tokenArgs } from '../adapters/solc/fixture.ts';
 import { nodeBinary } from '../support/nodes.ts';
@@ -143,9 +144,9 @@ const args = tokenArgs();
 const cliArgs = (decodeAbiParameters([{ type: 'string' }, { type: 'string' }, { type: 'uint256' }], args) as readonly [string, string, bigint]).map(String);
 // a contract per run: a second Token would be the first's bytecode twin, verified already
 const token = await deploy(anvil.url, await artifact('Token'), args);
-const immutables = await deploy(anvil.url, await artifact('Immutables'), encodeAbiParameters([{ type: 'uint256' }], [1234n]));
+const immutables = await deploy(anvil.url, await artifact('Immutables'), hex(encodeAbiParameters([{ type: 'uint256' }], [1234n])));
 // another value of the immutable: other runtime code, not a twin of the first
-const immutablesForBlockscout = await deploy(anvil.url, await artifact('Immutables'), encodeAbiParameters([{ type: 'uint256' }], [5678n]));
+const immutablesForBlockscout = await deploy(anvil.url, await artifact('Immutables'), hex(encodeAbiParameters([{ type: 'uint256' }], [5678n])));
 // two workers: the wrong-argument run compiles beside the etherscan run
 const apiUrl = await indexAndServe(t, { rpc: anvil.url, db, chainId: CHAIN_ID, workers: 2 });
 

@@ -23,6 +23,7 @@ import { createMemoryStore } from '../../adapters/memory/index.ts';
 import { openSqlStore } from '../../adapters/sql/index.ts';
 import { createServer } from '../../host/index.ts';
 import type { ServerOptions } from '../../host/index.ts';
+import { EMPTY_HEX } from '../../lib/index.ts';
 import type { JsonObject } from '../../lib/index.ts';
 import type { DataSink } from '../../lib/ports.ts';
 import type { UserOperationRecord } from '../../lib/domain/userOperations.ts';
@@ -92,7 +93,7 @@ async function proof(t: Test, served: ServerOptions['chains'][string], writer: D
   const t6 = tx(b6, 0, { to: ENTRY_POINT_V07 });
   const ops: Record<string, UserOperationRecord> = {
     a4: userOp(t4, 'live-a4', { nonce: 10n }),
-    a4r: userOp(t4, 'live-a4r', { nonce: 11n, index: 1, status: false, revertReason: '0x' }),
+    a4r: userOp(t4, 'live-a4r', { nonce: 11n, index: 1, status: false, revertReason: EMPTY_HEX }),
     a5: userOp(t5a, 'live-a5', { nonce: 12n }),
     b5: userOp(t5b, 'live-b5', { sender: ACCOUNT_2, nonce: 10n, entryPoint: ENTRY_POINT_V06, entryPointVersion: 'v0.6' }),
     b6: userOp(t6, 'live-b6', { sender: ACCOUNT_2, nonce: 11n }),

@@ -24,13 +24,14 @@ import { createSqlContractStore, openSqlStore } from '../../adapters/sql/index.t
 import type { SqlStore } from '../../adapters/sql/index.ts';
 import { createSolcVerifier } from '../../adapters/solc/index.ts';
 import { createServer } from '../../host/index.ts';
+import { hex } from '../../lib/index.ts';
 import type { ContractVerifier, JsonObject } from '../../lib/index.ts';
 import { block, bundle, tx } from '../ports/records.ts';
 import { databaseUrl, postgresUnreachable, selectedStoreNames } from '../support/stores.ts';
 import { ACCOUNT, compilerVersion, COUNTER, COUNTER_ADDRESS, emptyCompilerDir, offlineCompilers, writeVerifiableChain } from '../support/verification.ts';
 
 const PLAN = { name: 'local', requestsPerSecond: 1000, credits: 1_000_000, creditPeriod: 'day' } as const;
-const INCREMENT = '0xd09de08a';
+const INCREMENT = hex('0xd09de08a');
 
 const join_ = (channel: Channel): Promise<{ status: string; response: unknown }> =>
   new Promise((resolve) => {

@@ -14,6 +14,7 @@ import { createProgressRenderer, progressLine } from '../../host/progress.ts';
 import { classify, createMetadataFetcher, FinalRpcError, RetryableRpcError, resolveUri, withRetry } from '../../adapters/rpc/index.ts';
 import { openSqlStore } from '../../adapters/sql/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
+import { hash } from '../../lib/index.ts';
 import { sendMined } from './helpers.ts';
 
 t.test('scoutkit index into SQLite: indexes, resumes, refuses bad arguments', async (t) => {
@@ -71,7 +72,7 @@ t.test('progress: a bar on a TTY, throttled plain lines otherwise', async (t) =>
   let clock = 0;
   const plain: string[] = [];
   const r = createProgressRenderer({ write: (s) => void plain.push(s), isTTY: false }, { now: () => clock });
-  r({ type: 'start', chainId: 1, genesisHash: '0x00', from: 0, nodeHead: 104, capabilities: { traces: false, prestate: true, blockReceipts: true }, missing: ['no call traces'] });
+  r({ type: 'start', chainId: 1, genesisHash: hash('0x00'), from: 0, nodeHead: 104, capabilities: { traces: false, prestate: true, blockReceipts: true }, missing: ['no call traces'] });
   clock = 10_000;
   r(e);
   clock = 10_001;

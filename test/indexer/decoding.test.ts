@@ -16,7 +16,7 @@ import type { Abi, AbiEvent, AbiFunction, AbiParameter } from 'viem';
 import type { Address, Hex } from '../../lib/domain/records.ts';
 import type { ChainConfig } from '../../lib/index.ts';
 import type { JsonValue } from '../../lib/json.ts';
-import { createExplorer, saveVerifiedContract, toJson } from '../../lib/index.ts';
+import { createExplorer, hex, saveVerifiedContract, toJson } from '../../lib/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
 import { build, deploy, standardJson } from '../adapters/solc/fixture.ts';
 import { contractStoreBeside } from '../support/contracts.ts';
@@ -98,7 +98,7 @@ async function send(to: Address, data: Hex): Promise<Hex> {
   throw new Error(`${hash} not mined`);
 }
 const call = (to: Address, abi: Abi, functionName: string, args: readonly unknown[]): Promise<Hex> =>
-  send(to, encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0]));
+  send(to, hex(encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0])));
 
 const greeter = await deploy(anvil.url, GREETER.bytecode);
 const twin = await deploy(anvil.url, GREETER.bytecode);

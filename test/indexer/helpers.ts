@@ -1,5 +1,6 @@
 /** Shared pieces of the indexer tests: a recording/crashing sink, raw RPC, quiet indexers. */
 import type { BlockBundle, Hex } from '../../lib/domain/records.ts';
+import { address, hex } from '../../lib/domain/hex.ts';
 import type { DataSink } from '../../lib/ports.ts';
 import { createIndexer } from '../../lib/indexer/index.ts';
 import type { Indexer, IndexerEvent } from '../../lib/indexer/index.ts';
@@ -66,10 +67,10 @@ export async function rpc(url: string, method: string, params: readonly unknown[
   return body.result;
 }
 
-export const toHex = (n: number | bigint): Hex => `0x${n.toString(16)}`;
+export const toHex = (n: number | bigint): Hex => hex(`0x${n.toString(16)}`);
 
-export const DEV_ACCOUNT0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
-export const DEV_ACCOUNT1 = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+export const DEV_ACCOUNT0 = address('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
+export const DEV_ACCOUNT1 = address('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
 
 /**
  * Send a plain transfer and wait until it is in a block. Anvil's automine answers

@@ -5,15 +5,15 @@
  */
 import t from 'tap';
 import { createPublicClient, http } from 'viem';
-import type { Address } from '../../lib/domain/records.ts';
-import { createExplorer, toJson } from '../../lib/index.ts';
+import type { Hash } from '../../lib/domain/records.ts';
+import { createExplorer, hash, toJson } from '../../lib/index.ts';
 import { createIndexer } from '../../lib/indexer/index.ts';
 import { createRpcChainSource } from '../../adapters/rpc/index.ts';
 import { createMemoryStore } from '../../adapters/memory/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
 import { runScenario } from '../../demo/scenario.ts';
 
-const lc = (a: string): Address => a.toLowerCase() as Address;
+const lcHash = (h: string): Hash => hash(h.toLowerCase());
 
 t.test('no call traces: contract code from eth_getCode, raw-trace → Blockscout\'s 500', async (t) => {
   const anvil = await startAnvil();
@@ -42,6 +42,6 @@ t.test('no call traces: contract code from eth_getCode, raw-trace → Blockscout
   }
   // without traces a factory's creations are not seen (nothing names them)
   t.equal((await get(`/smart-contracts/${facts.contracts.created2Token}`)).status, 404, 'a factory creation is unseen');
-  t.same(await store.getTransactionTrace(lc(facts.txs.deployToken)), [], 'no frames kept');
+  t.same(await store.getTransactionTrace(lcHash(facts.txs.deployToken)), [], 'no frames kept');
   t.same(await get(`/transactions/${facts.txs.ethTransfer}/raw-trace`), { status: 404, body: { message: 'Raw trace not available: the indexer kept no trace of this transaction (its node served no traces)' } }, 'raw-trace: 404, the store holds no trace (Blockscout: 500)');
 });

@@ -14,6 +14,7 @@ import { createIndexer, OutageError } from '../../lib/indexer/index.ts';
 import type { IndexerEvent } from '../../lib/indexer/index.ts';
 import type { LeaseAttempt, LeaseHolder, StoreLease } from '../../lib/indexer/lease.ts';
 import { createOutage } from '../../lib/indexer/outage.ts';
+import { hash } from '../../lib/domain/hex.ts';
 import { StoreUnavailableError } from '../../lib/sink/unavailable.ts';
 import type { DataSink } from '../../lib/ports.ts';
 import { createRpcChainSource } from '../../adapters/rpc/index.ts';
@@ -69,7 +70,7 @@ t.test('a locked SQLite file past its busy timeout is StoreUnavailableError; a c
   await store.knex.raw('PRAGMA busy_timeout = 100');
   const conn = await other.client.acquireConnection();
   await other.raw('BEGIN EXCLUSIVE').connection(conn);
-  const err = await store.setChainIdentity({ chainId: 1, genesisHash: `0x${'11'.repeat(32)}` }).then(
+  const err = await store.setChainIdentity({ chainId: 1, genesisHash: hash(`0x${'11'.repeat(32)}`) }).then(
     () => null,
     (e: unknown) => e,
   );
@@ -77,7 +78,7 @@ t.test('a locked SQLite file past its busy timeout is StoreUnavailableError; a c
   t.match((err as Error).message, /the store is unreachable: .*SQLITE_BUSY/);
   await other.raw('ROLLBACK').connection(conn);
   await other.client.releaseConnection(conn);
-  await store.setChainIdentity({ chainId: 1, genesisHash: `0x${'11'.repeat(32)}` });
+  await store.setChainIdentity({ chainId: 1, genesisHash: hash(`0x${'11'.repeat(32)}`) });
   const bug = await store.knex.raw('insert into chain_identity (id, chain_id, genesis_hash) values (1, 1, ?)', ['0x']).then(
     () => null,
     (e: unknown) => e,

@@ -11,7 +11,7 @@
 import t from 'tap';
 import { encodeAbiParameters, getAddress, toFunctionSelector } from 'viem';
 import type { ChainConfig } from '../../lib/index.ts';
-import { createExplorer, saveVerifiedContract, toJson } from '../../lib/index.ts';
+import { createExplorer, hex, saveVerifiedContract, toJson, ZERO_ADDRESS } from '../../lib/index.ts';
 import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
 import { startAnvil } from '../../demo/anvil.ts';
 import { contractStoreBeside } from '../support/contracts.ts';
@@ -29,11 +29,13 @@ const methodCall = async (get: (path: string) => Promise<Record<string, unknown>
 
 const CUT = [{ type: 'tuple[]', components: [{ type: 'address' }, { type: 'uint8' }, { type: 'bytes4[]' }] }, { type: 'address' }, { type: 'bytes' }] as const;
 const cut = (cuts: readonly (readonly [Address, number, readonly string[]])[]): Hex =>
-  encodeAbiParameters(CUT, [
-    cuts.map(([f, a, names]) => [f, a, names.map((n) => toFunctionSelector(`${n}(uint256)`))] as const),
-    '0x0000000000000000000000000000000000000000',
-    '0x',
-  ]);
+  hex(
+    encodeAbiParameters(CUT, [
+      cuts.map(([f, a, names]) => [f, a, names.map((n) => toFunctionSelector(`${n}(uint256)`))] as const),
+      '0x0000000000000000000000000000000000000000',
+      '0x',
+    ]),
+  );
 
 t.test('a beacon upgraded once and a diamond cut three times: implementations and decoding per block', async (t) => {
   const anvil = await startAnvil();
@@ -57,7 +59,7 @@ t.test('a beacon upgraded once and a diamond cut three times: implementations an
   const diamondCalls1 = [(await mined(anvil.url, { to: diamond, data: call('store', 3) })).transactionHash, (await mined(anvil.url, { to: diamond, data: call('other', 4) })).transactionHash];
   await mined(anvil.url, { to: diamond, data: cut([[facetB, 1, ['store']]]), gas: '0x100000' });
   const diamondCalls2 = [(await mined(anvil.url, { to: diamond, data: call('store', 5) })).transactionHash, (await mined(anvil.url, { to: diamond, data: call('other', 6) })).transactionHash];
-  const removal = await mined(anvil.url, { to: diamond, data: cut([['0x0000000000000000000000000000000000000000', 2, ['other']]]), gas: '0x100000' });
+  const removal = await mined(anvil.url, { to: diamond, data: cut([[ZERO_ADDRESS, 2, ['other']]]), gas: '0x100000' });
 
   for (const factory of await storeFactories()) {
     await t.test(factory.name, async (t) => {

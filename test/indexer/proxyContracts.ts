@@ -4,6 +4,7 @@
  * beacon and a beacon proxy, a diamond emitting the cuts it is sent; `mined` sends a transaction from anvil's first dev account and waits for its successful receipt.
  */
 import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
+import { hex } from '../../lib/domain/hex.ts';
 import { DIAMOND_CUT_TOPIC, PROXY_SLOTS, UPGRADED_TOPIC } from '../../lib/proxy/slots.ts';
 import { DEV_ACCOUNT0, rpc, toHex } from './helpers.ts';
 
@@ -44,7 +45,7 @@ export async function mined(url: string, tx: Record<string, unknown>): Promise<{
   for (let i = 0; i < 400; i++) {
     const receipt = (await rpc(url, 'eth_getTransactionReceipt', [hash])) as { transactionHash: Hash; blockNumber: Hex; contractAddress: Address | null; status: Hex } | null;
     if (receipt !== null) {
-      if (receipt.status !== '0x1') throw new Error(`transaction ${hash} failed`);
+      if (receipt.status !== hex('0x1')) throw new Error(`transaction ${hash} failed`);
       return receipt;
     }
     await new Promise((r) => setTimeout(r, 25));

@@ -9,7 +9,7 @@ import t from 'tap';
 import { createPublicClient, decodeErrorResult, http, keccak256, parseAbi, toHex } from 'viem';
 import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
 import type { VersionedDataSource } from '../../lib/ports.ts';
-import { createExplorer, toJson } from '../../lib/index.ts';
+import { address, createExplorer, hash, toJson, ZERO_ADDRESS } from '../../lib/index.ts';
 import type { IndexerEvent } from '../../lib/indexer/index.ts';
 import { startAnvil } from '../../demo/anvil.ts';
 import type { Anvil } from '../../demo/anvil.ts';
@@ -31,7 +31,8 @@ const ABI = parseAbi([
   'function totalSupply() view returns (uint256)',
 ]);
 
-const lc = (a: string): Address => a.toLowerCase() as Address;
+const lc = (a: string): Address => address(a.toLowerCase());
+const lcHash = (h: string): Hash => hash(h.toLowerCase());
 
 let anvil: Anvil;
 let facts: ScenarioFacts;
@@ -69,7 +70,7 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       // ---- transactions against receipts ----
       for (const hash of facts.allTxs) {
         const receipt = await client.getTransactionReceipt({ hash });
-        const tx = await store.getTransaction(lc(hash));
+        const tx = await store.getTransaction(lcHash(hash));
         if (!tx) {
           t.fail(`transaction ${hash} missing`);
           continue;
@@ -78,7 +79,7 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
         t.equal(tx.gasUsed, receipt.gasUsed, `${hash} gas used`);
         t.equal((tx.gasPrice ?? 0n) * (tx.gasUsed ?? 0n), receipt.effectiveGasPrice * receipt.gasUsed, `${hash} fee`);
         t.equal(tx.blockNumber, Number(receipt.blockNumber), `${hash} block`);
-        const logsStored = await store.listLogs({ transactionHash: lc(hash) }, { after: null, limit: 1000, order: 'asc' });
+        const logsStored = await store.listLogs({ transactionHash: lcHash(hash) }, { after: null, limit: 1000, order: 'asc' });
         t.same(
           logsStored.map((l) => ({ address: l.address, topics: [...l.topics], data: l.data, index: l.index })),
           receipt.logs.map((l) => ({ address: lc(l.address), topics: l.topics.map((x) => x.toLowerCase()), data: l.data.toLowerCase(), index: l.logIndex })),
@@ -87,20 +88,20 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       }
 
       // ---- failures, traces, creations ----
-      const reverted = await store.getTransaction(lc(facts.txs.reverted));
+      const reverted = await store.getTransaction(lcHash(facts.txs.reverted));
       t.equal(reverted?.status, 'error');
       t.match(reverted?.error, /revert/i);
       const reason = reverted?.revertReason;
       t.ok(reason, 'revert data stored');
       if (reason) t.same(decodeErrorResult({ data: reason as Hex }).args, [facts.revertReasons.reverted], 'Error(string) decodes');
-      const panicked = await store.getTransaction(lc(facts.txs.panicked));
+      const panicked = await store.getTransaction(lcHash(facts.txs.panicked));
       if (panicked?.revertReason) t.equal(decodeErrorResult({ data: panicked.revertReason }).args?.[0], BigInt(facts.revertReasons.panicCode), 'Panic(0x12)');
       else t.fail('panic data stored');
 
-      const split = await store.getTransaction(lc(facts.txs.routerSplit));
+      const split = await store.getTransaction(lcHash(facts.txs.routerSplit));
       t.equal(split?.status, 'ok');
       t.equal(split?.hasErrorInInternalTransactions, true, 'failed inner call flagged');
-      const splitItx = await store.listInternalTransactions({ transactionHash: lc(facts.txs.routerSplit) }, { after: null, limit: 50, order: 'asc' });
+      const splitItx = await store.listInternalTransactions({ transactionHash: lcHash(facts.txs.routerSplit) }, { after: null, limit: 50, order: 'asc' });
       t.ok(splitItx.some((i) => i.to === lc(facts.accounts.fresh) && i.value > 0n), 'value to the fresh address');
       t.ok(splitItx.some((i) => i.error !== null), 'the failed inner call');
 
@@ -108,10 +109,10 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       const byHash = new Map(created.map((a) => [a.hash, a]));
       t.equal(byHash.get(lc(facts.contracts.createdToken))?.creatorAddress, lc(facts.contracts.factory), 'CREATE by the factory');
       t.equal(byHash.get(lc(facts.contracts.created2Token))?.creatorAddress, lc(facts.contracts.factory), 'CREATE2 by the factory');
-      t.equal(byHash.get(lc(facts.contracts.token))?.creationTransactionHash, lc(facts.txs.deployToken), 'deployed by a transaction');
-      const factoryItx = await store.listInternalTransactions({ transactionHash: lc(facts.txs.factoryCreate2) }, { after: null, limit: 50, order: 'asc' });
+      t.equal(byHash.get(lc(facts.contracts.token))?.creationTransactionHash, lcHash(facts.txs.deployToken), 'deployed by a transaction');
+      const factoryItx = await store.listInternalTransactions({ transactionHash: lcHash(facts.txs.factoryCreate2) }, { after: null, limit: 50, order: 'asc' });
       t.ok(factoryItx.some((i) => i.type === 'create2' && i.createdContract === lc(facts.contracts.created2Token)), 'create2 trace');
-      const deploy = await store.getTransaction(lc(facts.txs.deployToken));
+      const deploy = await store.getTransaction(lcHash(facts.txs.deployToken));
       t.same(deploy?.kinds, ['contract_creation', 'token_creation'], 'token creation kinds');
 
       // ---- tokens ----
@@ -152,8 +153,8 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       }
       for (const hash of facts.allTxs) {
         const found = ((await ask('/search', hash)) as { items: Record<string, unknown>[] })['items'];
-        t.same(found.map((i) => [i['type'], i['transaction_hash']]), [['transaction', lc(hash)]], `/search?q=${hash} finds the transaction`);
-        t.same(await ask('/search/check-redirect', hash), { redirect: true, type: 'transaction', parameter: lc(hash) }, `check-redirect ${hash}`);
+        t.same(found.map((i) => [i['type'], i['transaction_hash']]), [['transaction', lcHash(hash)]], `/search?q=${hash} finds the transaction`);
+        t.same(await ask('/search/check-redirect', hash), { redirect: true, type: 'transaction', parameter: lcHash(hash) }, `check-redirect ${hash}`);
       }
 
       // ---- coin balances: the latest written per address, against eth_getBalance ----
@@ -223,7 +224,7 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
       const TRANSFER = keccak256(toHex('Transfer(address,address,uint256)'));
       const SINGLE = keccak256(toHex('TransferSingle(address,address,address,uint256,uint256)'));
       const BATCH = keccak256(toHex('TransferBatch(address,address,address,uint256[],uint256[])'));
-      const topicAddress = (topic: Hex | undefined): Address => lc(`0x${(topic ?? '0x').slice(-40)}`);
+      const topicAddress = (topic: `0x${string}` | undefined): Address => lc(`0x${(topic ?? '0x').slice(-40)}`);
       const nodeTxs: { from: Address; to: Address | null; gasUsed: bigint }[] = [];
       const nodeTransfers: { from: Address; to: Address }[] = [];
       const miners: Address[] = [];
@@ -290,7 +291,7 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
         const hash = detail['creation_transaction_hash'] as Hash;
         const receipt = await client.getTransactionReceipt({ hash });
         t.equal(detail['is_contract'], true, `${contract} is a contract`);
-        if (creation !== null) t.equal(hash, lc(creation), `${contract}: creation transaction`);
+        if (creation !== null) t.equal(hash, lcHash(creation), `${contract}: creation transaction`);
         // the creating receipt: a top-level creation names the contract; a factory's call is to the factory
         if (creator === null) {
           t.equal(lc(receipt.contractAddress ?? '0x'), lc(contract), `${contract}: the receipt created it`);
@@ -333,7 +334,7 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
         t.equal(instance?.owner, lc(owner), `owner of NFT ${id}`);
       }
       const burned = (await store.getTokenInstances([{ tokenAddress: lc(facts.contracts.nft), tokenId: facts.tokenIds.nft.burned }]))[0] ?? null;
-      t.ok(burned?.owner === null || burned?.owner === '0x0000000000000000000000000000000000000000', 'a burned NFT is owned by nobody (or the zero address)');
+      t.ok(burned?.owner === null || burned?.owner === ZERO_ADDRESS, 'a burned NFT is owned by nobody (or the zero address)');
 
       // ---- the token API against the node (issue 9): /tokens/{h} total_supply = totalSupply(),
       // every /tokens/{h}/holders item = balanceOf (ERC-1155: balanceOfBatch of its id), every
@@ -420,10 +421,10 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
 
       // ---- state changes: before/after = the node's balances at block − 1 / block ----
       for (const hash of facts.allTxs) {
-        const tx = await store.getTransaction(lc(hash));
+        const tx = await store.getTransaction(lcHash(hash));
         if (tx?.blockNumber === null || tx === null) continue;
         const n = BigInt(tx.blockNumber);
-        const changes = await allStateChanges(store, lc(hash));
+        const changes = await allStateChanges(store, lcHash(hash));
         t.ok(changes.some((c) => c.type === 'coin' && c.address === tx.from), `${hash}: the sender pays`);
         for (const c of changes) {
           if (c.type === 'coin') {
@@ -442,7 +443,7 @@ t.test('the scenario, indexed into each store, agrees with the node', async (t) 
           }
         }
       }
-      const batch = await allStateChanges(store, lc(facts.txs.multiTransferBatch));
+      const batch = await allStateChanges(store, lcHash(facts.txs.multiTransferBatch));
       t.equal(batch.filter((c) => c.type === 'token').length, 4, 'an ERC-1155 batch: one entry per holder and id');
     });
   }

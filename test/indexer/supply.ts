@@ -6,14 +6,14 @@
  */
 import type { Test } from 'tap';
 import { createExplorer } from '../../lib/index.ts';
-import type { VersionedDataSource } from '../../lib/ports.ts';
+import type { AccountCursor, VersionedDataSource } from '../../lib/ports.ts';
 import { rpc } from './helpers.ts';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 
 export async function checkSupplyAgainstNode(t: Test, url: string, store: VersionedDataSource, label: string): Promise<void> {
   const held: { address: string; balance: bigint }[] = [];
-  for (let after = null as { balance: bigint; address: `0x${string}`; transactionsCount: bigint } | null; ; ) {
+  for (let after = null as AccountCursor | null; ; ) {
     const page = await store.listAccounts({ sort: 'balance' }, { after, limit: 100, order: 'desc' });
     held.push(...page);
     const last = page.at(-1);

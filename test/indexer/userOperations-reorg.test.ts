@@ -15,7 +15,7 @@ import { encodeEventTopics, getAddress, parseEther } from 'viem';
 import { startAnvil } from '../../demo/anvil.ts';
 import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
 import type { IndexerEvent } from '../../lib/indexer/index.ts';
-import { createExplorer, toJson } from '../../lib/index.ts';
+import { createExplorer, EMPTY_HEX, hex, toJson } from '../../lib/index.ts';
 import type { Explorer } from '../../lib/index.ts';
 import { officialSpecs, validateResponse } from '../support/openapi.ts';
 import { storeFactories } from '../support/stores.ts';
@@ -64,7 +64,7 @@ for (const factory of await storeFactories()) {
     const { accountFactory, paymaster, accountOf, execute, initCodeOf, signed, base, handleOps } = await deployUserOps(anvil.url);
     const [accountA, accountC] = [await accountOf(OWNER_A.address), await accountOf(OWNER_C.address)];
     for (const a of [accountA, accountC]) await send(anvil.url, { to: a, value: toHex(parseEther('1')) });
-    const a0 = await signed(OWNER_A, base(accountA, 0n, execute(RECEIVER, 1n, '0x'), initCodeOf(OWNER_A.address)));
+    const a0 = await signed(OWNER_A, base(accountA, 0n, execute(RECEIVER, 1n, EMPTY_HEX), initCodeOf(OWNER_A.address)));
     const tx1 = await send(anvil.url, { to: EP, data: handleOps([a0], BENEFICIARY_1) });
 
     const controller = new AbortController();
@@ -73,9 +73,9 @@ for (const factory of await storeFactories()) {
     t.teardown(() => controller.abort());
 
     // the soon-orphaned blocks: C created through the paymaster (bundler 2), then A's second operation (bundler 1)
-    const c0 = await signed(OWNER_C, base(accountC, 0n, execute(LOGGER, 7n, '0xc0ffee00'), initCodeOf(OWNER_C.address), true));
+    const c0 = await signed(OWNER_C, base(accountC, 0n, execute(LOGGER, 7n, hex('0xc0ffee00')), initCodeOf(OWNER_C.address), true));
     const orphanedTx = await send(anvil.url, { to: EP, data: handleOps([c0], BENEFICIARY_2) });
-    const a1 = await signed(OWNER_A, base(accountA, 1n, execute(RECEIVER, 2n, '0x')));
+    const a1 = await signed(OWNER_A, base(accountA, 1n, execute(RECEIVER, 2n, EMPTY_HEX)));
     const movedTx = await send(anvil.url, { to: EP, data: handleOps([a1], BENEFICIARY_1) });
     const [hashA0, hashC0, hashA1] = [tx1, orphanedTx, movedTx].map((r) => operationEventsOf(r)[0]?.userOpHash.toLowerCase() as Hash);
     if (Number(movedTx.blockNumber) !== Number(orphanedTx.blockNumber) + 1) throw new Error('the two bundles are not in consecutive blocks');

@@ -17,7 +17,7 @@ import { encodeFunctionData, getAddress, parseEther } from 'viem';
 import { startAnvil } from '../../demo/anvil.ts';
 import { parseIndexArgs } from '../../host/commands/index.ts';
 import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
-import { createExplorer, toJson } from '../../lib/index.ts';
+import { createExplorer, EMPTY_HEX, hash, hex, toJson } from '../../lib/index.ts';
 import type { Explorer } from '../../lib/index.ts';
 import { officialSpecs, validateResponse } from '../support/openapi.ts';
 import { storeFactories } from '../support/stores.ts';
@@ -48,7 +48,7 @@ import {
 const specs = await officialSpecs();
 const P = '/api/v2/proxy/account-abstraction';
 /** the inner call of C's first operation (a call with value to the logger) */
-const C_INNER: Hex = '0xc0ffee00';
+const C_INNER: Hex = hex('0xc0ffee00');
 
 /** the chain: accounts, bundles and the reverted one, as sent */
 async function scenario(url: string) {
@@ -57,17 +57,17 @@ async function scenario(url: string) {
   for (const a of [accountA, accountB, accountC]) await send(url, { to: a, value: toHex(parseEther('1')) });
 
   // bundle 1: account A created by its first operation, which pays RECEIVER
-  const a0 = await signed(OWNER_A, base(accountA, 0n, execute(RECEIVER, 1000n, '0x'), initCodeOf(OWNER_A.address)));
+  const a0 = await signed(OWNER_A, base(accountA, 0n, execute(RECEIVER, 1000n, EMPTY_HEX), initCodeOf(OWNER_A.address)));
   const tx1 = await send(url, { to: EP, data: handleOps([a0], BENEFICIARY_1) });
   // bundle 2, another beneficiary: account B created; A's second operation reverts in its call
-  const b0 = await signed(OWNER_B, base(accountB, 0n, execute(RECEIVER, 1n, '0x'), initCodeOf(OWNER_B.address)));
-  const a1 = await signed(OWNER_A, base(accountA, 1n, execute(REVERTER, 0n, '0x12345678')));
+  const b0 = await signed(OWNER_B, base(accountB, 0n, execute(RECEIVER, 1n, EMPTY_HEX), initCodeOf(OWNER_B.address)));
+  const a1 = await signed(OWNER_A, base(accountA, 1n, execute(REVERTER, 0n, hex('0x12345678'))));
   const tx2 = await send(url, { to: EP, data: handleOps([b0, a1], BENEFICIARY_2) });
   // a bundle that reverts as a whole (a signature of the wrong owner: AA24)
-  const bad = await signed(OWNER_A, base(accountA, 2n, execute(RECEIVER, 1n, '0x')), true);
+  const bad = await signed(OWNER_A, base(accountA, 2n, execute(RECEIVER, 1n, EMPTY_HEX)), true);
   const reverted = await send(url, { to: EP, data: handleOps([bad], BENEFICIARY_1) });
   // bundle 3: through a forwarding contract (an internal call)
-  const a2 = await signed(OWNER_A, base(accountA, 2n, execute(LOGGER, 0n, '0x')));
+  const a2 = await signed(OWNER_A, base(accountA, 2n, execute(LOGGER, 0n, EMPTY_HEX)));
   const tx3 = await send(url, { to: FORWARDER, data: handleOps([a2], BENEFICIARY_1) });
   // bundle 4: account C created and calling in one operation (value and a log), the paymaster paying
   const c0 = await signed(OWNER_C, base(accountC, 0n, execute(LOGGER, 7n, C_INNER), initCodeOf(OWNER_C.address), true));
@@ -75,8 +75,8 @@ async function scenario(url: string) {
   // bundle 5: A through the paymaster, topping up the paymaster's deposit (Deposited for it: hybrid);
   // B from the deposit it already holds (no Deposited for it: the wallet's balance)
   await send(url, { to: EP, data: depositTo(accountB), value: toHex(parseEther('0.1')) });
-  const a3 = await signed(OWNER_A, base(accountA, 3n, execute(EP, 1000n, depositTo(paymaster)), '0x', true));
-  const b1 = await signed(OWNER_B, base(accountB, 1n, execute(RECEIVER, 2n, '0x')));
+  const a3 = await signed(OWNER_A, base(accountA, 3n, execute(EP, 1000n, depositTo(paymaster)), EMPTY_HEX, true));
+  const b1 = await signed(OWNER_B, base(accountB, 1n, execute(RECEIVER, 2n, EMPTY_HEX)));
   const tx5 = await send(url, { to: EP, data: handleOps([a3, b1], BENEFICIARY_1) });
   const statuses = [tx1, tx2, reverted, tx3, tx4, tx5].map((r) => r.status).join();
   if (statuses !== '0x1,0x1,0x0,0x1,0x1,0x1') throw new Error(`the bundles did not run as meant: ${statuses}`);
@@ -145,7 +145,7 @@ for (const factory of await storeFactories()) {
             bundler: beneficiary,
             bundleIndex: 0,
             index,
-            factory: op.initCode === '0x' ? null : accountFactory,
+            factory: op.initCode === EMPTY_HEX ? null : accountFactory,
             paymaster: opPaymaster,
             status: e.success,
             gasUsed: e.actualGasUsed,
@@ -164,7 +164,7 @@ for (const factory of await storeFactories()) {
       ['paymaster_hybrid', 'paymaster_sponsor', 'wallet_balance', 'wallet_deposit'],
       'each of the four sponsor types: a prefund paid into the deposit, a deposit already held, a paymaster alone, a paymaster whose deposit the bundle topped up',
     );
-    const failed = await ds.getUserOperation(stored.find((o) => o.nonce === 1n && o.sender === accountA.toLowerCase())?.hash ?? '0x');
+    const failed = await ds.getUserOperation(stored.find((o) => o.nonce === 1n && o.sender === accountA.toLowerCase())?.hash ?? hash('0x'));
     t.match(failed, { status: false, revertReason: '0xdeadbeef', userLogsCount: 0 }, "A's reverted call: its revert data");
     t.same(
       (await ds.listUserOperations({ factory: accountFactory }, { after: null, limit: 50, order: 'asc' })).map((o) => o.sender),

@@ -11,9 +11,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { decodeEventLog, encodeAbiParameters, encodeFunctionData, getContractAddress } from 'viem';
-import type { Abi } from 'viem';
+import type { Abi, Address as ViemAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Address, Hash, Hex } from '../../lib/domain/records.ts';
+import { address, EMPTY_HEX, hex } from '../../lib/domain/hex.ts';
 import { ENTRY_POINT_V07 } from '../../lib/userops/index.ts';
 import { DEV_ACCOUNT0, rpc, toHex } from './helpers.ts';
 
@@ -31,13 +32,13 @@ export const EP = ENTRY_POINT_V07;
 export const OWNER_A = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 export const OWNER_B = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
 export const OWNER_C = privateKeyToAccount('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
-export const BENEFICIARY_1: Address = '0x00000000000000000000000000000000000b0b01';
-export const BENEFICIARY_2: Address = '0x00000000000000000000000000000000000b0b02';
-export const RECEIVER: Address = '0x000000000000000000000000000000000000c0de';
-export const REVERTER: Address = '0x000000000000000000000000000000000000dead';
-export const FORWARDER: Address = '0x000000000000000000000000000000000000f0f0';
+export const BENEFICIARY_1 = address('0x00000000000000000000000000000000000b0b01');
+export const BENEFICIARY_2 = address('0x00000000000000000000000000000000000b0b02');
+export const RECEIVER = address('0x000000000000000000000000000000000000c0de');
+export const REVERTER = address('0x000000000000000000000000000000000000dead');
+export const FORWARDER = address('0x000000000000000000000000000000000000f0f0');
 /** accepts value, emits one LOG0 */
-export const LOGGER: Address = '0x000000000000000000000000000000000000106e';
+export const LOGGER = address('0x000000000000000000000000000000000000106e');
 
 export interface Receipt {
   readonly transactionHash: Hash;
@@ -47,6 +48,8 @@ export interface Receipt {
   readonly status: Hex;
   readonly logs: readonly { address: Address; topics: Hex[]; data: Hex; logIndex: Hex }[];
 }
+/** a receipt's status when the transaction succeeded */
+const SUCCESS = hex('0x1');
 
 export async function receiptOf(url: string, hash: Hash): Promise<Receipt> {
   for (let i = 0; i < 800; i++) {
@@ -62,7 +65,7 @@ export async function send(url: string, tx: Record<string, unknown>): Promise<Re
   return receiptOf(url, hash);
 }
 
-export const pack = (hi: bigint, lo: bigint): Hex => `0x${hi.toString(16).padStart(32, '0')}${lo.toString(16).padStart(32, '0')}`;
+export const pack = (hi: bigint, lo: bigint): Hex => hex(`0x${hi.toString(16).padStart(32, '0')}${lo.toString(16).padStart(32, '0')}`);
 
 export interface PackedOp {
   sender: Address;
@@ -118,14 +121,14 @@ export function paymasterArtifact(): Artifact {
   const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
   const contract = out.contracts?.['AcceptAllPaymaster.sol']?.['AcceptAllPaymaster'];
   if (errors.length > 0 || contract === undefined) throw new Error(`AcceptAllPaymaster did not compile: ${errors.map((e) => e.formattedMessage).join('\n')}`);
-  compiled = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
+  compiled = { abi: contract.abi, bytecode: hex(`0x${contract.evm.bytecode.object}`) };
   return compiled;
 }
 
 /** the EntryPoint's runtime at its canonical v0.7 address, its SenderCreator told about the move; the small contracts */
 export async function placeEntryPoint(url: string): Promise<void> {
   const deployed = await send(url, { data: ENTRY_POINT.bytecode });
-  if (deployed.status !== '0x1') throw new Error('the EntryPoint did not deploy');
+  if (deployed.status !== SUCCESS) throw new Error('the EntryPoint did not deploy');
   const original = deployed.contractAddress as Address;
   const senderCreator = getContractAddress({ from: original, nonce: 1n }).toLowerCase();
   await rpc(url, 'anvil_setCode', [EP, await rpc(url, 'eth_getCode', [original, 'latest'])]);
@@ -144,26 +147,26 @@ export type Owner = typeof OWNER_A;
 export async function deployUserOps(url: string) {
   await placeEntryPoint(url);
   const deployedFactory = await send(url, { data: `${FACTORY.bytecode}${encodeAbiParameters([{ type: 'address' }], [EP]).slice(2)}` });
-  if (deployedFactory.status !== '0x1') throw new Error('the factory did not deploy');
+  if (deployedFactory.status !== SUCCESS) throw new Error('the factory did not deploy');
   const accountFactory = (deployedFactory.contractAddress ?? '0x').toLowerCase() as Address;
   const pm = paymasterArtifact();
   const deployedPaymaster = await send(url, { data: `${pm.bytecode}${encodeAbiParameters([{ type: 'address' }], [EP]).slice(2)}` });
-  if (deployedPaymaster.status !== '0x1') throw new Error('the paymaster did not deploy');
+  if (deployedPaymaster.status !== SUCCESS) throw new Error('the paymaster did not deploy');
   const paymaster = (deployedPaymaster.contractAddress ?? '0x').toLowerCase() as Address;
-  const depositTo = (account: Address): Hex => encodeFunctionData({ abi: ENTRY_POINT.abi, functionName: 'depositTo', args: [account] });
-  if ((await send(url, { to: EP, data: depositTo(paymaster), value: toHex(10n ** 18n) })).status !== '0x1') throw new Error('the paymaster’s deposit failed');
+  const depositTo = (account: Address): Hex => hex(encodeFunctionData({ abi: ENTRY_POINT.abi, functionName: 'depositTo', args: [account] }));
+  if ((await send(url, { to: EP, data: depositTo(paymaster), value: toHex(10n ** 18n) })).status !== SUCCESS) throw new Error('the paymaster’s deposit failed');
 
   const call = async (to: Address, abi: Abi, functionName: string, args: readonly unknown[]): Promise<Hex> =>
     (await rpc(url, 'eth_call', [{ to, data: encodeFunctionData({ abi, functionName, args }) }, 'latest'])) as Hex;
-  const accountOf = async (owner: Address): Promise<Address> => `0x${(await call(accountFactory, FACTORY.abi, 'getAddress', [owner, 0n])).slice(26)}` as Address;
-  const execute = (to: Address, value: bigint, data: Hex): Hex => encodeFunctionData({ abi: ACCOUNT.abi, functionName: 'execute', args: [to, value, data] });
-  const initCodeOf = (owner: Address): Hex => `${accountFactory}${encodeFunctionData({ abi: FACTORY.abi, functionName: 'createAccount', args: [owner, 0n] }).slice(2)}` as Hex;
+  const accountOf = async (owner: ViemAddress): Promise<Address> => `0x${(await call(accountFactory, FACTORY.abi, 'getAddress', [owner, 0n])).slice(26)}` as Address;
+  const execute = (to: Address, value: bigint, data: Hex): Hex => hex(encodeFunctionData({ abi: ACCOUNT.abi, functionName: 'execute', args: [to, value, data] }));
+  const initCodeOf = (owner: ViemAddress): Hex => `${accountFactory}${encodeFunctionData({ abi: FACTORY.abi, functionName: 'createAccount', args: [owner, 0n] }).slice(2)}` as Hex;
   const signed = async (owner: Owner, op: Omit<PackedOp, 'signature'>, badSignature = false): Promise<PackedOp> => {
     const hash = (await call(EP, ENTRY_POINT.abi, 'getUserOpHash', [{ ...op, signature: '0x' }])) as Hash;
     const signature = badSignature ? await OWNER_B.sign({ hash }) : await owner.sign({ hash });
-    return { ...op, signature };
+    return { ...op, signature: hex(signature) };
   };
-  const base = (sender: Address, nonce: bigint, callData: Hex, initCode: Hex = '0x', sponsored = false): Omit<PackedOp, 'signature'> => ({
+  const base = (sender: Address, nonce: bigint, callData: Hex, initCode: Hex = EMPTY_HEX, sponsored = false): Omit<PackedOp, 'signature'> => ({
     sender,
     nonce,
     initCode,
@@ -171,9 +174,10 @@ export async function deployUserOps(url: string) {
     accountGasLimits: pack(600_000n, 200_000n),
     preVerificationGas: 50_000n,
     gasFees: pack(1_000_000_000n, 20_000_000_000n),
-    paymasterAndData: sponsored ? (`${paymaster}${pack(100_000n, 50_000n).slice(2)}` as Hex) : '0x',
+    paymasterAndData: sponsored ? hex(`${paymaster}${pack(100_000n, 50_000n).slice(2)}`) : EMPTY_HEX,
   });
-  const handleOps = (ops: readonly PackedOp[], beneficiary: Address): Hex => encodeFunctionData({ abi: ENTRY_POINT.abi, functionName: 'handleOps', args: [ops, beneficiary] });
+  const handleOps = (ops: readonly PackedOp[], beneficiary: Address): Hex =>
+    hex(encodeFunctionData({ abi: ENTRY_POINT.abi, functionName: 'handleOps', args: [ops, beneficiary] }));
   return { accountFactory, paymaster, accountOf, execute, initCodeOf, signed, base, handleOps, depositTo };
 }
 

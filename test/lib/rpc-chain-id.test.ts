@@ -7,12 +7,13 @@ import t from 'tap';
 import { buildFixtureChain } from '../../fixture/index.ts';
 import { renderTransaction } from '../../lib/rpc/format.ts';
 import type { TransactionRecord } from '../../lib/domain/records.ts';
+import { hex } from '../../lib/domain/hex.ts';
 
 const all = buildFixtureChain().bundles.flatMap((b) => b.transactions);
 const typed = all.find((tx) => tx.type !== null && tx.type > 0);
 const base = all[0];
 if (typed === undefined || base === undefined) throw new Error('the fixture has transactions');
-const signature = { r: `0x${'11'.repeat(32)}`, s: `0x${'22'.repeat(32)}`, yParity: null } as const;
+const signature = { r: hex(`0x${'11'.repeat(32)}`), s: hex(`0x${'22'.repeat(32)}`), yParity: null } as const;
 const legacy = (v: bigint | undefined): TransactionRecord => {
   const { signature: _dropped, ...rest } = base;
   return { ...rest, type: 0, ...(v === undefined ? {} : { signature: { ...signature, v } }) };

@@ -7,6 +7,7 @@
  */
 import type { Address, ContractCodeRecord, Hash, Hex } from '../../lib/domain/records.ts';
 import { codeHashOf } from '../../lib/contracts/codeHash.ts';
+import { hex } from '../../lib/domain/hex.ts';
 import { verifiedByAddress } from '../../lib/contracts/lookup.ts';
 import { addr, block, bundle, tx } from './records.ts';
 import { storeTest } from './stores.ts';
@@ -113,7 +114,7 @@ storeTest('contract store: outside block rollback', async (t, s) => {
     timestamp: b1.timestamp,
     creator: Y,
     deployedBytecode: deployed,
-    creationBytecode: '0x6000',
+    creationBytecode: hex('0x6000'),
   };
   await s.writeBlocks([bundle(block(0), {}), bundle(b1, { transactions: [creation], contractCodes: [code] })]);
   const hash = codeHashOf(deployed) as Hash;

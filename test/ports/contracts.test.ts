@@ -4,6 +4,7 @@
  * of a block at a height, non-consensus blocks and rollback (over every store).
  */
 import type { BlockRecord, ContractCodeRecord, TraceFrameRecord, TransactionRecord } from '../../lib/domain/records.ts';
+import { EMPTY_HEX, hash, hex } from '../../lib/domain/hex.ts';
 import type { ContractCursor } from '../../lib/ports.ts';
 import { A, B, addr, block, bundle, page, tx, walksBothWays } from './records.ts';
 import { storeTest } from './stores.ts';
@@ -23,7 +24,7 @@ function contract(x: TransactionRecord, b: BlockRecord, address: ContractCodeRec
     timestamp: b.timestamp,
     creator: A,
     deployedBytecode: code as ContractCodeRecord['deployedBytecode'],
-    creationBytecode: b.number === 3 ? null : '0x60806040',
+    creationBytecode: b.number === 3 ? null : hex('0x60806040'),
   };
 }
 
@@ -41,8 +42,8 @@ function frame(x: TransactionRecord, b: BlockRecord, index: number, traceAddress
     value: 0n,
     gas: 100_000n,
     gasUsed: 21_000n,
-    input: '0x',
-    output: '0x',
+    input: EMPTY_HEX,
+    output: EMPTY_HEX,
     error: null,
     revertReason: null,
     ...o,
@@ -57,10 +58,10 @@ storeTest('contracts and trace frames: lookups, keyset walks, counters, replacem
   const x2 = tx(b2, 0);
   const x3 = tx(b3, 0);
   const frames1 = [
-    frame(x1, b1, 0, [], { type: 'CREATE', to: K1, input: '0x60806040', output: '0x6001', value: null }),
+    frame(x1, b1, 0, [], { type: 'CREATE', to: K1, input: hex('0x60806040'), output: hex('0x6001'), value: null }),
     frame(x1, b1, 1, [0], { type: 'CREATE2', from: K1, to: K2, gasUsed: null }),
     frame(x1, b1, 2, [0, 0], { type: 'STATICCALL', from: K2, to: B, value: null, output: null, error: 'execution reverted', revertReason: 'no' }),
-    frame(x1, b1, 3, [1], { type: 'SELFDESTRUCT', from: K1, to: A, gas: null, input: '0x' }),
+    frame(x1, b1, 3, [1], { type: 'SELFDESTRUCT', from: K1, to: A, gas: null, input: EMPTY_HEX }),
   ];
   const frames3 = [frame(x3, b3, 0, [], { value: 10n ** 30n })];
   const bundles = [
@@ -74,7 +75,7 @@ storeTest('contracts and trace frames: lookups, keyset walks, counters, replacem
   t.same(await s.getTransactionTrace(x1.hash), frames1, 'the frames of a transaction, by index, as written');
   t.same(await s.getTransactionTrace(x3.hash), frames3, 'a value beyond 2^64 survives');
   t.same(await s.getTransactionTrace(x2.hash), [], 'a transaction without frames has none');
-  t.same(await s.getTransactionTrace(`0x${'ee'.repeat(32)}`), [], 'an unknown transaction has none');
+  t.same(await s.getTransactionTrace(hash(`0x${'ee'.repeat(32)}`)), [], 'an unknown transaction has none');
 
   const byAddress = (rows: readonly ContractCodeRecord[]) => [...rows].sort((a, b) => (a.address < b.address ? -1 : 1));
   t.same(byAddress(await s.getContracts([K2, K1, K1, addr(0x404404)])), byAddress([contract(x1, b1, K1), contract(x1, b1, K2, '0x')]), 'batch lookup');

@@ -17,13 +17,14 @@ import type {
   TokenType,
   TransactionRecord,
 } from '../../lib/domain/records.ts';
+import { address as markAddress, EMPTY_HEX, hash, hex } from '../../lib/domain/hex.ts';
 import type { Test } from 'tap';
 import type { Order, Page } from '../../lib/ports.ts';
 
 // ---- tiny record builders -------------------------------------------------------------------
 
-export const addr = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`;
-export const h32 = (tag: string): Hash => `0x${Buffer.from(tag).toString('hex').padStart(64, '0').slice(-64)}`;
+export const addr = (n: number): Address => markAddress(`0x${n.toString(16).padStart(40, '0')}`);
+export const h32 = (tag: string): Hash => hash(`0x${Buffer.from(tag).toString('hex').padStart(64, '0').slice(-64)}`);
 export const ZERO = addr(0);
 export const A = addr(0xa);
 export const B = addr(0xb);
@@ -47,8 +48,8 @@ export function block(number: number, o: { tag?: string; consensus?: boolean; mi
     baseFeePerGas: null,
     difficulty: null,
     totalDifficulty: null,
-    nonce: '0x0000000000000000',
-    extraData: '0x',
+    nonce: hex('0x0000000000000000'),
+    extraData: EMPTY_HEX,
     stateRoot: null,
     consensus: o.consensus ?? true,
     unclesHashes: [],
@@ -83,7 +84,7 @@ export function tx(b: BlockRecord | null, index: number, o: Partial<TransactionR
     revertReason: null,
     nonce: index,
     type: 2,
-    input: '0x',
+    input: EMPTY_HEX,
     methodId: null,
     insertedAt: 1000,
     kinds: [],
@@ -128,7 +129,7 @@ export function log(parent: TransactionRecord, index: number, emitter: Address =
     timestamp: parent.timestamp ?? 0,
     address: emitter,
     topics: [],
-    data: '0x',
+    data: EMPTY_HEX,
   };
 }
 

@@ -3,16 +3,17 @@
  * and pending transactions; a record written without one reads back without one; a rollback
  * takes them with their transactions (the port suite, over every store).
  */
+import { hex } from '../../lib/domain/hex.ts';
 import { block, bundle, page, tx } from './records.ts';
 import { storeTest } from './stores.ts';
 
 storeTest('transaction signatures round-trip', async (t, s) => {
   const b1 = block(1);
   const b2 = block(2);
-  const typed = tx(b1, 0, { type: 2, signature: { r: `0x${'ab'.repeat(32)}`, s: `0x${'0c'.repeat(31)}`, v: 1n, yParity: 1 } });
-  const legacy = tx(b1, 1, { type: 0, signature: { r: '0x1', s: '0x2', v: 2n * 11155111n + 36n, yParity: null } });
+  const typed = tx(b1, 0, { type: 2, signature: { r: hex(`0x${'ab'.repeat(32)}`), s: hex(`0x${'0c'.repeat(31)}`), v: 1n, yParity: 1 } });
+  const legacy = tx(b1, 1, { type: 0, signature: { r: hex('0x1'), s: hex('0x2'), v: 2n * 11155111n + 36n, yParity: null } });
   const unsigned = tx(b2, 0);
-  const pending = { ...tx(null, 0, { tag: 'p' }), signature: { r: '0x3', s: '0x4', v: 27n, yParity: null } } as const;
+  const pending = { ...tx(null, 0, { tag: 'p' }), signature: { r: hex('0x3'), s: hex('0x4'), v: 27n, yParity: null } } as const;
   await s.writeBlocks([bundle(b1, { transactions: [typed, legacy] }), bundle(b2, { transactions: [unsigned] })]);
   await s.writePendingTransactions([pending]);
   t.same((await s.getTransaction(typed.hash))?.signature, typed.signature, 'a typed transaction: r, s, v and yParity');

@@ -3,12 +3,12 @@
  * symbol; types) and listAddresses (named addresses by lower-cased name prefix), over every store:
  * ties, null names, case, non-ASCII, both orders, rollback.
  */
-import type { AddressRecord, TokenRecord, TokenType } from '../../lib/domain/records.ts';
+import type { Address, AddressRecord, TokenRecord, TokenType } from '../../lib/domain/records.ts';
 import type { AddressListFilter, TokenListFilter } from '../../lib/ports.ts';
 import { addr, A, B, C, block, bal, bundle, walksBothWays, page, token, address } from './records.ts';
 import { storeTest } from './stores.ts';
 
-const named = (a: `0x${string}`, type: TokenType, name: string | null, symbol: string | null): TokenRecord => ({ ...token(a, type), name, symbol });
+const named = (a: Address, type: TokenType, name: string | null, symbol: string | null): TokenRecord => ({ ...token(a, type), name, symbol });
 
 storeTest('tokens: holders DESC, name ASC (null last), address ASC; prefix, types, rollback', async (t, s) => {
   const b1 = block(1);

@@ -1,5 +1,6 @@
 /** listTransactions: pending and validated orders, cursors, filters. (the port suite, over every store). */
 import type { Hex, TransactionRecord } from '../../lib/domain/records.ts';
+import { hex } from '../../lib/domain/hex.ts';
 import type { TransactionCursor, TransactionFilter } from '../../lib/ports.ts';
 import { A, B, C, h32, block, tx, bundle, walk, walksBothWays, page } from './records.ts';
 import { storeTest } from './stores.ts';
@@ -38,8 +39,8 @@ storeTest('pending transactions: order, cursor, replaced by mined', async (t, s)
 storeTest('listTransactions validated: order, ties, filters, cursor', async (t, s) => {
   const b1 = block(1);
   const b2 = block(2);
-  const m1: Hex = '0xa9059cbb';
-  const m2: Hex = '0x095ea7b3';
+  const m1: Hex = hex('0xa9059cbb');
+  const m2: Hex = hex('0x095ea7b3');
   const txs1 = [
     tx(b1, 0, { kinds: ['coin_transfer'] }),
     tx(b1, 1, { kinds: ['contract_call', 'token_transfer'], methodId: m1 }),
@@ -73,7 +74,7 @@ storeTest('listTransactions validated: order, ties, filters, cursor', async (t, 
 
 storeTest('listTransactions by address, direction and block range, both orders', async (t, s) => {
   const [b1, b2, b3] = [block(1), block(2), block(3)];
-  const m1: Hex = '0xa9059cbb';
+  const m1: Hex = hex('0xa9059cbb');
   const txs = [
     tx(b1, 0, { from: A, to: B, kinds: ['coin_transfer'] }),
     tx(b1, 1, { from: B, to: A, kinds: ['contract_call'], methodId: m1 }),

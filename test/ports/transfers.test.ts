@@ -1,5 +1,6 @@
 /** listTokenTransfers: order, ties, inclusive cursors, filters. (the port suite, over every store). */
-import type { TokenTransferRecord } from '../../lib/domain/records.ts';
+import type { Hex, TokenTransferRecord } from '../../lib/domain/records.ts';
+import { hex } from '../../lib/domain/hex.ts';
 import type { DataSource, Order, TokenTransferCursor } from '../../lib/ports.ts';
 import { ZERO, A, B, C, T20, T721, T1155, block, tx, transfer, token, bundle, walksBothWays } from './records.ts';
 import { storeTest } from './stores.ts';
@@ -77,9 +78,9 @@ storeTest('token transfers: method ids of the parent transaction (OR), alone and
   const x10 = tx(b1, 0);
   const x11 = tx(b1, 1);
   const x20 = tx(b2, 0);
-  const TRANSFER = '0xa9059cbb';
-  const APPROVE = '0x095ea7b3';
-  const withMethod = (r: TokenTransferRecord, methodId: `0x${string}` | null): TokenTransferRecord => ({ ...r, methodId });
+  const TRANSFER = hex('0xa9059cbb');
+  const APPROVE = hex('0x095ea7b3');
+  const withMethod = (r: TokenTransferRecord, methodId: Hex | null): TokenTransferRecord => ({ ...r, methodId });
   await s.writeBlocks([
     bundle(b1, {
       transactions: [x10, x11],

@@ -8,6 +8,7 @@
  * (address order, creations, by factory) through all of it, against the operations themselves.
  */
 import type { Address, BlockRecord, Hash, TransactionRecord } from '../../lib/domain/records.ts';
+import { EMPTY_HEX, hex } from '../../lib/domain/hex.ts';
 import type { UserOperationRecord } from '../../lib/domain/userOperations.ts';
 import type {
   UserOperationAccount,
@@ -39,15 +40,15 @@ function op(t: TransactionRecord, tag: string, o: Partial<UserOperationRecord> =
     hash: h32(tag),
     sender: A,
     nonce: 0n,
-    initCode: '0x',
-    callData: '0xb61d27f6',
+    initCode: EMPTY_HEX,
+    callData: hex('0xb61d27f6'),
     callGasLimit: 1n,
     verificationGasLimit: 2n,
     preVerificationGas: 3n,
     maxFeePerGas: 4n,
     maxPriorityFeePerGas: 5n,
-    paymasterAndData: '0x',
-    signature: '0x01',
+    paymasterAndData: EMPTY_HEX,
+    signature: hex('0x01'),
     aggregator: null,
     aggregatorSignature: null,
     entryPoint: EP7,
@@ -137,15 +138,15 @@ storeTest('user operations: lists, bundles, reorgs', async (t, s) => {
   const [t10, t11, t30, t40, t50] = [tx(b1, 0), tx(b1, 1), tx(b3, 0), tx(side, 0), tx(b5, 0)];
   const huge = 2n ** 200n + 1n;
   const ops1 = [
-    op(t10, 'o1a', { sender: A, paymaster: P, factory: F, initCode: `${F}00`, paymasterAndData: `${P}01`, nonce: huge, sponsorType: 'paymaster_sponsor', revertReason: '0x08c379a0', status: false }),
-    op(t10, 'o1b', { sender: B, index: 1, aggregator: C, aggregatorSignature: '0xfeed' }),
+    op(t10, 'o1a', { sender: A, paymaster: P, factory: F, initCode: hex(`${F}00`), paymasterAndData: hex(`${P}01`), nonce: huge, sponsorType: 'paymaster_sponsor', revertReason: hex('0x08c379a0'), status: false }),
+    op(t10, 'o1b', { sender: B, index: 1, aggregator: C, aggregatorSignature: hex('0xfeed') }),
     // C: two operations carrying a factory (G here, F in block 5): the older is its creation
-    op(t11, 'o1c', { sender: C, bundler: Y, factory: G, initCode: `${G}03` }),
+    op(t11, 'o1c', { sender: C, bundler: Y, factory: G, initCode: hex(`${G}03`) }),
     op(t11, 'o1d', { sender: A, bundler: Y, bundleIndex: 1, entryPoint: EP6, entryPointVersion: 'v0.6', nonce: 1n, userLogsStartIndex: 7, userLogsCount: 2 }),
   ];
-  const ops3 = [op(t30, 'o3a', { sender: A, nonce: 2n, paymaster: P }), op(t30, 'o3b', { sender: B, index: 1, nonce: 1n, factory: G, initCode: `${G}01` })];
+  const ops3 = [op(t30, 'o3a', { sender: A, nonce: 2n, paymaster: P }), op(t30, 'o3b', { sender: B, index: 1, nonce: 1n, factory: G, initCode: hex(`${G}01`) })];
   // a block that lost consensus: its operation's factory names no account
-  const ops4 = [op(t40, 'o4a', { sender: A, nonce: 3n, factory: G, initCode: `${G}02` })];
+  const ops4 = [op(t40, 'o4a', { sender: A, nonce: 3n, factory: G, initCode: hex(`${G}02`) })];
   const ops5 = [op(t50, 'o5a', { sender: C, bundler: Y, factory: F })];
   const bundles = [
     bundle(b1, { transactions: [t10, t11], userOperations: ops1 }),

@@ -3,6 +3,7 @@
  * its runtime code and creation input written as the indexer writes a created contract.
  */
 import type { Address, ContractCodeRecord, Hex } from '../../lib/domain/records.ts';
+import { hex } from '../../lib/domain/hex.ts';
 import type { DataSink } from '../../lib/ports.ts';
 import { addr, block, bundle, tx } from '../ports/records.ts';
 
@@ -23,7 +24,7 @@ export async function writeCreatedContracts(store: DataSink, created: readonly C
       transactionIndex: i,
       timestamp: b1.timestamp,
       creator: addr(0xa),
-      deployedBytecode: `0x${runtime}`,
+      deployedBytecode: hex(`0x${runtime}`),
       creationBytecode: input,
     }),
   );

@@ -8,6 +8,7 @@
  * API v2's flattened-code `libraries` object, and a build linked by solc from `settings.libraries`.
  */
 import type { Address } from '../../lib/domain/records.ts';
+import { hex } from '../../lib/domain/hex.ts';
 import type { DataSink } from '../../lib/ports.ts';
 import type { StandardJsonInput } from '../../lib/contracts/verifier.ts';
 import { addr } from '../ports/records.ts';
@@ -57,7 +58,7 @@ export async function writeLinkedChain(store: DataSink): Promise<Readonly<Record
     const user = addr(0x05e0 + i);
     // a build that linked through settings.libraries, or an unlinked one linked at deployment (same code)
     const codes = singleFile(path) ? flat : compiled(linkedInput(library), 'src/MathLib.sol', 'UsesLib');
-    created.push([library, lib.runtime, `0x${lib.creation}`], [user, link(codes.runtime, library), `0x${link(codes.creation, library)}`]);
+    created.push([library, lib.runtime, hex(`0x${lib.creation}`)], [user, link(codes.runtime, library), hex(`0x${link(codes.creation, library)}`)]);
     contracts[path] = { library, user };
   });
   await writeCreatedContracts(store, created);

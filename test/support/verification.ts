@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { encodeAbiParameters } from 'viem';
 import type { Abi } from 'viem';
 import type { Hex } from '../../lib/domain/records.ts';
+import { hex } from '../../lib/domain/hex.ts';
 import type { DataSink } from '../../lib/ports.ts';
 import { addr } from '../ports/records.ts';
 import { writeCreatedContracts } from './createdContracts.ts';
@@ -68,7 +69,7 @@ function compile(input: object): Record<string, Compiled> {
 /** The standard-JSON input the token is compiled from (as forge sends it, as text). */
 export const TOKEN_INPUT = JSON.stringify(standardJson({ 'src/Token.sol': TOKEN }, SETTINGS));
 
-export const tokenArgs = (): Hex => encodeAbiParameters([{ type: 'string' }, { type: 'string' }, { type: 'uint256' }], ['Scout Token', 'SCT', 10n ** 24n]);
+export const tokenArgs = (): Hex => hex(encodeAbiParameters([{ type: 'string' }, { type: 'string' }, { type: 'uint256' }], ['Scout Token', 'SCT', 10n ** 24n]));
 
 /** `v0.8.37+commit.xxxxxxxx`, as forge and hardhat name the build */
 export function compilerVersion(): string {
@@ -86,10 +87,10 @@ export async function writeVerifiableChain(store: DataSink): Promise<VerifiableC
   const token = compile(JSON.parse(TOKEN_INPUT) as object)['src/Token.sol:Token'] as Compiled;
   const counter = compile({ language: 'Solidity', sources: { 'Counter.sol': { content: COUNTER } }, settings: FLAT_SETTINGS })['Counter.sol:Counter'] as Compiled;
   await writeCreatedContracts(store, [
-    [TOKEN_ADDRESS, token.runtime, `0x${token.creation}${tokenArgs().slice(2)}`],
-    [TOKEN_TWIN, token.runtime, `0x${token.creation}${tokenArgs().slice(2)}`],
-    [COUNTER_ADDRESS, counter.runtime, `0x${counter.creation}`],
-    [ODD_ADDRESS, '6080604052348015600e575f80fd5b50', '0x6080604052'],
+    [TOKEN_ADDRESS, token.runtime, hex(`0x${token.creation}${tokenArgs().slice(2)}`)],
+    [TOKEN_TWIN, token.runtime, hex(`0x${token.creation}${tokenArgs().slice(2)}`)],
+    [COUNTER_ADDRESS, counter.runtime, hex(`0x${counter.creation}`)],
+    [ODD_ADDRESS, '6080604052348015600e575f80fd5b50', hex('0x6080604052')],
   ]);
   return { token, counter };
 }

@@ -4,7 +4,7 @@
  * transactions of blocks that lost consensus) one getTransaction per hash still missing.
  */
 import type { Hash, TransactionRecord } from '../../../lib/domain/records.ts';
-import { asRows, hex, toTransaction } from '../rows.ts';
+import { asRows, toTransaction, hash } from '../rows.ts';
 import { KEY_CHUNK, chunks } from '../sql.ts';
 import type { SqlContext } from './context.ts';
 import { getTransaction } from './getTransaction.ts';
@@ -16,7 +16,7 @@ export async function getTransactions(c: SqlContext, hashes: readonly Hash[]): P
     const parts = await Promise.all(
       chunks(keys, KEY_CHUNK).map(async (part) => asRows(await (consensus ? knex(table).whereIn('hash', part).where({ consensus: true }) : knex(table).whereIn('hash', part)))),
     );
-    for (const rows of parts) for (const r of rows) found.set(hex(r, 'hash'), toTransaction(r));
+    for (const rows of parts) for (const r of rows) found.set(hash(r, 'hash'), toTransaction(r));
   };
   const unique = [...new Set(hashes)];
   await read('transactions', unique, true);

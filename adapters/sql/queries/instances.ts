@@ -5,9 +5,9 @@
  */
 import type { Address, TokenInstanceRecord } from '../../../lib/domain/records.ts';
 import type { TokenInstanceKey } from '../../../lib/ports.ts';
-import { big, hex, num, str, tokenType, asRows } from '../rows.ts';
+import { big, num, str, tokenType, asRows, address } from '../rows.ts';
 import { KEY_CHUNK, chunks, keyCondition } from '../sql.ts';
-import { ZERO_ADDRESS } from '../write/supply.ts';
+import { ZERO_ADDRESS } from '../../../lib/domain/hex.ts';
 import type { SqlContext } from './context.ts';
 import { inOrder } from './seek.ts';
 
@@ -35,20 +35,20 @@ async function instancesByKey(c: SqlContext, keys: readonly (readonly [Address, 
     );
     for (const h of holders) {
       sole.set(`${str(h, 'token_address')}|${String(h.token_id)}`, {
-        holder: hex(h, 'holder'),
+        holder: address(h, 'holder'),
         value: big(h, 'value'),
         count: num(h, 'n'),
       });
     }
   }
   for (const r of rows) {
-    const token = hex(r, 'token_address');
+    const token = address(r, 'token_address');
     const key = `${token}|${String(r.token_id)}`;
     const type = tokenType(r, 'token_type');
     let owner: Address | null = null;
     let isUnique = false;
     if (type === 'ERC-721') {
-      owner = r.erc721_owner === null || r.erc721_owner === undefined ? null : hex(r, 'erc721_owner');
+      owner = r.erc721_owner === null || r.erc721_owner === undefined ? null : address(r, 'erc721_owner');
       isUnique = true;
     } else if (type === 'ERC-1155' || type === 'ERC-404') {
       const s = sole.get(key);

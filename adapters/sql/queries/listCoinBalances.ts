@@ -1,7 +1,7 @@
 /** listCoinBalances: one address's coin balance history, a seek on coin_balances_latest (address, block_number). */
 import type { Address, CoinBalanceRecord } from '../../../lib/domain/records.ts';
 import type { CoinBalanceCursor, CoinBalanceFilter, Page } from '../../../lib/ports.ts';
-import { asRows, big, hex, num } from '../rows.ts';
+import { asRows, big, num, address } from '../rows.ts';
 import type { SqlContext } from './context.ts';
 import { orderBy, pageSize, past, within } from './seek.ts';
 
@@ -12,5 +12,5 @@ export async function listCoinBalances(c: SqlContext, filter: CoinBalanceFilter,
   if (page.after !== null) q = past(q, ['block_number'], [page.after.blockNumber], page.order);
   q = within(q, 'block_number', filter.blocks);
   const rows = asRows(await q.orderBy(orderBy([['block_number', 'desc']], page.order)).limit(n));
-  return rows.map((r) => ({ address: hex(r, 'address') as Address, blockNumber: num(r, 'block_number'), value: big(r, 'value') }));
+  return rows.map((r) => ({ address: address(r, 'address'), blockNumber: num(r, 'block_number'), value: big(r, 'value') }));
 }

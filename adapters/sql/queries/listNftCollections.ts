@@ -2,7 +2,7 @@
 import type { Address, NftTokenType } from '../../../lib/domain/records.ts';
 import { NFT_TOKEN_TYPES } from '../../../lib/domain/records.ts';
 import type { NftCollectionCursor, NftCollectionFilter, NftCollectionRecord, Page } from '../../../lib/ports.ts';
-import { asRows, big, hex } from '../rows.ts';
+import { asRows, big, address } from '../rows.ts';
 import { keyCondition } from '../sql.ts';
 import type { SqlContext } from './context.ts';
 import { cmpBig, pageSize } from './seek.ts';
@@ -36,7 +36,7 @@ export async function listNftCollections(c: SqlContext, filter: NftCollectionFil
     let groups: { tokenAddress: Address; amount: bigint }[];
     if (type === 'ERC-721') {
       const rows = asRows(await q.andWhere('token_id', noId).select('token_address', 'value').orderBy('token_address', addressOrder).limit(room));
-      groups = rows.map((r) => ({ tokenAddress: hex(r, 'token_address'), amount: big(r, 'value') }));
+      groups = rows.map((r) => ({ tokenAddress: address(r, 'token_address'), amount: big(r, 'value') }));
     } else {
       const rows = asRows(
         await q
@@ -47,7 +47,7 @@ export async function listNftCollections(c: SqlContext, filter: NftCollectionFil
           .orderBy('token_address', addressOrder)
           .limit(room),
       );
-      groups = rows.map((r) => ({ tokenAddress: hex(r, 'token_address'), amount: big(r, 'amount') }));
+      groups = rows.map((r) => ({ tokenAddress: address(r, 'token_address'), amount: big(r, 'amount') }));
     }
     if (groups.length === 0) continue;
     const held = new Map<Address, { tokenId: bigint; value: bigint }[]>();
@@ -68,7 +68,7 @@ export async function listNftCollections(c: SqlContext, filter: NftCollectionFil
               [filter.holder, type, noId, zero, ...cond.bindings, shown],
             );
     for (const r of rows) {
-      const token = hex(r, 'token_address');
+      const token = address(r, 'token_address');
       const list = held.get(token) ?? [];
       list.push({ tokenId: big(r, 'token_id'), value: type === 'ERC-721' ? 1n : big(r, 'value') });
       held.set(token, list);

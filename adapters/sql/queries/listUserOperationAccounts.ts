@@ -7,7 +7,7 @@
  */
 import type { Address, Hash } from '../../../lib/domain/records.ts';
 import type { Page, UserOperationAccount, UserOperationAccountCursor, UserOperationAccountFilter, UserOperationCreation } from '../../../lib/ports.ts';
-import { asRows, hex, num } from '../rows.ts';
+import { asRows, num, address, hash } from '../rows.ts';
 import type { SqlContext } from './context.ts';
 import { pageSize, seekPages } from './seek.ts';
 
@@ -27,10 +27,10 @@ async function creationsOf(c: SqlContext, senders: readonly Address[]): Promise<
   const out = new Map<Address, UserOperationCreation>();
   for (const [r] of await seekPages(c.knex, probes)) {
     if (r === undefined) continue;
-    out.set(hex(r, 'sender') as Address, {
-      factory: hex(r, 'factory') as Address,
-      transactionHash: hex(r, 'transaction_hash') as Hash,
-      hash: hex(r, 'hash') as Hash,
+    out.set(address(r, 'sender'), {
+      factory: address(r, 'factory'),
+      transactionHash: hash(r, 'transaction_hash'),
+      hash: hash(r, 'hash'),
       timestamp: num(r, 'timestamp'),
     });
   }
@@ -56,7 +56,7 @@ export async function listUserOperationAccounts(
     if (page.after !== null) senders = senders.andWhere('sender', past, page.after.address);
     q = q.whereIn('address', senders.orderBy('sender', dir).limit(n));
   }
-  const accounts = asRows(await q.orderBy('address', dir).limit(n)).map((r) => ({ address: hex(r, 'address') as Address, totalOps: num(r, 'total_ops') }));
+  const accounts = asRows(await q.orderBy('address', dir).limit(n)).map((r) => ({ address: address(r, 'address'), totalOps: num(r, 'total_ops') }));
   const creations = await creationsOf(c, accounts.map((a) => a.address));
   return accounts.map((a) => ({ ...a, creation: creations.get(a.address) ?? null }));
 }

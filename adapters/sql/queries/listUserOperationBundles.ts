@@ -6,7 +6,7 @@
  */
 import type { Address, Hash } from '../../../lib/domain/records.ts';
 import type { Page, UserOperationBundle, UserOperationBundleCursor, UserOperationBundleFilter } from '../../../lib/ports.ts';
-import { asRows, hex, num } from '../rows.ts';
+import { asRows, num, address, hash } from '../rows.ts';
 import type { SqlContext } from './context.ts';
 import { orderBy, pageSize, past } from './seek.ts';
 
@@ -46,11 +46,11 @@ export async function listUserOperationBundles(
       .limit(n),
   );
   return rows.map((r) => ({
-    transactionHash: hex(r, 'transaction_hash') as Hash,
+    transactionHash: hash(r, 'transaction_hash'),
     bundleIndex: num(r, 'bundle_index'),
     blockNumber: num(r, 'block_number'),
     timestamp: num(r, 'timestamp'),
-    bundler: hex(r, 'bundler') as Address,
+    bundler: address(r, 'bundler'),
     totalOps: num(r, 'total_ops'),
   }));
 }

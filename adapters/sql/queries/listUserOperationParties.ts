@@ -6,14 +6,14 @@
 import type { Address } from '../../../lib/domain/records.ts';
 import type { Page, UserOperationParty, UserOperationPartyCursor, UserOperationRole } from '../../../lib/ports.ts';
 import type { Row } from '../rows.ts';
-import { asRows, hex, num, str } from '../rows.ts';
+import { asRows, num, str, address } from '../rows.ts';
 import { KEY_CHUNK, chunks } from '../sql.ts';
 import type { SqlContext } from './context.ts';
 import { orderBy, pageSize, past } from './seek.ts';
 
 const toParty = (r: Row): UserOperationParty => ({
   role: str(r, 'role') as UserOperationRole,
-  address: hex(r, 'address') as Address,
+  address: address(r, 'address'),
   totalOps: num(r, 'total_ops'),
   totalBundles: num(r, 'total_bundles'),
 });

@@ -8,14 +8,14 @@ import type { Address, Hash, Hex } from '../../../lib/domain/records.ts';
 import type { EntryPointVersion, SponsorType, UserOperationRecord } from '../../../lib/domain/userOperations.ts';
 import type { Page, UserOperationCursor, UserOperationFilter } from '../../../lib/ports.ts';
 import type { Row } from '../rows.ts';
-import { asRows, big, bool, hex, hexOrNull, num, str } from '../rows.ts';
+import { asRows, big, bool, hex, hexOrNull, num, str, address, addressOrNull, hash } from '../rows.ts';
 import type { SqlContext } from './context.ts';
 import { orderBy, pageSize, past } from './seek.ts';
 
 export function toUserOperation(r: Row): UserOperationRecord {
   return {
-    hash: hex(r, 'hash') as Hash,
-    sender: hex(r, 'sender') as Address,
+    hash: hash(r, 'hash'),
+    sender: address(r, 'sender'),
     nonce: big(r, 'nonce'),
     initCode: hex(r, 'init_code'),
     callData: hex(r, 'call_data'),
@@ -26,20 +26,20 @@ export function toUserOperation(r: Row): UserOperationRecord {
     maxPriorityFeePerGas: big(r, 'max_priority_fee_per_gas'),
     paymasterAndData: hex(r, 'paymaster_and_data'),
     signature: hex(r, 'signature'),
-    aggregator: hexOrNull(r, 'aggregator'),
+    aggregator: addressOrNull(r, 'aggregator'),
     aggregatorSignature: hexOrNull(r, 'aggregator_signature') as Hex | null,
-    entryPoint: hex(r, 'entry_point') as Address,
+    entryPoint: address(r, 'entry_point'),
     entryPointVersion: str(r, 'entry_point_version') as EntryPointVersion,
-    transactionHash: hex(r, 'transaction_hash') as Hash,
+    transactionHash: hash(r, 'transaction_hash'),
     transactionIndex: num(r, 'transaction_index'),
     blockNumber: num(r, 'block_number'),
-    blockHash: hex(r, 'block_hash') as Hash,
+    blockHash: hash(r, 'block_hash'),
     timestamp: num(r, 'timestamp'),
-    bundler: hex(r, 'bundler') as Address,
+    bundler: address(r, 'bundler'),
     bundleIndex: num(r, 'bundle_index'),
     index: num(r, 'op_index'),
-    factory: hexOrNull(r, 'factory'),
-    paymaster: hexOrNull(r, 'paymaster'),
+    factory: addressOrNull(r, 'factory'),
+    paymaster: addressOrNull(r, 'paymaster'),
     status: bool(r, 'status'),
     revertReason: hexOrNull(r, 'revert_reason'),
     gas: big(r, 'gas'),

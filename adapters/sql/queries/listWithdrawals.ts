@@ -7,7 +7,7 @@
  */
 import type { Address, Hash, WithdrawalRecord } from '../../../lib/domain/records.ts';
 import type { Page, WithdrawalCursor, WithdrawalFilter } from '../../../lib/ports.ts';
-import { asRows, big, hex, num } from '../rows.ts';
+import { asRows, big, num, address, hash } from '../rows.ts';
 import type { Row } from '../rows.ts';
 import type { SqlContext } from './context.ts';
 import { orderBy, pageSize, past } from './seek.ts';
@@ -18,10 +18,10 @@ function toWithdrawal(r: Row): WithdrawalRecord {
   return {
     index: num(r, 'withdrawal_index'),
     validatorIndex: num(r, 'validator_index'),
-    address: hex(r, 'address') as Address,
+    address: address(r, 'address'),
     amount: big(r, 'amount'),
     blockNumber: num(r, 'block_number'),
-    blockHash: hex(r, 'block_hash') as Hash,
+    blockHash: hash(r, 'block_hash'),
     timestamp: num(r, 'timestamp'),
   };
 }

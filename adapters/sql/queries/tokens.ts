@@ -1,6 +1,6 @@
 /** Tokens by address with their holder counts, chunked, in parallel (getToken, getTokens). */
 import type { Address, TokenRecord } from '../../../lib/domain/records.ts';
-import { hex, toToken } from '../rows.ts';
+import { toToken, address } from '../rows.ts';
 import { KEY_CHUNK, chunks, keyListStatement } from '../sql.ts';
 import type { SqlContext } from './context.ts';
 
@@ -11,6 +11,6 @@ const byAddresses = keyListStatement(
 export async function tokensByAddress(c: SqlContext, addresses: readonly Address[]): Promise<Map<Address, TokenRecord>> {
   const found = new Map<Address, TokenRecord>();
   const parts = await Promise.all(chunks([...new Set(addresses)], KEY_CHUNK).map((part) => c.raw(byAddresses(part.length), part)));
-  for (const rows of parts) for (const r of rows) found.set(hex(r, 'address'), toToken(r));
+  for (const rows of parts) for (const r of rows) found.set(address(r, 'address'), toToken(r));
   return found;
 }

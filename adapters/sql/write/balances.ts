@@ -12,7 +12,7 @@ import { BULK_ROWS, chunks, insertRows, keyRows, lastPerKey, refreshLatest, uniq
 import type { Key } from './batch.ts';
 import { addHolderCounts, holderCountDelta, holding, pairBalances } from './holders.ts';
 import { currentRow, laterInBlocks, latestRows, latestSpecs } from './latest.ts';
-import { ZERO_ADDRESS } from './supply.ts';
+import { ZERO_ADDRESS } from '../../../lib/domain/hex.ts';
 
 /** Insert the balance history rows; returns them (every key in `affected`). */
 export async function insertBalanceHistory(trx: Knex.Transaction, d: Dialect, consensus: readonly BlockBundle[], affected: Key[]): Promise<WriteRow[]> {

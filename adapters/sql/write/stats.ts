@@ -15,7 +15,7 @@ import type { Address, BlockBundle, Hash } from '../../../lib/domain/records.ts'
 import { StatsDelta } from '../../../lib/stats/chainStats.ts';
 import type { Dialect } from '../dialect.ts';
 import type { WriteRow } from '../rows.ts';
-import { asRows, big, bigOrNull, hexOrNull, num, str } from '../rows.ts';
+import { asRows, big, bigOrNull, num, str, addressOrNull } from '../rows.ts';
 import { BULK_ROWS, KEY_CHUNK, chunks, keyCondition, keyRows, upsertRows } from '../sql.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -38,7 +38,7 @@ export async function storedBlocksDelta(db: Db, hashes: readonly Hash[], sign: 1
     const byBlock = new Map<string, { to: Address | null; gasUsed: bigint | null }[]>();
     for (const t of txs) {
       const list = byBlock.get(str(t, 'block_hash')) ?? [];
-      list.push({ to: hexOrNull(t, 'to_address'), gasUsed: bigOrNull(t, 'gas_used') });
+      list.push({ to: addressOrNull(t, 'to_address'), gasUsed: bigOrNull(t, 'gas_used') });
       byBlock.set(str(t, 'block_hash'), list);
     }
     for (const b of blocks) {

@@ -9,10 +9,10 @@ import type { Knex } from 'knex';
 import type { Address } from '../../../lib/domain/records.ts';
 import type { Dialect } from '../dialect.ts';
 import { asRows, big } from '../rows.ts';
+import { ZERO_ADDRESS } from '../../../lib/domain/hex.ts';
 
 type Db = Knex | Knex.Transaction;
 
-export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as Address;
 
 const positive = (v: bigint | null): bigint => (v !== null && v > 0n ? v : 0n);
 

@@ -9,7 +9,7 @@ import type { UserOperationRecord } from '../../../lib/domain/userOperations.ts'
 import type { Dialect } from '../dialect.ts';
 import { InvalidWriteError } from '../../../lib/sink/validate.ts';
 import type { WriteRow } from '../rows.ts';
-import { asRows, hex, num } from '../rows.ts';
+import { asRows, num, hash } from '../rows.ts';
 import { insertRows } from '../sql.ts';
 import { countParties, uncountBlocksParties } from './userOperationParties.ts';
 
@@ -82,7 +82,7 @@ export async function blocksWithLogs(knex: Knex, addresses: readonly Address[], 
         .andWhere('topics', 'like', `["${topic0}"%`),
     );
     for (const r of rows) {
-      const block = { number: num(r, 'block_number'), hash: hex(r, 'block_hash') as Hash };
+      const block = { number: num(r, 'block_number'), hash: hash(r, 'block_hash') };
       found.set(`${block.number}:${block.hash}`, block);
     }
   }

@@ -23,6 +23,7 @@ import type { Window } from '../params.ts';
 import { nonNegative, param, windowParam } from '../params.ts';
 import { abiText, NOT_VERIFIED } from '../verified.ts';
 import { PAGING } from '../paramDocs.ts';
+import { EMPTY_HEX } from '../../domain/hex.ts';
 
 type Kind = 'all' | 'verified' | 'unverified' | 'empty';
 
@@ -65,7 +66,7 @@ async function createdWindow(ctx: EtherscanContext, kind: Exclude<Kind, 'verifie
     for (const r of rows) {
       const v = verified.get(r.address);
       const own = v?.own === true ? v.contract : undefined;
-      if (kind === 'empty' && r.deployedBytecode !== '0x') continue;
+      if (kind === 'empty' && r.deployedBytecode !== EMPTY_HEX) continue;
       if (kind === 'unverified' && own !== undefined) continue;
       out.push(own !== undefined ? verifiedItem(r.address, own) : unverifiedItem(r.address));
     }

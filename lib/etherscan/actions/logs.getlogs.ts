@@ -15,6 +15,7 @@ import { isAddress, nonNegative, param, windowParam } from '../params.ts';
 import { hex, transactionsOf } from '../rows.ts';
 import type { EtherscanParam } from '../paramDocs.ts';
 import { OPTIONAL_ADDRESS, PAGING } from '../paramDocs.ts';
+import { address } from '../../domain/hex.ts';
 
 /** Blockscout's cap on one getLogs answer. */
 export const MAX_LOGS = 1000;
@@ -89,7 +90,7 @@ export async function getLogsAnswer(ctx: Parameters<EtherscanAction['run']>[0], 
   if (head === null) return none('No logs found');
   const from = fromP.value === 'latest' ? head : fromP.value;
   const to = toP.value === 'latest' ? head : toP.value;
-  const filter = { ...(rawAddress !== undefined ? { address: rawAddress.toLowerCase() as Hex } : {}), blocks: { from, to } };
+  const filter = { ...(rawAddress !== undefined ? { address: address(rawAddress.toLowerCase()) } : {}), blocks: { from, to } };
   const logs = from > to ? [] : await collectWindow<LogRecord, LogRecord>(
     (after, limit) => ctx.ds.listLogs(filter, { after: after === null ? null : { blockNumber: after.blockNumber, index: after.index }, limit, order: 'asc' }),
     window,

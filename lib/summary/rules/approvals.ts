@@ -11,15 +11,16 @@
  * Approval of the owner's too (OpenZeppelin 4), which is no approval the sender gave.
  */
 import type { Address, Hex, TokenRecord, TokenType } from '../../domain/records.ts';
-import { ZERO_ADDRESS } from '../../render/format.ts';
+import { ZERO_ADDRESS } from '../../domain/hex.ts';
 import { scaled } from '../amounts.ts';
 import type { SummaryItem, SummaryLog } from '../types.ts';
 import { address, currency, text, token } from '../types.ts';
+import { hex } from '../../domain/hex.ts';
 
 /** keccak256('Approval(address,address,uint256)') */
-export const APPROVAL_TOPIC = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925';
+export const APPROVAL_TOPIC = hex('0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925');
 /** keccak256('ApprovalForAll(address,address,bool)') */
-export const APPROVAL_FOR_ALL_TOPIC = '0x17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c31';
+export const APPROVAL_FOR_ALL_TOPIC = hex('0x17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c31');
 const MAX_UINT256 = 2n ** 256n - 1n;
 
 const topicAddress = (topic: Hex | undefined): Address | null => (topic === undefined || topic.length !== 66 ? null : (`0x${topic.slice(26)}`.toLowerCase() as Address));

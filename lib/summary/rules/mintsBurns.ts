@@ -4,7 +4,7 @@
  * - to the zero address: `Burn {amount} {token} from {from_address}`.
  */
 import type { Address, TokenRecord } from '../../domain/records.ts';
-import { ZERO_ADDRESS } from '../../render/format.ts';
+import { ZERO_ADDRESS } from '../../domain/hex.ts';
 import { movedBy, movedItem } from '../amounts.ts';
 import type { SummaryItem, SummaryTransfer } from '../types.ts';
 import { address } from '../types.ts';

@@ -6,7 +6,7 @@
  * `{amount} {token} #{token_id}`. Mints and burns: ./mintsBurns.ts.
  */
 import type { Address, TokenRecord } from '../../domain/records.ts';
-import { ZERO_ADDRESS } from '../../render/format.ts';
+import { ZERO_ADDRESS } from '../../domain/hex.ts';
 import { movedBy, movedItem } from '../amounts.ts';
 import type { SummaryItem, SummaryTransfer } from '../types.ts';
 import { address } from '../types.ts';

@@ -8,6 +8,7 @@
  * few bytes of hand-written EVM code each, deployed from anvil's unlocked account 5.
  */
 import type { Address, Hash, Hex } from '../../../lib/domain/records.ts';
+import { hex } from '../../../lib/domain/hex.ts';
 
 type Call = (method: string, params: readonly unknown[]) => Promise<unknown>;
 
@@ -145,7 +146,7 @@ export async function runParityCases(url: string): Promise<ParityCases> {
   await send('create invalid', { to: at('creator'), data: `0x${LEAVES.invalid}` as Hex });
   await send('create reverting', { to: at('creator'), data: `0x${LEAVES.customError}` as Hex });
   await send('create destroyed at once', { to: at('creator'), data: `0x${LEAVES.destroy}` as Hex, value: 11n });
-  await send('create with value', { to: at('creator'), data: '0x00', value: 13n });
+  await send('create with value', { to: at('creator'), data: hex('0x00'), value: 13n });
   await send('create2 a store', { to: at('creator2'), data: deployable(LEAVES.store) });
   await send('top-level out of gas', { to: at('loop'), gas: 60_000 });
   await send('top-level invalid', { to: at('invalid'), gas: 60_000 });

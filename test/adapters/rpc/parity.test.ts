@@ -9,6 +9,7 @@
  */
 import t from 'tap';
 import type { Address, CoinBalanceRecord, Hash, Hex } from '../../../lib/domain/records.ts';
+import { hex } from '../../../lib/domain/hex.ts';
 import type { AccountState, CallFrame, PrestateDiff } from '../../../lib/chain-source.ts';
 import { parseCallTrace, parsePrestateDiff, traceEntries } from '../../../adapters/rpc/parse.ts';
 import { parityCallTraces, parityReplay, parityStateDiff } from '../../../adapters/rpc/parity.ts';
@@ -259,8 +260,8 @@ t.test("Parity's errors in callTracer's words, revert reasons as callTracer deco
   t.equal(revertReason(error('\0\0')), null, 'an Error(string) of NULs');
   t.equal(revertReason(panic(0x11)), 'arithmetic underflow or overflow', 'a panic');
   t.equal(revertReason(panic(0x99)), 'unknown panic code: 0x99', 'an unknown panic');
-  t.equal(revertReason('0xdeadbeef'), null, 'a custom error');
-  t.equal(revertReason('0x08c379a0ff'), null, 'an Error(string) that does not decode');
+  t.equal(revertReason(hex('0xdeadbeef')), null, 'a custom error');
+  t.equal(revertReason(hex('0x08c379a0ff')), null, 'an Error(string) that does not decode');
   t.equal(revertReason(null), null, 'no output');
 
   // a frame that never ran: gasUsed 0, no output (callTracer); one that halted: all its gas

@@ -36,6 +36,7 @@ import { framesFromStructLogs, storageWritesFromStructLogs } from '../../../adap
 import { fetchStructLogs, TraceTooLargeError } from '../../../adapters/rpc/structlogFetch.ts';
 import type { CallFrame, SourceReceipt, SourceTransaction } from '../../../lib/chain-source.ts';
 import type { Address, Hash } from '../../../lib/domain/records.ts';
+import { address, EMPTY_HEX, hash } from '../../../lib/domain/hex.ts';
 import { startHardhatNode } from '../../support/hardhatNode.ts';
 import type { HardhatNode } from '../../support/hardhatNode.ts';
 
@@ -49,9 +50,9 @@ async function rpc(url: string, method: string, params: readonly unknown[]): Pro
 // ---- answers that are not traces ----
 
 const TX: SourceTransaction = {
-  hash: `0x${'aa'.repeat(32)}`, blockNumber: 1, blockHash: `0x${'bb'.repeat(32)}`, index: 0,
-  from: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', to: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
-  value: 0n, gas: 100_000n, gasPrice: null, maxFeePerGas: null, maxPriorityFeePerGas: null, nonce: 0, type: 2, input: '0x',
+  hash: hash(`0x${'aa'.repeat(32)}`), blockNumber: 1, blockHash: hash(`0x${'bb'.repeat(32)}`), index: 0,
+  from: address('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'), to: address('0x5fbdb2315678afecb367f032d93f642f64180aa3'),
+  value: 0n, gas: 100_000n, gasPrice: null, maxFeePerGas: null, maxPriorityFeePerGas: null, nonce: 0, type: 2, input: EMPTY_HEX,
 };
 const RECEIPT: SourceReceipt = { transactionHash: TX.hash, transactionIndex: 0, status: 'success', gasUsed: 30_000n, effectiveGasPrice: null, contractAddress: null, logs: [] };
 const word = (n: bigint): string => n.toString(16).padStart(64, '0');
@@ -218,11 +219,11 @@ async function runExtras(url: string): Promise<Hash[]> {
     const signed = await account.signTransaction({ chainId: 31337, type: 'eip1559', nonce, to, data, gas, value, maxFeePerGas: parseGwei('100'), maxPriorityFeePerGas: parseGwei('1'), accessList });
     const created = getContractAddress({ from: account.address, nonce: BigInt(nonce) });
     nonce++;
-    const hash = keccak256(signed);
+    const sent = keccak256(signed);
     // Hardhat mines a failing transaction and answers with an error all the same
     await reader.request({ method: 'eth_sendRawTransaction', params: [signed] }).catch(() => undefined);
-    await reader.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 30_000 });
-    hashes.push(hash);
+    await reader.waitForTransactionReceipt({ hash: sent, pollingInterval: 50, timeout: 30_000 });
+    hashes.push(hash(sent));
     return created;
   };
   const deploy = (runtime: Hex): Promise<string> => send(null, deployment(runtime), 1_000_000n);
@@ -341,13 +342,13 @@ const [onAnvil, onHardhat2, onHardhat3] = await Promise.all([
 ]);
 t.comment(`scenario: anvil ${onAnvil.scenarioMs} ms, hardhat 2 ${onHardhat2?.scenarioMs ?? '-'} ms, hardhat 3 ${onHardhat3?.scenarioMs ?? '-'} ms (the three side by side; everything ${Math.round(performance.now() - ranStarted)} ms)`);
 
-const anvilHashes = [...onAnvil.facts.allTxs, ...onAnvil.extras];
+const anvilHashes = [...onAnvil.facts.allTxs, ...onAnvil.extras].map(hash);
 
 /** Every transaction of the node rebuilt from its struct logs and compared with anvil's. */
 async function compareWith(t: Test, node: HardhatNode, ran: Ran): Promise<void> {
   t.same(ran.facts.contracts, onAnvil.facts.contracts, 'the same contracts at the same addresses');
   t.same(ran.facts.accounts, onAnvil.facts.accounts);
-  const hashes = [...ran.facts.allTxs, ...ran.extras];
+  const hashes = [...ran.facts.allTxs, ...ran.extras].map(hash);
   t.equal(hashes.length, anvilHashes.length, 'as many transactions');
   let largest = 0;
   let frames = 0;
@@ -389,13 +390,13 @@ const limited = hardhat2 !== null && onHardhat2 !== null ? { node: hardhat2, ran
 t.test('fetchStructLogs: the size limit, node errors, a timeout', { skip: limited === null ? 'no hardhat node' : false }, async (t) => {
   if (limited === null) return;
   const { node, ran } = limited;
-  const hash = ran.facts.txs.factoryCreate2;
-  const err = await fetchStructLogs(node.url, hash, { maxBytes: 100_000, timeoutMs: 60_000 }).then(() => null, (e: unknown) => e);
+  const txHash = hash(ran.facts.txs.factoryCreate2);
+  const err = await fetchStructLogs(node.url, txHash, { maxBytes: 100_000, timeoutMs: 60_000 }).then(() => null, (e: unknown) => e);
   t.type(err, TraceTooLargeError, 'past the limit');
   t.type(err, FinalRpcError, 'final: a retry would read the same');
   t.equal(classify(err), err, 'classify keeps it');
-  t.match((err as Error).message, new RegExp(`${hash}.*100000 bytes`), 'says the transaction and the limit');
-  const unknown = await fetchStructLogs(node.url, `0x${'12'.repeat(32)}`, { maxBytes: 1_000_000, timeoutMs: 60_000 }).then(() => null, (e: unknown) => e);
+  t.match((err as Error).message, new RegExp(`${txHash}.*100000 bytes`), 'says the transaction and the limit');
+  const unknown = await fetchStructLogs(node.url, hash(`0x${'12'.repeat(32)}`), { maxBytes: 1_000_000, timeoutMs: 60_000 }).then(() => null, (e: unknown) => e);
   const failure = classify(unknown);
   t.type(failure, FinalRpcError, 'an unknown transaction: the node said so');
   t.equal((failure as FinalRpcError).code, -32000, "the node's code");
@@ -405,10 +406,10 @@ t.test('fetchStructLogs: the size limit, node errors, a timeout', { skip: limite
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => { silent.closeAllConnections(); silent.close(() => resolve()); }));
   const port = (silent.address() as AddressInfo).port;
-  const timedOut = await fetchStructLogs(`http://127.0.0.1:${port}`, hash, { maxBytes: 1000, timeoutMs: 300 }).then(() => null, (e: unknown) => e);
+  const timedOut = await fetchStructLogs(`http://127.0.0.1:${port}`, txHash, { maxBytes: 1000, timeoutMs: 300 }).then(() => null, (e: unknown) => e);
   t.type(classify(timedOut), RetryableRpcError, 'a timeout is retried');
   const stopped = new AbortController();
   stopped.abort(new Error('stop'));
-  const aborted = await fetchStructLogs(`http://127.0.0.1:${port}`, hash, { maxBytes: 1000, timeoutMs: 60_000, signal: stopped.signal }).then(() => null, (e: unknown) => e);
+  const aborted = await fetchStructLogs(`http://127.0.0.1:${port}`, txHash, { maxBytes: 1000, timeoutMs: 60_000, signal: stopped.signal }).then(() => null, (e: unknown) => e);
   t.match(aborted, { message: 'stop' }, "an abort rejects with the signal's reason");
 });

@@ -9,6 +9,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import t from 'tap';
+import { hex } from '../../../lib/index.ts';
 import { CompilerDirectory, CompilerUnavailableError, compilersBaseUrl, createSolcVerifier, SOLC_BINARIES } from '../../../adapters/solc/index.ts';
 import { COUNTER, compilerVersion, emptyCompilerDir, offlineCompilers, REFUSING_URL } from '../../support/verification.ts';
 import { buildOutput, standardJson } from './fixture.ts';
@@ -61,12 +62,12 @@ t.test('a 0.8.37 contract verifies with an empty directory and no network', asyn
     input: { kind: 'standard-json', json: input },
     compilerVersion: LONG,
     contractName: 'Counter.sol:Counter',
-    deployedCode: `0x${counter.evm.deployedBytecode.object}`,
-    creationInput: `0x${counter.evm.bytecode.object}`,
+    deployedCode: hex(`0x${counter.evm.deployedBytecode.object}`),
+    creationInput: hex(`0x${counter.evm.bytecode.object}`),
   });
   t.match(outcome, { status: 'verified', match: 'full', compilerVersion: LONG }, 'verified, full match');
   t.same(await readdir(dir), [], 'still nothing in the directory');
-  t.match(await verifier.verify({ language: 'solidity', input: { kind: 'standard-json', json: input }, compilerVersion: 'v0.8.26+commit.8a97fa7a', contractName: 'Counter', deployedCode: `0x${counter.evm.deployedBytecode.object}` }), {
+  t.match(await verifier.verify({ language: 'solidity', input: { kind: 'standard-json', json: input }, compilerVersion: 'v0.8.26+commit.8a97fa7a', contractName: 'Counter', deployedCode: hex(`0x${counter.evm.deployedBytecode.object}`) }), {
     status: 'failed',
     reason: 'unknown-compiler',
     message: /^Compiler v0\.8\.26\+commit\.8a97fa7a is not available \(cannot reach http:\/\/127\.0\.0\.1:2/,

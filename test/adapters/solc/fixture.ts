@@ -12,6 +12,7 @@ import { encodeAbiParameters, encodeFunctionData } from 'viem';
 import type { Abi } from 'viem';
 import type { Address, Hex } from '../../../lib/domain/records.ts';
 import type { StandardJsonInput } from '../../../lib/contracts/verifier.ts';
+import { EMPTY_HEX, hex } from '../../../lib/domain/hex.ts';
 import { DEV_ACCOUNT0, rpc } from '../../indexer/helpers.ts';
 
 const require = createRequire(import.meta.url);
@@ -200,13 +201,13 @@ export interface Deployed {
   readonly input: Hex;
 }
 
-export async function deploy(url: string, bytecode: string, args: Hex = '0x'): Promise<Deployed> {
+export async function deploy(url: string, bytecode: string, args: Hex = EMPTY_HEX): Promise<Deployed> {
   const data = `0x${bytecode}${args.slice(2)}` as Hex;
   const hash = (await rpc(url, 'eth_sendTransaction', [{ from: DEV_ACCOUNT0, data, gas: '0x1c9c380' }])) as Hex;
   for (let i = 0; i < 200; i++) {
     const receipt = (await rpc(url, 'eth_getTransactionReceipt', [hash])) as { contractAddress: Address; status: Hex } | null;
     if (receipt !== null) {
-      if (receipt.status !== '0x1') throw new Error(`deployment ${hash} reverted`);
+      if (receipt.status !== hex('0x1')) throw new Error(`deployment ${hash} reverted`);
       const code = (await rpc(url, 'eth_getCode', [receipt.contractAddress, 'latest'])) as Hex;
       const tx = (await rpc(url, 'eth_getTransactionByHash', [hash])) as { input: Hex };
       return { address: receipt.contractAddress, code, input: tx.input };
@@ -222,9 +223,9 @@ export function link(bytecode: string, address: Address): string {
 }
 
 export const tokenArgs = (): Hex =>
-  encodeAbiParameters([{ type: 'string' }, { type: 'string' }, { type: 'uint256' }], ['Scout Token', 'SCT', 1_000_000n * 10n ** 18n]);
+  hex(encodeAbiParameters([{ type: 'string' }, { type: 'string' }, { type: 'uint256' }], ['Scout Token', 'SCT', 1_000_000n * 10n ** 18n]));
 export const proxyArgs = (implementation: Address, abi: Abi): Hex =>
-  encodeAbiParameters([{ type: 'address' }, { type: 'bytes' }], [implementation, encodeFunctionData({ abi, functionName: 'setValue', args: [42n] })]);
+  hex(encodeAbiParameters([{ type: 'address' }, { type: 'bytes' }], [implementation, encodeFunctionData({ abi, functionName: 'setValue', args: [42n] })]));
 
 /** A compiler directory holding npm's solc builds as `soljson-v<version>.js`. */
 export async function compilerDir(versions: readonly ('solc' | 'solc-0.8.19')[] = ['solc', 'solc-0.8.19']): Promise<string> {

@@ -8,6 +8,7 @@ import t from 'tap';
 import { keccak256 } from 'viem';
 import { CompilePool, CompilerDirectory, createSolcVerifier, defaultCompilersDir } from '../../../adapters/solc/index.ts';
 import type { VerificationJob } from '../../../lib/contracts/verifier.ts';
+import { hex } from '../../../lib/domain/hex.ts';
 import { IMMUTABLES, compilerDir, solcShim, standardJson } from './fixture.ts';
 
 const require = createRequire(import.meta.url);
@@ -18,7 +19,7 @@ const job = (name = 'Immutables'): VerificationJob => ({
   input: { kind: 'standard-json', json },
   compilerVersion: '0.8.37',
   contractName: name,
-  deployedCode: '0x6080',
+  deployedCode: hex('0x6080'),
 });
 
 const dirs: string[] = [];

@@ -9,6 +9,7 @@ import type { Anvil } from '../../../demo/anvil.ts';
 import { createSolcVerifier } from '../../../adapters/solc/index.ts';
 import type { VerificationJob, VerificationOutcome } from '../../../lib/contracts/verifier.ts';
 import type { Hex } from '../../../lib/domain/records.ts';
+import { address, EMPTY_HEX, hex } from '../../../lib/domain/hex.ts';
 import {
   IMMUTABLES,
   PROXY,
@@ -55,7 +56,7 @@ t.before(async () => {
   deployed['token'] = await deploy(anvil.url, bytecode('src/Token.sol:Token'), tokenArgs());
   deployed['lib'] = await deploy(anvil.url, bytecode('src/MathLib.sol:MathLib'));
   deployed['usesLib'] = await deploy(anvil.url, link(bytecode('src/MathLib.sol:UsesLib'), need(deployed['lib'], 'lib').address));
-  deployed['immutables'] = await deploy(anvil.url, bytecode('src/Immutables.sol:Immutables'), `0x${(1234n).toString(16).padStart(64, '0')}`);
+  deployed['immutables'] = await deploy(anvil.url, bytecode('src/Immutables.sol:Immutables'), hex(`0x${(1234n).toString(16).padStart(64, '0')}`));
   deployed['impl'] = await deploy(anvil.url, bytecode('src/Proxy.sol:Implementation'));
   const impl = need(deployed['impl'], 'impl');
   deployed['proxy'] = await deploy(anvil.url, bytecode('src/Proxy.sol:Proxy1967'), proxyArgs(impl.address, need(built['src/Proxy.sol:Implementation'], 'impl').abi));
@@ -119,7 +120,7 @@ t.test('a linked library: its address read off the deployed code; the library it
   t.equal(v.license, 'Apache-2.0');
   const givenLib = verified(t, await verify(job('UsesLib', 'usesLib', { libraries: { MathLib: lib.address } })));
   t.same(givenLib.libraries, { 'src/MathLib.sol:MathLib': lib.address });
-  const wrongLib = await verify(job('UsesLib', 'usesLib', { libraries: { MathLib: '0x00000000000000000000000000000000000000aa' } }));
+  const wrongLib = await verify(job('UsesLib', 'usesLib', { libraries: { MathLib: address('0x00000000000000000000000000000000000000aa') } }));
   t.match(wrongLib, { status: 'failed', reason: 'mismatch' }, 'a wrong library address does not match');
   const library = verified(t, await verify(job('MathLib', 'lib')));
   t.equal(library.match, 'full', 'a library (its call-protection address masked)');
@@ -183,14 +184,14 @@ t.test('mismatches and bad input: a clear failure each', async (t) => {
     message: /v0\.8\.26\+commit\.8a97fa7a .*soljson-v0\.8\.26\+commit\.8a97fa7a\.js/,
   });
   t.match(await verify(job('Token', 'token', { compilerVersion: `v0.8.37+commit.00000000` })), { status: 'failed', reason: 'unknown-compiler' });
-  t.match(await verify(job('Token', 'token', { deployedCode: '0x' })), { status: 'failed', reason: 'invalid-input', message: /not a smart contract/ });
+  t.match(await verify(job('Token', 'token', { deployedCode: EMPTY_HEX })), { status: 'failed', reason: 'invalid-input', message: /not a smart contract/ });
   const v = verified(t, await verify(job('Token', 'token')));
   t.equal(v.match, 'full', 'the pool serves on');
 });
 
 t.test('two compiler versions: the one asked for is used', async (t) => {
   const paris = standardJson({ 'Immutables.sol': IMMUTABLES }, { optimizer: { enabled: true, runs: 200 }, evmVersion: 'paris' });
-  const old = await deploy(anvil.url, need(build(paris, 'solc-0.8.19')['Immutables.sol:Immutables'], 'old').bytecode, `0x${(7n).toString(16).padStart(64, '0')}`);
+  const old = await deploy(anvil.url, need(build(paris, 'solc-0.8.19')['Immutables.sol:Immutables'], 'old').bytecode, hex(`0x${(7n).toString(16).padStart(64, '0')}`));
   const base: VerificationJob = { language: 'solidity', input: { kind: 'standard-json', json: paris }, compilerVersion: '0.8.19', contractName: 'Immutables', deployedCode: old.code, creationInput: old.input };
   const v = verified(t, await verify(base));
   t.equal(v.compilerVersion, `v${solcVersion('solc-0.8.19').replace(/\.Emscripten.*$/, '')}`);

@@ -19,6 +19,7 @@ import type {
   WithdrawalRecord,
 } from '../../../lib/domain/records.ts';
 import { NFT_TOKEN_TYPES, TOKEN_TYPES, TRANSACTION_KINDS } from '../../../lib/domain/records.ts';
+import { hex } from '../../../lib/domain/hex.ts';
 import type {
   AccountCursor,
   BlockRange,
@@ -148,7 +149,7 @@ export function chainKeys(bundles: readonly BlockBundle[], pending: readonly Tra
     addresses: [...addresses, UNKNOWN_ADDRESS],
     tokens: [...tokens, UNKNOWN_ADDRESS],
     holders: [...holders, UNKNOWN_ADDRESS],
-    methodIds: [...methods, '0xdeadbeef'],
+    methodIds: [...methods, hex('0xdeadbeef')],
     instances: [...instances.values(), { tokenAddress: UNKNOWN_ADDRESS, tokenId: 1n }],
     transferIds: [...ids.values()],
     tokenHolders: new Map([...tokenHolders].map(([t, hs]) => [t, [...hs, UNKNOWN_ADDRESS]])),

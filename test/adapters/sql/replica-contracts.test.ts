@@ -26,6 +26,7 @@ import type { SqlStore } from '../../../adapters/sql/index.ts';
 import { openStore } from '../../../host/stores.ts';
 import { createServer } from '../../../host/server.ts';
 import { LOCAL_PLAN } from '../../../host/plans.ts';
+import { hex } from '../../../lib/index.ts';
 import type { ContractVerifier, JsonObject } from '../../../lib/index.ts';
 import { block, bundle, tx } from '../../ports/records.ts';
 import { startPostgres } from '../../support/postgres.ts';
@@ -88,7 +89,7 @@ if (server === null) {
   const seed = await openSqlStore(primaryUrl);
   await writeVerifiableChain(seed);
   const b2 = block(2);
-  const call = tx(b2, 0, { from: ACCOUNT, to: COUNTER_ADDRESS, input: '0xd09de08a' });
+  const call = tx(b2, 0, { from: ACCOUNT, to: COUNTER_ADDRESS, input: hex('0xd09de08a') });
   await seed.writeBlocks([bundle(b2, { transactions: [call] })]);
   await seed.close();
   const standby = await server.standby();

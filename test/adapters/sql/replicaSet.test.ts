@@ -9,6 +9,7 @@ import t from 'tap';
 import type { Knex } from 'knex';
 import { createReplicaSet, replicaName } from '../../../adapters/sql/replicas.ts';
 import type { ReplicaReader } from '../../../adapters/sql/replicas.ts';
+import { hash } from '../../../lib/domain/hex.ts';
 import type { VersionedDataSource } from '../../../lib/ports.ts';
 
 /** a copy whose version and head the test sets; `down` makes every call fail as an unreachable server does */
@@ -130,7 +131,7 @@ t.test('a read that cannot reach a replica leaves it out at once; a bug does not
   await set.probe();
   const picked = set.pick();
   t.not(picked, primary.source, 'r1 in use');
-  await t.rejects(picked.getTransaction('0x00'), /a bug/, 'a failure that is not an outage is thrown');
+  await t.rejects(picked.getTransaction(hash('0x00')), /a bug/, 'a failure that is not an outage is thrown');
   t.equal(set.states()[0]?.inUse, true, 'and leaves the replica in use');
   r1.down = true;
   await t.rejects(picked.getBlock({ number: 1 }), /ECONNREFUSED/, 'an unreachable replica: thrown as it is');

@@ -5,7 +5,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { artifactSet, ArtifactsError, contractsOfBuildInfo, licenseTypeOf } from '../../../lib/index.ts';
+import { artifactSet, ArtifactsError, contractsOfBuildInfo, hex, licenseTypeOf } from '../../../lib/index.ts';
 import type { BuildInfoContracts } from '../../../lib/index.ts';
 import type { Hex } from '../../../lib/domain/records.ts';
 import { IMMUTABLES, LIBRARY, TOKEN, standardJson } from '../../adapters/solc/fixture.ts';
@@ -83,7 +83,7 @@ t.test('the set: each contract once, candidates by runtime length', async (t) =>
   t.equal(set.contracts.length, 2, 'an incremental build repeating a contract: kept once');
   const token = set.contracts.find((c) => c.name === 'Token');
   t.same(set.candidates(`0x${token?.runtime ?? ''}` as Hex).map((c) => c.name), ['Token']);
-  t.same(set.candidates('0x6000'), []);
+  t.same(set.candidates(hex('0x6000')), []);
 });
 
 t.test('SPDX → license_type', async (t) => {

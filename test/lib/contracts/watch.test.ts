@@ -3,9 +3,9 @@
 // re-checks only its blocks and nothing settled, a failing pass is reported and the next change
 // tries again, stop() ends it; and verifyContract for one address.
 import t from 'tap';
-import type { Hex } from '../../../lib/domain/records.ts';
+import type { Hash, Hex } from '../../../lib/domain/records.ts';
 import type { Change, CodeMatcher, ContractCodeRecord, DataSource, MatchOutcome } from '../../../lib/index.ts';
-import { codeHashOf, createLocalFeed, verifyContract, watchContracts } from '../../../lib/index.ts';
+import { codeHashOf, createLocalFeed, hex, verifyContract, watchContracts } from '../../../lib/index.ts';
 import { loadFixtureChain } from '../../../fixture/index.ts';
 import { storeFactories } from '../../support/stores.ts';
 import { contractStoreBeside } from '../../support/contracts.ts';
@@ -62,7 +62,7 @@ for (const factory of await storeFactories()) {
     await watcher.idle();
     t.equal(matcher.asked.length, codes.size, 'each code asked once, however many addresses run it (pages of 7)');
     t.same(watcher.stats, { checked: codes.size, verified: 1 });
-    const [saved] = await contracts.getVerified([codeHashOf(own.deployedBytecode) as `0x${string}`]);
+    const [saved] = await contracts.getVerified([codeHashOf(own.deployedBytecode) as Hash]);
     t.match(saved, { name: 'Known', match: 'full', licenseType: 'mit', filePath: 'src/Known.sol' });
     t.equal(saved?.address, own.address, 'saved at its address');
     t.equal(seen.filter((s) => s.startsWith('verified:')).length, 1);
@@ -91,8 +91,8 @@ for (const factory of await storeFactories()) {
     });
     // beside a SQL store, another contract store is the same tables: the code verified above stays verified
     const fresh = contractStoreBeside(store);
-    const already = (await fresh.getVerified([codeHashOf(own.deployedBytecode) as `0x${string}`])).length;
-    const other = oneCodeMatcher('0x00');
+    const already = (await fresh.getVerified([codeHashOf(own.deployedBytecode) as Hash])).length;
+    const other = oneCodeMatcher(hex('0x00'));
     const second = watchContracts({ source: flaky, contracts: fresh, feed, matcher: other, onError: (e) => errors.push(e) });
     await second.idle();
     t.equal(errors.length, 1, 'the failed pass is reported');

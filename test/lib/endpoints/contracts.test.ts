@@ -5,7 +5,7 @@
  * contract that self-destructed in its internal creation.
  */
 import type { ContractCodeRecord, TraceFrameRecord, TransactionRecord } from '../../../lib/domain/records.ts';
-import { createExplorer, toJson } from '../../../lib/index.ts';
+import { createExplorer, EMPTY_HEX, hash, hex, toJson } from '../../../lib/index.ts';
 import { A, B, addr, block, bundle, tx } from '../../ports/records.ts';
 import { storeTest } from '../../ports/stores.ts';
 
@@ -16,7 +16,7 @@ function frame(x: TransactionRecord, index: number, traceAddress: number[], o: P
   return {
     transactionHash: x.hash,
     blockNumber: x.blockNumber ?? 0,
-    blockHash: x.blockHash ?? '0x',
+    blockHash: x.blockHash ?? hash('0x'),
     transactionIndex: x.index ?? 0,
     index,
     traceAddress,
@@ -26,8 +26,8 @@ function frame(x: TransactionRecord, index: number, traceAddress: number[], o: P
     value: 0n,
     gas: 1000n,
     gasUsed: 500n,
-    input: '0x',
-    output: '0x',
+    input: EMPTY_HEX,
+    output: EMPTY_HEX,
     error: null,
     revertReason: null,
     ...o,
@@ -39,10 +39,10 @@ storeTest('raw traces, traceless transactions, self-destructed contracts', async
   const traced = tx(b1, 0, { to: K });
   const untraced = tx(b1, 1);
   const frames = [
-    frame(traced, 0, [], { to: K, input: '0xabcdef01', value: 5n }),
+    frame(traced, 0, [], { to: K, input: hex('0xabcdef01'), value: 5n }),
     frame(traced, 1, [0], { type: 'DELEGATECALL', from: K, to: B, value: null, gas: null }),
     frame(traced, 2, [0, 0], { type: 'STATICCALL', from: B, to: A, value: null, output: null, error: 'execution reverted', revertReason: 'nope' }),
-    frame(traced, 3, [1], { type: 'CREATE2', from: K, to: GONE, input: '0x6000', output: '0x' }),
+    frame(traced, 3, [1], { type: 'CREATE2', from: K, to: GONE, input: hex('0x6000'), output: EMPTY_HEX }),
     frame(traced, 4, [2], { type: 'SELFDESTRUCT', from: K, to: B, value: 7n, gas: null, gasUsed: null, output: null }),
     frame(traced, 5, [3], { type: 'FANCY', from: K, to: B }),
     frame(traced, 6, [3, 0], { type: 'CALL', from: B, to: A }),
@@ -56,9 +56,9 @@ storeTest('raw traces, traceless transactions, self-destructed contracts', async
     timestamp: b1.timestamp,
     creator: K,
     deployedBytecode: deployed,
-    creationBytecode: '0x6000',
+    creationBytecode: hex('0x6000'),
   });
-  await s.writeBlocks([bundle(b1, { transactions: [traced, untraced], traceFrames: frames, contractCodes: [code(GONE, '0x', traced)] })]);
+  await s.writeBlocks([bundle(b1, { transactions: [traced, untraced], traceFrames: frames, contractCodes: [code(GONE, EMPTY_HEX, traced)] })]);
   const ex = createExplorer({ chains: { '1': s } });
   const get = async (path: string) => {
     const r = await ex.handle({ path: `/api/v2${path}` });

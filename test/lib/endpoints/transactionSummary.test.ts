@@ -11,7 +11,7 @@ import type { Test } from 'tap';
 import { encodeFunctionData, getAddress, parseAbi } from 'viem';
 import type { Address, Hex } from '../../../lib/domain/records.ts';
 import type { Explorer } from '../../../lib/index.ts';
-import { createExplorer, saveVerifiedContract, toJson } from '../../../lib/index.ts';
+import { createExplorer, hex, saveVerifiedContract, toJson } from '../../../lib/index.ts';
 import { loadFixtureChain } from '../../../fixture/index.ts';
 import { officialSpecs, validateResponse } from '../../support/openapi.ts';
 import { contractStoreBeside } from '../../support/contracts.ts';
@@ -19,7 +19,7 @@ import { storeFactories } from '../../support/stores.ts';
 import { block, bundle, itx, token, transfer, tx } from '../../ports/records.ts';
 
 const TEMPLATE = '/transactions/{transaction_hash_param}/summary';
-const ACCOUNT_CODE: Hex = '0x6080604052348015600e575f5ffd5b50';
+const ACCOUNT_CODE: Hex = hex('0x6080604052348015600e575f5ffd5b50');
 const specs = await officialSpecs();
 const factories = await storeFactories();
 
@@ -113,14 +113,14 @@ for (const factory of factories) {
     ]);
     const v07 = parseAbi(['function executeBatch(address[] dest, uint256[] value, bytes[] func)']);
     const pay = encodeFunctionData({ abi, functionName: 'transfer', args: [friend, 5_000_000n] });
-    const swapData = encodeFunctionData({ abi, functionName: 'swapExactTokensForTokens', args: [1_000_000n, 1n, [usd, weth], eoa, 1n] });
+    const swapData = hex(encodeFunctionData({ abi, functionName: 'swapExactTokensForTokens', args: [1_000_000n, 1n, [usd, weth], eoa, 1n] }));
     const b = block(1);
     const call = (index: number, to: Address, input: Hex, value = 0n) => tx(b, index, { from: eoa, to, input, methodId: input.slice(0, 10) as Hex, value, gas: 100_000n });
-    const execute = call(0, account, encodeFunctionData({ abi, functionName: 'execute', args: [friend, 10n ** 17n, '0x'] }));
-    const batch = call(1, account, encodeFunctionData({ abi, functionName: 'executeBatch', args: [[{ target: usd, value: 0n, data: pay }, { target: friend, value: 1n, data: '0x' }]] }));
-    const arrays = call(2, account, encodeFunctionData({ abi: v07, functionName: 'executeBatch', args: [[usd], [], [pay]] }));
+    const execute = call(0, account, hex(encodeFunctionData({ abi, functionName: 'execute', args: [friend, 10n ** 17n, '0x'] })));
+    const batch = call(1, account, hex(encodeFunctionData({ abi, functionName: 'executeBatch', args: [[{ target: usd, value: 0n, data: pay }, { target: friend, value: 1n, data: '0x' }]] })));
+    const arrays = call(2, account, hex(encodeFunctionData({ abi: v07, functionName: 'executeBatch', args: [[usd], [], [pay]] })));
     const swapTx = call(3, router, swapData);
-    const quiet = call(4, account, encodeFunctionData({ abi, functionName: 'execute', args: [usd, 0n, pay] }));
+    const quiet = call(4, account, hex(encodeFunctionData({ abi, functionName: 'execute', args: [usd, 0n, pay] })));
     const value = (it: ReturnType<typeof itx>, v: bigint) => ({ ...it, value: v });
     await store.writeBlocks([
       bundle(b, {

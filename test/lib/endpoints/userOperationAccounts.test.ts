@@ -13,7 +13,7 @@ import { getAddress } from 'viem';
 import { createMemoryStore } from '../../../adapters/memory/index.ts';
 import type { UserOperationRecord } from '../../../lib/domain/userOperations.ts';
 import type { Explorer } from '../../../lib/index.ts';
-import { createExplorer, toJson } from '../../../lib/index.ts';
+import { createExplorer, hex, toJson } from '../../../lib/index.ts';
 import type { DataSink, DataSource } from '../../../lib/ports.ts';
 import { officialSpecs, validateResponse } from '../../support/openapi.ts';
 import { validateOurs } from '../../support/openapiOurs.ts';
@@ -56,9 +56,9 @@ async function writeMore(store: DataSink): Promise<UserOperationRecord[]> {
   const b4 = block(4);
   const t4 = tx(b4, 0);
   const ops = [
-    userOp(t4, 'acc0', { sender: ACCOUNT_0, factory: FACTORY, initCode: `${FACTORY}01` }),
-    userOp(t4, 'acc3', { sender: ACCOUNT_3, index: 1, factory: FACTORY, initCode: `${FACTORY}02` }),
-    userOp(t4, 'acc4', { sender: ACCOUNT_4, index: 2, factory: FACTORY_2, initCode: `${FACTORY_2}03` }),
+    userOp(t4, 'acc0', { sender: ACCOUNT_0, factory: FACTORY, initCode: hex(`${FACTORY}01`) }),
+    userOp(t4, 'acc3', { sender: ACCOUNT_3, index: 1, factory: FACTORY, initCode: hex(`${FACTORY}02`) }),
+    userOp(t4, 'acc4', { sender: ACCOUNT_4, index: 2, factory: FACTORY_2, initCode: hex(`${FACTORY_2}03`) }),
     userOp(t4, 'acc1again', { sender: ACCOUNT_1, index: 3, nonce: 9n }),
   ];
   await store.writeBlocks([bundle(b4, { transactions: [t4], userOperations: ops })]);
@@ -149,7 +149,7 @@ for (const factory of factories) {
     const late = async () => {
       const b5 = block(5);
       const t5 = tx(b5, 0);
-      const more = [userOp(t5, 'late', { sender: LATE, factory: FACTORY_2, initCode: `${FACTORY_2}04` }), userOp(t5, 'late0', { sender: ACCOUNT_0, index: 1, nonce: 1n })];
+      const more = [userOp(t5, 'late', { sender: LATE, factory: FACTORY_2, initCode: hex(`${FACTORY_2}04`) }), userOp(t5, 'late0', { sender: ACCOUNT_0, index: 1, nonce: 1n })];
       ops.push(...more);
       await store.writeBlocks([bundle(b5, { transactions: [t5], userOperations: more })]);
     };

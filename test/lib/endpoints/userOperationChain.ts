@@ -6,6 +6,7 @@
  */
 import { encodeFunctionData, parseAbi } from 'viem';
 import type { BlockRecord, Hash, Hex, TransactionRecord } from '../../../lib/domain/records.ts';
+import { EMPTY_HEX, hex } from '../../../lib/domain/hex.ts';
 import type { UserOperationRecord } from '../../../lib/domain/userOperations.ts';
 import type { DataSink } from '../../../lib/ports.ts';
 import { ENTRY_POINT_V06, ENTRY_POINT_V07 } from '../../../lib/userops/index.ts';
@@ -21,23 +22,23 @@ export const TOKEN = addr(0x7070);
 export const FRIEND = addr(0xf00d);
 
 const abi = parseAbi(['function execute(address dest, uint256 value, bytes func)', 'function transfer(address to, uint256 value) returns (bool)']);
-export const INNER: Hex = encodeFunctionData({ abi, functionName: 'transfer', args: [FRIEND, 5n] });
-export const EXECUTE: Hex = encodeFunctionData({ abi, functionName: 'execute', args: [TOKEN, 0n, INNER] });
+export const INNER: Hex = hex(encodeFunctionData({ abi, functionName: 'transfer', args: [FRIEND, 5n] }));
+export const EXECUTE: Hex = hex(encodeFunctionData({ abi, functionName: 'execute', args: [TOKEN, 0n, INNER] }));
 
 export function userOp(t: TransactionRecord, tag: string, o: Partial<UserOperationRecord> = {}): UserOperationRecord {
   return {
     hash: h32(tag),
     sender: ACCOUNT_1,
     nonce: 0n,
-    initCode: '0x',
+    initCode: EMPTY_HEX,
     callData: EXECUTE,
     callGasLimit: 100_000n,
     verificationGasLimit: 200_000n,
     preVerificationGas: 50_000n,
     maxFeePerGas: 3_000_000_000n,
     maxPriorityFeePerGas: 1_000_000_000n,
-    paymasterAndData: '0x',
-    signature: '0x01',
+    paymasterAndData: EMPTY_HEX,
+    signature: hex('0x01'),
     aggregator: null,
     aggregatorSignature: null,
     entryPoint: ENTRY_POINT_V07,
@@ -82,14 +83,14 @@ export async function writeUserOperationChain(store: DataSink): Promise<UserOper
   const t2 = tx(b2, 0, { to: ENTRY_POINT_V07 });
   const t3 = tx(b2, 1, { to: ENTRY_POINT_V06 });
   const t4 = tx(b3, 0, { to: ENTRY_POINT_V07 });
-  const initCode: Hex = `${FACTORY}5fbfb9cf`;
-  const pmData: Hex = `${PAYMASTER}${'00'.repeat(15)}0100${'00'.repeat(15)}02`;
+  const initCode: Hex = hex(`${FACTORY}5fbfb9cf`);
+  const pmData: Hex = hex(`${PAYMASTER}${'00'.repeat(15)}0100${'00'.repeat(15)}02`);
   const byTag: Record<string, UserOperationRecord> = {
     create: userOp(t1, 'create', { initCode, factory: FACTORY, sponsorType: 'wallet_deposit', userLogsStartIndex: 2, userLogsCount: 1 }),
     second: userOp(t1, 'second', { sender: ACCOUNT_2, index: 1, nonce: 2n ** 64n + 1n }),
     paid: userOp(t2, 'paid', { nonce: 1n, paymasterAndData: pmData, paymaster: PAYMASTER, sponsorType: 'paymaster_sponsor', bundler: BUNDLER_Y }),
-    reverted: userOp(t2, 'reverted', { sender: ACCOUNT_2, nonce: 1n, status: false, revertReason: '0x08c379a0', bundleIndex: 1, bundler: BUNDLER_Y }),
-    v06: userOp(t3, 'v06', { entryPoint: ENTRY_POINT_V06, entryPointVersion: 'v0.6', nonce: 2n, callData: '0xdeadbeef', aggregator: addr(0xa99), aggregatorSignature: '0x02' }),
+    reverted: userOp(t2, 'reverted', { sender: ACCOUNT_2, nonce: 1n, status: false, revertReason: hex('0x08c379a0'), bundleIndex: 1, bundler: BUNDLER_Y }),
+    v06: userOp(t3, 'v06', { entryPoint: ENTRY_POINT_V06, entryPointVersion: 'v0.6', nonce: 2n, callData: hex('0xdeadbeef'), aggregator: addr(0xa99), aggregatorSignature: hex('0x02') }),
     later: userOp(t4, 'later', { nonce: 3n }),
     later2: userOp(t4, 'later2', { sender: ACCOUNT_2, nonce: 2n, index: 1 }),
   };

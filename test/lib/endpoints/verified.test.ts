@@ -8,9 +8,9 @@
  */
 import t from 'tap';
 import { decodeAbiParameters, encodeAbiParameters, getAddress } from 'viem';
-import type { Address, Hex } from '../../../lib/domain/records.ts';
+import type { Address, Hash, Hex } from '../../../lib/domain/records.ts';
 import type { ChainConfig } from '../../../lib/index.ts';
-import { codeHashOf, createExplorer, saveVerifiedContract, toJson } from '../../../lib/index.ts';
+import { codeHashOf, createExplorer, hex, saveVerifiedContract, toJson } from '../../../lib/index.ts';
 import { NoContractStoreError } from '../../../lib/contracts/save.ts';
 import { loadFixtureChain } from '../../../fixture/index.ts';
 import { FIXTURE_NOW } from '../../support/explorer.ts';
@@ -76,7 +76,7 @@ for (const factory of factories) {
     const CTOR = ABI[0]?.inputs ?? [];
     const roots = [`0x${'ab'.repeat(32)}`, `0x${'00'.repeat(31)}01`] as const;
     const sink = f.eoas.bob;
-    const args = encodeAbiParameters(CTOR, [alice, 10n ** 21n, 'Usdx ✓', true, roots, { fee: 3, sink }]);
+    const args = hex(encodeAbiParameters(CTOR, [alice, 10n ** 21n, 'Usdx ✓', true, roots, { fee: 3, sink }]));
     t.same(
       decodeAbiParameters(CTOR, args),
       [getAddress(alice), 10n ** 21n, 'Usdx ✓', true, roots, { fee: 3, sink: getAddress(sink) }],
@@ -111,7 +111,7 @@ for (const factory of factories) {
     t.equal(own.contract.codeHash, codeHashOf(ownCode), 'keyed by the keccak256 of the runtime code');
     await saveVerifiedContract(chain, {
       address: FIRST,
-      codeHash: codeHashOf(twinCode) as Hex,
+      codeHash: codeHashOf(twinCode) as Hash,
       name: 'Factory_Child',
       language: 'yul',
       compilerVersion: 'v0.8.20+commit.a1b79de6',

@@ -10,9 +10,10 @@ import type { Address, Hash } from '../../../lib/domain/records.ts';
 import type { DataSink } from '../../../lib/ports.ts';
 import { createFactCache } from '../../../lib/indexer/facts.ts';
 import { createPendingStep } from '../../../lib/indexer/pending.ts';
+import { EMPTY_HEX, hash } from '../../../lib/domain/hex.ts';
 
 const A = '0x00000000000000000000000000000000000000aa' as Address;
-const h = (n: number): Hash => `0x${n.toString(16).padStart(64, '0')}`;
+const h = (n: number): Hash => hash(`0x${n.toString(16).padStart(64, '0')}`);
 
 function setup(nodeHead: { value: number }) {
   const held = [
@@ -24,7 +25,7 @@ function setup(nodeHead: { value: number }) {
     method: 'txpool_content',
     truncated: false,
     // h(1) gone (mined, or evicted); h(2) replaced by h(3)
-    transactions: [{ hash: h(3), from: A, nonce: 1, to: null, value: 0n, gas: 21000n, gasPrice: 1n, maxFeePerGas: null, maxPriorityFeePerGas: null, type: 0, input: '0x' }],
+    transactions: [{ hash: h(3), from: A, nonce: 1, to: null, value: 0n, gas: 21000n, gasPrice: 1n, maxFeePerGas: null, maxPriorityFeePerGas: null, type: 0, input: EMPTY_HEX }],
   };
   const source = {
     pendingPoolMethod: async () => 'txpool_content',

@@ -2,10 +2,11 @@
 import t from 'tap';
 import type { Address, Hash } from '../../../lib/domain/records.ts';
 import { diffPool } from '../../../lib/indexer/poolDiff.ts';
+import { hash } from '../../../lib/domain/hex.ts';
 
 const A = '0x00000000000000000000000000000000000000aa' as Address;
 const B = '0x00000000000000000000000000000000000000bb' as Address;
-const h = (n: number): Hash => `0x${n.toString(16).padStart(64, '0')}`;
+const h = (n: number): Hash => hash(`0x${n.toString(16).padStart(64, '0')}`);
 const e = (n: number, from: Address, nonce: number) => ({ hash: h(n), from, nonce });
 
 t.test('an empty store: the whole pool is new', async (t) => {

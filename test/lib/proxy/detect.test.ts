@@ -4,11 +4,15 @@ import { encodeAbiParameters, parseAbiParameters } from 'viem';
 import type { Address, ContractCodeRecord, Hash, Hex, LogRecord } from '../../../lib/domain/records.ts';
 import { detectProxies, implementationOfCode, isSafeProxyCode } from '../../../lib/proxy/detect.ts';
 import { DIAMOND_CUT_TOPIC, PROXY_SLOTS, UPGRADED_TOPIC } from '../../../lib/proxy/slots.ts';
+import { EMPTY_HEX, hex } from '../../../lib/domain/hex.ts';
 
 const addr = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}` as Address;
 const txHash = (n: number): Hash => `0x${n.toString(16).padStart(64, '0')}` as Hash;
 const word = (a: Address): Hash => `0x${a.slice(2).padStart(64, '0')}` as Hash;
 const ZERO_WORD = `0x${'0'.repeat(64)}` as Hash;
+// the event topics as the records hold them (lib/proxy/slots.ts has them as plain literals)
+const UPGRADED = hex(UPGRADED_TOPIC);
+const DIAMOND_CUT = hex(DIAMOND_CUT_TOPIC);
 
 const PROXY = addr(0xaaaa);
 const IMPL_A = addr(0x1111);
@@ -153,7 +157,7 @@ t.test('no diffs (a node without prestateTracer): created code still counts', as
   t.equal(records[0]?.type, 'eip1167');
 });
 
-const log = (index: number, tx: number, address: Address, topics: Hex[], data: Hex = '0x'): LogRecord => ({
+const log = (index: number, tx: number, address: Address, topics: Hex[], data: Hex = EMPTY_HEX): LogRecord => ({
   transactionHash: txHash(tx),
   blockHash: txHash(0xb10c),
   blockNumber: 5,
@@ -164,7 +168,7 @@ const log = (index: number, tx: number, address: Address, topics: Hex[], data: H
   topics,
   data,
 });
-const cutData = (cuts: [Address, number, Hex[]][]): Hex => encodeAbiParameters(parseAbiParameters('(address,uint8,bytes4[])[], address, bytes'), [cuts, addr(0), '0x']);
+const cutData = (cuts: [Address, number, Hex[]][]): Hex => hex(encodeAbiParameters(parseAbiParameters('(address,uint8,bytes4[])[], address, bytes'), [cuts, addr(0), '0x']));
 
 t.test('logs: a beacon’s Upgraded, unless the transaction wrote a proxy slot of the account; DiamondCuts merged per transaction', async (t) => {
   const BEACON = addr(0xbeac);
@@ -175,14 +179,14 @@ t.test('logs: a beacon’s Upgraded, unless the transaction wrote a proxy slot o
     diffs: [diff(txHash(1), [], [[PROXY, { storage: storage([[PROXY_SLOTS.eip1967, word(IMPL_A)]]) }]])],
     contractCodes: [],
     logs: [
-      log(0, 1, PROXY, [UPGRADED_TOPIC, word(IMPL_A)]),
-      log(1, 1, BEACON, [UPGRADED_TOPIC, word(IMPL_A)]),
-      log(2, 2, BEACON, [UPGRADED_TOPIC, word(IMPL_A)]),
-      log(3, 2, BEACON, [UPGRADED_TOPIC, word(IMPL_B)]),
-      log(4, 3, DIAMOND, [DIAMOND_CUT_TOPIC], cutData([[IMPL_A, 0, ['0x11111111', '0x22222222']]])),
-      log(5, 3, DIAMOND, [DIAMOND_CUT_TOPIC], cutData([[IMPL_B, 1, ['0x22222222']], [addr(0), 2, ['0x11111111']]])),
-      log(6, 3, addr(0xbad), [DIAMOND_CUT_TOPIC], '0x1234'),
-      log(7, 3, addr(0xbad), [UPGRADED_TOPIC]),
+      log(0, 1, PROXY, [UPGRADED, word(IMPL_A)]),
+      log(1, 1, BEACON, [UPGRADED, word(IMPL_A)]),
+      log(2, 2, BEACON, [UPGRADED, word(IMPL_A)]),
+      log(3, 2, BEACON, [UPGRADED, word(IMPL_B)]),
+      log(4, 3, DIAMOND, [DIAMOND_CUT], cutData([[IMPL_A, 0, [hex('0x11111111'), hex('0x22222222')]]])),
+      log(5, 3, DIAMOND, [DIAMOND_CUT], cutData([[IMPL_B, 1, [hex('0x22222222')]], [addr(0), 2, [hex('0x11111111')]]])),
+      log(6, 3, addr(0xbad), [DIAMOND_CUT], hex('0x1234')),
+      log(7, 3, addr(0xbad), [UPGRADED]),
     ],
   });
   t.same(

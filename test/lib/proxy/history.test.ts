@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { Address, FacetCut, Hash, ProxyRecord } from '../../../lib/domain/records.ts';
 import { resolveProxy } from '../../../lib/proxy/history.ts';
+import { hex } from '../../../lib/domain/hex.ts';
 
 const addr = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}` as Address;
 const at = (block: number, index: number) => ({ blockNumber: block, transactionIndex: index, transactionHash: `0x${(block * 100 + index).toString(16).padStart(64, '0')}` as Hash });
@@ -33,10 +34,10 @@ t.test('a beacon proxy: the beacon’s implementation in force at each point', a
 t.test('a diamond: every cut up to the point folded, selectors routed to their facets', async (t) => {
   const cut = (block: number, cuts: FacetCut[]): ProxyRecord => ({ proxy: DIAMOND, type: 'eip2535', implementations: [], beacon: null, cuts, ...at(block, 0) });
   const h = histories([
-    cut(1, [{ facet: A, action: 0, selectors: ['0x00000001', '0x00000002'] }, { facet: B, action: 0, selectors: ['0x00000003'] }]),
-    cut(2, [{ facet: C, action: 1, selectors: ['0x00000001'] }]),
-    cut(3, [{ facet: addr(0), action: 2, selectors: ['0x00000002', '0x00000003'] }]),
-    cut(4, [{ facet: addr(0), action: 2, selectors: ['0x00000001'] }]),
+    cut(1, [{ facet: A, action: 0, selectors: [hex('0x00000001'), hex('0x00000002')] }, { facet: B, action: 0, selectors: [hex('0x00000003')] }]),
+    cut(2, [{ facet: C, action: 1, selectors: [hex('0x00000001')] }]),
+    cut(3, [{ facet: addr(0), action: 2, selectors: [hex('0x00000002'), hex('0x00000003')] }]),
+    cut(4, [{ facet: addr(0), action: 2, selectors: [hex('0x00000001')] }]),
   ]);
   const at1 = resolveProxy(h, DIAMOND, 1);
   t.same([at1?.implementations, [...(at1?.routes ?? [])]], [[A, B], [['0x00000001', A], ['0x00000002', A], ['0x00000003', B]]]);

@@ -4,8 +4,9 @@ import { concatHex, encodeAbiParameters, parseAbiItem, toFunctionSelector } from
 import type { Address, Hex, TokenRecord, TokenType } from '../../../lib/domain/records.ts';
 import type { DecodedCall } from '../../../lib/decode/decoder.ts';
 import type { SummaryInput, SummaryInternal, SummaryLog, SummaryTransaction, SummaryTransfer } from '../../../lib/summary/types.ts';
+import { address, EMPTY_HEX, hex } from '../../../lib/domain/hex.ts';
 
-export const addr = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`;
+export const addr = (n: number): Address => address(`0x${n.toString(16).padStart(40, '0')}`);
 export const ZERO = addr(0);
 export const ALICE = addr(0xa11ce);
 export const BOB = addr(0xb0b);
@@ -35,9 +36,9 @@ export function nft(tokenAddress: Address, tokenType: TokenType, from: Address, 
 export function internal(from: Address, to: Address | null, value: bigint, o: Partial<SummaryInternal> = {}): SummaryInternal {
   return { type: 'call', from, to, value, createdContract: null, error: null, ...o };
 }
-export const topic = (a: Address): Hex => `0x${a.slice(2).padStart(64, '0')}`;
-export const word = (v: bigint): Hex => `0x${v.toString(16).padStart(64, '0')}`;
-export function rawLog(address: Address, topics: Hex[], data: Hex = '0x'): SummaryLog {
+export const topic = (a: Address): Hex => hex(`0x${a.slice(2).padStart(64, '0')}`);
+export const word = (v: bigint): Hex => hex(`0x${v.toString(16).padStart(64, '0')}`);
+export function rawLog(address: Address, topics: Hex[], data: Hex = EMPTY_HEX): SummaryLog {
   return { address, topics, data };
 }
 
@@ -49,12 +50,12 @@ export function decoded(methodCall: string, parameters: { name: string; type: st
 /** Any input of a selector that decodes (`0x` + 8 hex + a word). */
 export function callData(sig: string, args: readonly unknown[]): Hex {
   const item = parseAbiItem(`function ${sig}` as string) as AbiFunction;
-  return concatHex([toFunctionSelector(item), encodeAbiParameters(item.inputs, args)]);
+  return hex(concatHex([toFunctionSelector(item), encodeAbiParameters(item.inputs, args)]));
 }
 
 export function input(tx: Partial<SummaryTransaction> = {}, rest: Partial<Omit<SummaryInput, 'transaction'>> = {}): SummaryInput {
   return {
-    transaction: { from: ALICE, to: BOB, value: 0n, createdContract: null, input: '0x', ...tx },
+    transaction: { from: ALICE, to: BOB, value: 0n, createdContract: null, input: EMPTY_HEX, ...tx },
     decodedInput: null,
     tokenTransfers: [],
     tokens: TOKENS,

@@ -2,10 +2,11 @@
 import t from 'tap';
 import { MAX_SUMMARIES, summarize } from '../../../lib/summary/summarize.ts';
 import { APPROVAL_TOPIC } from '../../../lib/summary/rules/approvals.ts';
+import { hex } from '../../../lib/domain/hex.ts';
 import { ALICE, BOB, PUNK, ROUTER, USD, ZERO, addr, fungible, input, nft, rawLog, said, topic, word } from './build.ts';
 
 t.test('no rule applies: no summaries', async (t) => {
-  t.same(summarize(input({ input: '0x12345678' })), [], 'a contract call that moved nothing');
+  t.same(summarize(input({ input: hex('0x12345678') })), [], 'a contract call that moved nothing');
 });
 
 t.test('in order: creations, native transfers, mints, burns, transfers, approvals', async (t) => {

@@ -13,9 +13,13 @@ import {
   userOperationsOf,
 } from '../../../lib/userops/index.ts';
 import { userLogBounds } from '../../../lib/userops/logs.ts';
+import { EMPTY_HEX, hex } from '../../../lib/domain/hex.ts';
 
 const addr = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}` as Address;
 const h32 = (n: number): Hash => `0x${n.toString(16).padStart(64, '0')}` as Hash;
+type Topics = readonly (`0x${string}` | `0x${string}`[] | null)[];
+/** viem's topics of an event whose indexed arguments are all given (one topic each), marked */
+const marked = (topics: Topics): Hex[] => (topics as readonly `0x${string}`[]).map((topic) => hex(topic));
 const packed = (hi: bigint, lo: bigint): Hex => `0x${hi.toString(16).padStart(32, '0')}${lo.toString(16).padStart(32, '0')}` as Hex;
 
 const BUNDLER = addr(0xb0b);
@@ -31,24 +35,24 @@ let logIndex = 0;
 function log(address: Address, topics: readonly Hex[], data: Hex, tx: Hash): SourceLog {
   return { address, topics, data, logIndex: logIndex++, transactionHash: tx, transactionIndex: 0 };
 }
-const beforeExecution = (ep: Address, tx: Hash): SourceLog => log(ep, encodeEventTopics({ abi: ENTRY_POINT_EVENTS_ABI, eventName: 'BeforeExecution' }) as Hex[], '0x', tx);
+const beforeExecution = (ep: Address, tx: Hash): SourceLog => log(ep, marked(encodeEventTopics({ abi: ENTRY_POINT_EVENTS_ABI, eventName: 'BeforeExecution' })), EMPTY_HEX, tx);
 function opEvent(ep: Address, tx: Hash, o: { hash: Hash; sender: Address; paymaster?: Address; nonce: bigint; success: boolean; cost: bigint; used: bigint }): SourceLog {
-  const topics = encodeEventTopics({ abi: ENTRY_POINT_EVENTS_ABI, eventName: 'UserOperationEvent', args: { userOpHash: o.hash, sender: o.sender, paymaster: o.paymaster ?? addr(0) } }) as Hex[];
-  return log(ep, topics, encodeAbiParameters(parseAbiParameters('uint256, bool, uint256, uint256'), [o.nonce, o.success, o.cost, o.used]), tx);
+  const topics = marked(encodeEventTopics({ abi: ENTRY_POINT_EVENTS_ABI, eventName: 'UserOperationEvent', args: { userOpHash: o.hash, sender: o.sender, paymaster: o.paymaster ?? addr(0) } }));
+  return log(ep, topics, hex(encodeAbiParameters(parseAbiParameters('uint256, bool, uint256, uint256'), [o.nonce, o.success, o.cost, o.used])), tx);
 }
 function revertReason(ep: Address, tx: Hash, hash: Hash, sender: Address, nonce: bigint, reason: Hex): SourceLog {
-  const topics = encodeEventTopics({ abi: ENTRY_POINT_EVENTS_ABI, eventName: 'UserOperationRevertReason', args: { userOpHash: hash, sender } }) as Hex[];
-  return log(ep, topics, encodeAbiParameters(parseAbiParameters('uint256, bytes'), [nonce, reason]), tx);
+  const topics = marked(encodeEventTopics({ abi: ENTRY_POINT_EVENTS_ABI, eventName: 'UserOperationRevertReason', args: { userOpHash: hash, sender } }));
+  return log(ep, topics, hex(encodeAbiParameters(parseAbiParameters('uint256, bytes'), [nonce, reason])), tx);
 }
 function accountDeployed(ep: Address, tx: Hash, hash: Hash, sender: Address): SourceLog {
-  const topics = encodeEventTopics({ abi: ENTRY_POINT_EVENTS_ABI, eventName: 'AccountDeployed', args: { userOpHash: hash, sender } }) as Hex[];
-  return log(ep, topics, encodeAbiParameters(parseAbiParameters('address, address'), [FACTORY, addr(0)]), tx);
+  const topics = marked(encodeEventTopics({ abi: ENTRY_POINT_EVENTS_ABI, eventName: 'AccountDeployed', args: { userOpHash: hash, sender } }));
+  return log(ep, topics, hex(encodeAbiParameters(parseAbiParameters('address, address'), [FACTORY, addr(0)])), tx);
 }
 function deposited(ep: Address, tx: Hash, account: Address): SourceLog {
-  const topics = encodeEventTopics({ abi: ENTRY_POINT_EVENTS_ABI, eventName: 'Deposited', args: { account } }) as Hex[];
-  return log(ep, topics, encodeAbiParameters(parseAbiParameters('uint256'), [1n]), tx);
+  const topics = marked(encodeEventTopics({ abi: ENTRY_POINT_EVENTS_ABI, eventName: 'Deposited', args: { account } }));
+  return log(ep, topics, hex(encodeAbiParameters(parseAbiParameters('uint256'), [1n])), tx);
 }
-const userLog = (emitter: Address, tx: Hash): SourceLog => log(emitter, [h32(0x7777)], '0x', tx);
+const userLog = (emitter: Address, tx: Hash): SourceLog => log(emitter, [h32(0x7777)], EMPTY_HEX, tx);
 
 // ---- operations ----
 interface Op07 {
@@ -65,16 +69,16 @@ interface Op07 {
 const op07 = (sender: Address, nonce: bigint, extra: Partial<Op07> = {}): Op07 => ({
   sender,
   nonce,
-  initCode: '0x',
-  callData: '0xb61d27f6',
+  initCode: EMPTY_HEX,
+  callData: hex('0xb61d27f6'),
   accountGasLimits: packed(100_000n, 50_000n),
   preVerificationGas: 21_000n,
   gasFees: packed(2n, 30n),
-  paymasterAndData: '0x',
-  signature: '0x1234',
+  paymasterAndData: EMPTY_HEX,
+  signature: hex('0x1234'),
   ...extra,
 });
-const op06 = (sender: Address, nonce: bigint, paymasterAndData: Hex = '0x') => ({
+const op06 = (sender: Address, nonce: bigint, paymasterAndData: Hex = EMPTY_HEX) => ({
   sender,
   nonce,
   initCode: '0x' as Hex,
@@ -122,15 +126,15 @@ function block(transactions: readonly SourceTransaction[]): SourceBlock {
     baseFeePerGas: 1n,
     difficulty: 0n,
     totalDifficulty: 0n,
-    nonce: '0x0000000000000000',
-    extraData: '0x',
+    nonce: hex('0x0000000000000000'),
+    extraData: EMPTY_HEX,
     stateRoot: h32(1),
     uncles: [],
     transactions,
   } as SourceBlock;
 }
 function frame(to: Address, input: Hex, calls: readonly CallFrame[] = [], error: string | null = null): CallFrame {
-  return { type: 'CALL', from: BUNDLER, to, value: 0n, gas: 1n, gasUsed: 1n, input, output: '0x', error, revertReason: null, calls };
+  return { type: 'CALL', from: BUNDLER, to, value: 0n, gas: 1n, gasUsed: 1n, input, output: EMPTY_HEX, error, revertReason: null, calls };
 }
 
 t.test('v0.7 handleOps sent to the EntryPoint: fields, logs and sponsors', async (t) => {
@@ -140,7 +144,7 @@ t.test('v0.7 handleOps sent to the EntryPoint: fields, logs and sponsors', async
   const initCode = `${FACTORY}5fbfb9cf` as Hex;
   const pmData = `${PAYMASTER}${'0'.repeat(31)}7${'0'.repeat(31)}3` as Hex; // verification 7, postOp 3
   const ops = [op07(SENDER_A, 0n, { initCode }), op07(SENDER_B, 5n, { paymasterAndData: pmData })];
-  const input = encodeFunctionData({ abi: ENTRY_POINT_V07_ABI, functionName: 'handleOps', args: [ops, BENEFICIARY] });
+  const input = hex(encodeFunctionData({ abi: ENTRY_POINT_V07_ABI, functionName: 'handleOps', args: [ops, BENEFICIARY] }));
   logIndex = 3;
   const logs = [
     deposited(ENTRY_POINT_V07, H, SENDER_A), // prefund of A (before the marker)
@@ -150,7 +154,7 @@ t.test('v0.7 handleOps sent to the EntryPoint: fields, logs and sponsors', async
     userLog(TOKEN, H),
     opEvent(ENTRY_POINT_V07, H, { hash: hashA, sender: SENDER_A, nonce: 0n, success: true, cost: 1000n, used: 300n }),
     userLog(PAYMASTER, H),
-    revertReason(ENTRY_POINT_V07, H, hashB, SENDER_B, 5n, '0x08c379a0'),
+    revertReason(ENTRY_POINT_V07, H, hashB, SENDER_B, 5n, hex('0x08c379a0')),
     userLog(PAYMASTER, H), // postOp log: trimmed from the end
     opEvent(ENTRY_POINT_V07, H, { hash: hashB, sender: SENDER_B, paymaster: PAYMASTER, nonce: 5n, success: false, cost: 500n, used: 0n }),
   ];
@@ -207,17 +211,19 @@ t.test('v0.7 handleOps sent to the EntryPoint: fields, logs and sponsors', async
 t.test('v0.6 handleAggregatedOps inside another call, two bundles in one transaction', async (t) => {
   const H = h32(0x200);
   const agg = addr(0xa66);
-  const first = encodeFunctionData({
-    abi: ENTRY_POINT_V06_ABI,
-    functionName: 'handleAggregatedOps',
-    args: [[{ userOps: [op06(SENDER_A, 1n), op06(SENDER_B, 2n, PAYMASTER)], aggregator: agg, signature: '0xfeed' }], BENEFICIARY],
-  });
-  const second = encodeFunctionData({ abi: ENTRY_POINT_V06_ABI, functionName: 'handleOps', args: [[op06(SENDER_A, 3n)], BUNDLER] });
-  const reverted = encodeFunctionData({ abi: ENTRY_POINT_V06_ABI, functionName: 'handleOps', args: [[op06(SENDER_A, 9n)], BUNDLER] });
+  const first = hex(
+    encodeFunctionData({
+      abi: ENTRY_POINT_V06_ABI,
+      functionName: 'handleAggregatedOps',
+      args: [[{ userOps: [op06(SENDER_A, 1n), op06(SENDER_B, 2n, PAYMASTER)], aggregator: agg, signature: '0xfeed' }], BENEFICIARY],
+    }),
+  );
+  const second = hex(encodeFunctionData({ abi: ENTRY_POINT_V06_ABI, functionName: 'handleOps', args: [[op06(SENDER_A, 3n)], BUNDLER] }));
+  const reverted = hex(encodeFunctionData({ abi: ENTRY_POINT_V06_ABI, functionName: 'handleOps', args: [[op06(SENDER_A, 9n)], BUNDLER] }));
   const router = addr(0x1234);
   const trace: TransactionTrace = {
     transactionHash: H,
-    frame: frame(router, '0x', [frame(ENTRY_POINT_V06, first), frame(ENTRY_POINT_V06, reverted, [], 'execution reverted'), frame(ENTRY_POINT_V06, second)]),
+    frame: frame(router, EMPTY_HEX, [frame(ENTRY_POINT_V06, first), frame(ENTRY_POINT_V06, reverted, [], 'execution reverted'), frame(ENTRY_POINT_V06, second)]),
   };
   logIndex = 0;
   const logs = [
@@ -229,7 +235,7 @@ t.test('v0.6 handleAggregatedOps inside another call, two bundles in one transac
     userLog(TOKEN, H),
     opEvent(ENTRY_POINT_V06, H, { hash: h32(3), sender: SENDER_A, nonce: 3n, success: true, cost: 10n, used: 5n }),
   ];
-  const out = userOperationsOf({ block: block([tx(H, router, '0x')]), receipts: [receipt(H, logs)], traces: [trace] }, DEFAULT_ENTRY_POINTS);
+  const out = userOperationsOf({ block: block([tx(H, router, EMPTY_HEX)]), receipts: [receipt(H, logs)], traces: [trace] }, DEFAULT_ENTRY_POINTS);
   t.same(
     out.map((o) => [o.hash, o.bundleIndex, o.index, o.bundler, o.aggregator, o.aggregatorSignature, o.entryPointVersion, o.gas, o.sponsorType]),
     [
@@ -240,12 +246,12 @@ t.test('v0.6 handleAggregatedOps inside another call, two bundles in one transac
   );
   t.same(out.map((o) => [o.userLogsStartIndex, o.userLogsCount]), [[1, 0], [2, 0], [5, 1]]);
   // without the trace the bundles cannot be told: nothing
-  t.same(userOperationsOf({ block: block([tx(H, router, '0x')]), receipts: [receipt(H, logs)], traces: null }, DEFAULT_ENTRY_POINTS), []);
+  t.same(userOperationsOf({ block: block([tx(H, router, EMPTY_HEX)]), receipts: [receipt(H, logs)], traces: null }, DEFAULT_ENTRY_POINTS), []);
 });
 
 t.test('what yields nothing', async (t) => {
   const H = h32(0x300);
-  const input = encodeFunctionData({ abi: ENTRY_POINT_V07_ABI, functionName: 'handleOps', args: [[op07(SENDER_A, 0n)], BENEFICIARY] });
+  const input = hex(encodeFunctionData({ abi: ENTRY_POINT_V07_ABI, functionName: 'handleOps', args: [[op07(SENDER_A, 0n)], BENEFICIARY] }));
   logIndex = 0;
   const ok = [beforeExecution(ENTRY_POINT_V07, H), opEvent(ENTRY_POINT_V07, H, { hash: h32(9), sender: SENDER_A, nonce: 0n, success: true, cost: 1n, used: 1n })];
   const run = (r: SourceReceipt, to: Address = ENTRY_POINT_V07) => userOperationsOf({ block: block([tx(H, to, input)]), receipts: [r], traces: null }, DEFAULT_ENTRY_POINTS);
@@ -262,7 +268,7 @@ t.test('a configured EntryPoint, the EIP-7702 marker and a v0.8 label', async (t
   const H = h32(0x400);
   const mine = addr(0xe9e9);
   const initCode = '0x7702000000000000000000000000000000000000' as Hex;
-  const input = encodeFunctionData({ abi: ENTRY_POINT_V07_ABI, functionName: 'handleOps', args: [[op07(SENDER_A, 0n, { initCode })], BENEFICIARY] });
+  const input = hex(encodeFunctionData({ abi: ENTRY_POINT_V07_ABI, functionName: 'handleOps', args: [[op07(SENDER_A, 0n, { initCode })], BENEFICIARY] }));
   logIndex = 0;
   const logs = [beforeExecution(mine, H), opEvent(mine, H, { hash: h32(8), sender: SENDER_A, nonce: 0n, success: true, cost: 1n, used: 1n })];
   const input2 = { block: block([tx(H, mine, input)]), receipts: [receipt(H, logs)], traces: null };

@@ -1,6 +1,7 @@
 /** The approval rule: Approval and ApprovalForAll logs whose owner is the actor. */
 import t from 'tap';
 import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, approvals } from '../../../../lib/summary/rules/approvals.ts';
+import { EMPTY_HEX } from '../../../../lib/domain/hex.ts';
 import { ALICE, BOB, PUNK, ROUTER, TOKENS, USD, ZERO, rawLog, said, topic, word } from '../build.ts';
 
 const erc20 = (owner: typeof ALICE, spender: typeof ALICE, value: bigint) => rawLog(USD, [APPROVAL_TOPIC, topic(owner), topic(spender)], word(value));
@@ -28,7 +29,7 @@ t.test('ApprovalForAll: every token, approved or revoked', async (t) => {
 });
 
 t.test('logs of other shapes are skipped', async (t) => {
-  t.same(approvals([rawLog(USD, [APPROVAL_TOPIC, topic(ALICE), topic(BOB)], '0x')], TOKENS, ALICE), [], 'no value word');
+  t.same(approvals([rawLog(USD, [APPROVAL_TOPIC, topic(ALICE), topic(BOB)], EMPTY_HEX)], TOKENS, ALICE), [], 'no value word');
   t.same(approvals([rawLog(USD, [APPROVAL_TOPIC, topic(ALICE)], word(1n))], TOKENS, ALICE), [], 'no spender topic');
   t.same(approvals([rawLog(USD, [word(7n), topic(ALICE), topic(BOB)], word(1n))], TOKENS, ALICE), [], 'another event');
 });

@@ -2,6 +2,7 @@
 import t from 'tap';
 import { nativeTransfers } from '../../../../lib/summary/rules/nativeTransfer.ts';
 import { scopeOf } from '../../../../lib/summary/summarize.ts';
+import { hex } from '../../../../lib/domain/hex.ts';
 import { ALICE, BOB, input, said } from '../build.ts';
 
 t.test('value to an address with no input: Transfer {amount} {native} to {to_address}', async (t) => {
@@ -14,6 +15,6 @@ t.test('value to an address with no input: Transfer {amount} {native} to {to_add
 
 t.test('no value, a call with input, a creation: no native transfer', async (t) => {
   t.same(nativeTransfers(scopeOf(input({ value: 0n }))), []);
-  t.same(nativeTransfers(scopeOf(input({ value: 5n, input: '0xd0e30db0' }))), [], 'a payable call is no transfer');
+  t.same(nativeTransfers(scopeOf(input({ value: 5n, input: hex('0xd0e30db0') }))), [], 'a payable call is no transfer');
   t.same(nativeTransfers(scopeOf(input({ value: 5n, to: null, createdContract: ALICE }))), [], 'a creation with value');
 });
