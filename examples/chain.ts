@@ -2,10 +2,12 @@
  * A tiny chain for the examples: a few empty blocks written through the public DataSink.
  * (A real deployment fills its store with the indexer.)
  */
-import type { Address, BlockBundle, DataSink, Hash } from 'scoutkit';
+import type { BlockBundle, DataSink, Hash } from 'scoutkit';
+import { address, EMPTY_HEX, hash, hex } from 'scoutkit';
 
-const hex32 = (n: number): Hash => `0x${n.toString(16).padStart(64, '0')}` as Hash;
-const MINER = '0x00000000000000000000000000000000000000aa' as Address;
+// the records' hex kinds are branded: a value is marked as the kind it is where it is made
+const hex32 = (n: number): Hash => hash(`0x${n.toString(16).padStart(64, '0')}`);
+const MINER = address('0x00000000000000000000000000000000000000aa');
 
 export async function writeDemoBlocks(sink: DataSink, count = 3): Promise<void> {
   const bundles: BlockBundle[] = [];
@@ -23,8 +25,8 @@ export async function writeDemoBlocks(sink: DataSink, count = 3): Promise<void> 
         baseFeePerGas: 1_000_000_000n,
         difficulty: 0n,
         totalDifficulty: 0n,
-        nonce: '0x0000000000000000',
-        extraData: '0x',
+        nonce: hex('0x0000000000000000'),
+        extraData: EMPTY_HEX,
         stateRoot: null,
         consensus: true,
         unclesHashes: [],
