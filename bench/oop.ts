@@ -3,7 +3,8 @@
  * against a `scoutkit serve`-equivalent server in another process (bench/oop-server.ts) on a
  * memory store and on SQLite, and a bare Koa + @koa/router serving the same bytes (and the same
  * precompressed bytes) beside it; each with and without `Accept-Encoding: gzip, br`. Host and bare
- * run back to back in each run; the ratio printed is the median of the runs' own ratios.
+ * run back to back in each run; the ratio printed is the median of the runs' own ratios; a row below
+ * 0.8 of bare Koa (issue 39) is marked and fails the bench.
  *
  * BENCH_PROFILE=<dir>: the server process runs with `node --cpu-prof` into `<dir>/<store>/` (one
  * profile per thread: the server's is the largest).
@@ -20,6 +21,8 @@ const run = promisify(execFile);
 const HERE = import.meta.dirname;
 const AUTOCANNON = join(HERE, '..', 'node_modules', '.bin', 'autocannon');
 const KEY = 'bench-key';
+/** issue 39: every row at or above 0.8 of bare Koa, on a machine where bare Koa serves the detail at ≥ 20k req/s */
+const TARGET = 0.8;
 
 interface Started {
   readonly url: string;
@@ -65,11 +68,11 @@ export async function outOfProcess(options: { runs: number; seconds: number; con
           }
           const ratio = median(hostRuns.map((x, i) => x / (bareRuns[i] ?? Infinity)));
           const bytes = accept === undefined ? size?.identity : (size?.gzip ?? size?.identity);
-          const target07 = ratio >= 0.7;
-          ok &&= target07;
+          const met = ratio >= TARGET;
+          ok &&= met;
           console.log(
             `${store.padEnd(7)}${target.name.padEnd(26)}${(accept === undefined ? 'identity' : 'gzip, br').padEnd(10)}${String(bytes ?? '?').padStart(7)} B  ` +
-              `host ${median(hostRuns).toFixed(0).padStart(6)} req/s | bare koa ${median(bareRuns).toFixed(0).padStart(6)} req/s | ratio ${ratio.toFixed(2)}${target07 ? '' : ' BELOW 0.7'}`,
+              `host ${median(hostRuns).toFixed(0).padStart(6)} req/s | bare koa ${median(bareRuns).toFixed(0).padStart(6)} req/s | ratio ${ratio.toFixed(2)}${met ? '' : ` BELOW ${TARGET}`}`,
           );
         }
       }
