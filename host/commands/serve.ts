@@ -241,12 +241,14 @@ interface Resources {
 
 type RpcNode = ReturnType<typeof createRpcNode>;
 
-/** a served chain, one entry each: its id, the store opened for it (its records, contract store and change feed), and its node (--rpc) */
+/** a served chain: the store opened for it (its records, contract store and change feed), and its node (--rpc) */
 interface ServedChain {
-  readonly id: string;
   readonly store: OpenedStore;
   readonly node?: RpcNode;
 }
+
+/** serve's one collection of chains: each served chain under its id, the default chain first */
+type ServedChains = ReadonlyMap<string, ServedChain>;
 
 export async function runServeCommand(args: readonly string[]): Promise<number> {
   const options = parseServeArgs(args);
@@ -263,7 +265,7 @@ export async function runServeCommand(args: readonly string[]): Promise<number> 
   };
   try {
     const opened = await openChains(options, resources.opened, info);
-    const defaultChain = opened[0]?.id ?? UNRECORDED_CHAIN_ID;
+    const defaultChain = opened.keys().next().value ?? UNRECORDED_CHAIN_ID;
     const first = resources.opened[0];
     if (options.artifacts !== undefined && first !== undefined) resources.watcher = await watchArtifacts(options.artifacts, first, defaultChain, log, info);
     if (options.redis) resources.limiter = await openRedisLimiter(options.redis, options.redisPrefix, info);
@@ -280,7 +282,7 @@ export async function runServeCommand(args: readonly string[]): Promise<number> 
       msg: 'listening',
       url,
       defaultChain,
-      chains: Object.fromEntries(served.map((chain) => [chain.id, chain.store.description])),
+      chains: Object.fromEntries([...served].map(([id, chain]) => [id, chain.store.description])),
       keys: keys.keys.length,
       ...(server.docsPath !== undefined ? { docs: `${url}${server.docsPath}` } : {}),
       ...(server.metricsPath !== undefined ? { metrics: `${url}${server.metricsPath}` } : {}),
@@ -312,18 +314,18 @@ function keyRingOf(keys: KeysConfig): KeyRing {
 }
 
 /** Each store under the chain id it records (host/servedChain.ts), in the order given; --db first: the default chain. */
-async function openChains(options: ServeArgs, opened: OpenedStore[], info: Info): Promise<ServedChain[]> {
+async function openChains(options: ServeArgs, opened: OpenedStore[], info: Info): Promise<ServedChains> {
   const wanted: (readonly [string | undefined, string, string, OpenStoreOptions])[] = [
     ...(options.db !== undefined ? [[options.defaultChain, options.db, '--default-chain', replicaOptions(options)] as const] : []),
     ...options.chains.map(([id, url]) => [id, url, `--chain ${id}=…`, {}] as const),
   ];
-  const served: ServedChain[] = [];
+  const served = new Map<string, ServedChain>();
   for (const [given, url, flag, openOptions] of wanted) {
     const store = await openStore(url, openOptions);
     opened.push(store);
     const chain = await servedChainId(store, given, flag);
-    if (served.some((s) => s.id === chain.id)) throw new Error(`chain ${chain.id} is given twice (by --db and --chain, or by two --chain)`);
-    served.push({ id: chain.id, store });
+    if (served.has(chain.id)) throw new Error(`chain ${chain.id} is given twice (by --db and --chain, or by two --chain)`);
+    served.set(chain.id, { store });
     const note = unrecordedNote(chain, given);
     if (note !== undefined) info({ msg: note, store: store.description, chain: chain.id });
   }
@@ -360,19 +362,21 @@ async function openRedisLimiter(url: string, prefix: string | undefined, info: I
 type Verifier = Awaited<ReturnType<typeof openVerifier>>['verifier'];
 
 /** Each --rpc node beside the chain it names (no id: the default chain); naming a chain not served is an error. */
-function withNodes(served: readonly ServedChain[], rpc: ServeArgs['rpc'], defaultChain: string): ServedChain[] {
+function withNodes(served: ServedChains, rpc: ServeArgs['rpc'], defaultChain: string): ServedChains {
   const urls = new Map(rpc.map(([id, url]) => [id ?? defaultChain, url] as const));
-  for (const id of urls.keys()) if (!served.some((chain) => chain.id === id)) throw new Error(`--rpc names chain ${id}, which is not served`);
-  return served.map((chain) => {
-    const url = urls.get(chain.id);
-    return url === undefined ? chain : { ...chain, node: createRpcNode(url) };
-  });
+  for (const id of urls.keys()) if (!served.has(id)) throw new Error(`--rpc names chain ${id}, which is not served`);
+  return new Map(
+    [...served].map(([id, chain]) => {
+      const url = urls.get(id);
+      return [id, url === undefined ? chain : { ...chain, node: createRpcNode(url) }];
+    }),
+  );
 }
 
 /** One setting per chain: its store, its contract store (and the verifier), its change feed, and its node when --rpc names one. */
-function chainSettings(served: readonly ServedChain[], verifier: Verifier): Record<string, ChainSetting> {
+function chainSettings(served: ServedChains, verifier: Verifier): Record<string, ChainSetting> {
   const settings: Record<string, ChainSetting> = {};
-  for (const { id, store, node } of served) {
+  for (const [id, { store, node }] of served) {
     // its change feed: live updates (/events), and the cache sees another process's write at once
     settings[id] = {
       store: store.source,
