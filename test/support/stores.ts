@@ -1,14 +1,15 @@
 /**
- * Which stores a test runs over: memory, SQLite (a fresh database file per open, removed on close) and
- * Postgres (a fresh schema per open, dropped on close), chosen by SCOUTKIT_STORES
- * (comma list, default all three). Postgres is reached at DATABASE_URL
+ * Which stores a test runs over: memory, SQLite (a fresh database file per open, copied from a
+ * migrated template, removed on close) and Postgres (a fresh schema per open, dropped on
+ * close), chosen by SCOUTKIT_STORES (comma list, default all three). Postgres is reached at DATABASE_URL
  * (default postgres://postgres@127.0.0.1:5432/test). Under CI=true an unreachable Postgres
  * fails the run; elsewhere it is skipped with one loud line.
  */
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
 import type { DataSink, VersionedDataSource } from '../../lib/ports.ts';
 import { createMemoryStore } from '../../adapters/memory/index.ts';
@@ -61,6 +62,44 @@ export function postgresUnreachable(): Promise<string | null> {
 
 let warned = false;
 
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../adapters/sql/migrations/', import.meta.url));
+
+/** Every file under `dir` (relative paths, sorted), to name what the migrations are. */
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]))
+    .sort();
+}
+
+const sqliteFiles = (file: string): string[] => [file, `${file}-wal`, `${file}-shm`, `${file}-migrate`];
+
+let template: Promise<string> | undefined;
+/**
+ * A migrated, empty SQLite file, named by a digest of the migrations' sources: shared by every
+ * test process (and run) on the machine, so a store opens by a file copy and a migrator that
+ * finds nothing to do (≈ 5–10 ms of CPU) rather than running every migration (≈ 55–115 ms).
+ * Built under a name of its own and renamed into place, so processes building it at once
+ * never read a half-built file.
+ */
+export function sqliteTemplate(): Promise<string> {
+  template ??= (async () => {
+    const digest = createHash('sha256');
+    for (const f of filesUnder(MIGRATIONS_DIR)) digest.update(f).update('\0').update(readFileSync(join(MIGRATIONS_DIR, f)));
+    const file = join(tmpdir(), `scoutkit-test-template-${digest.digest('hex').slice(0, 16)}.sqlite`);
+    if (existsSync(file)) return file;
+    const building = `${file}.${process.pid}-${randomBytes(4).toString('hex')}`;
+    const store = await openSqlStore(`sqlite:${building}`);
+    // everything into the file itself (the copy takes the file alone); a copy that still lacked a
+    // migration would run it on open, as any older database does
+    await store.knex.raw('PRAGMA wal_checkpoint(TRUNCATE)');
+    await store.close();
+    renameSync(building, file);
+    for (const f of sqliteFiles(building)) rmSync(f, { force: true });
+    return file;
+  })();
+  return template;
+}
+
 const factories: Record<StoreName, StoreFactory> = {
   memory: {
     name: 'memory',
@@ -71,12 +110,13 @@ const factories: Record<StoreName, StoreFactory> = {
     // a file, as the embedded default runs (WAL, one writer, a pool of readers)
     async open() {
       const file = join(tmpdir(), `scoutkit-test-${process.pid}-${randomBytes(4).toString('hex')}.sqlite`);
+      copyFileSync(await sqliteTemplate(), file);
       const store = await openSqlStore(`sqlite:${file}`);
       return {
         ...store,
         async close() {
           await store.close();
-          for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+          for (const f of sqliteFiles(file)) rmSync(f, { force: true });
         },
       };
     },
