@@ -1,8 +1,8 @@
 /**
  * Which stores a test runs over: memory, SQLite (a fresh database file per open, copied from a
  * migrated template, removed on close) and Postgres (a fresh schema per open, dropped on
- * close), chosen by SCOUTKIT_STORES (comma list, default all three). Postgres is reached at DATABASE_URL
- * (default postgres://postgres@127.0.0.1:5432/test). Under CI=true an unreachable Postgres
+ * close), chosen by SCOUTKIT_STORES (comma list, default all three). Postgres is reached at
+ * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test). Under CI=true an unreachable Postgres
  * fails the run; elsewhere it is skipped with one loud line.
  */
 import { createHash, randomBytes } from 'node:crypto';
